@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The shared folder beside the repository (or SHARED_DIR), absent on a user's clone. */
+export function sharedDir(): string | undefined {
+  const candidate = process.env.SHARED_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../shared');
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+export interface WorkloadSummary {
+  kind: string;
+  ops: number;
+  limits: number;
+  cancels: number;
+  fills: number;
+  finalResting: number;
+}
+
+export interface Workload {
+  summary: WorkloadSummary;
+  /** Records of 5 int32: type (0 limit, 1 cancel), id, side, price in ticks, quantity in lots. */
+  records: Int32Array;
+}
+
+/** Runs the shared deterministic generator and reads its output. */
+export function generateWorkload(generator: string, kind: 'steady' | 'deep', ops: number): Workload {
+  const folder = mkdtempSync(join(tmpdir(), 'workload-'));
+  try {
+    const out = join(folder, `${kind}.bin`);
+    const printed = execFileSync(process.execPath, [generator, kind, String(ops), out], { encoding: 'utf8' });
+    const bytes = readFileSync(out);
+    const records = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    return { summary: JSON.parse(printed.trim()) as WorkloadSummary, records };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

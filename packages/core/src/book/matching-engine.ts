@@ -1,0 +1,302 @@
+import { StateHasher } from '../state-hash.js';
+import { BookSide } from './book-side.js';
+import type { EventSink, OrderEvent } from './events.js';
+import { OrderIndex } from './order-index.js';
+import { type PriceLevel, RestingOrder } from './price-level.js';
+import {
+  BUY,
+  type CancelReason,
+  type EngineCommand,
+  type OrderStatus,
+  type PlaceOrder,
+  type RejectReason,
+  SELL,
+  type Side,
+} from './types.js';
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** One price level of a depth snapshot: [price in ticks, quantity in size steps]. */
+export type DepthLevel = [price: number, quantity: number];
+
+export interface DepthSnapshot {
+  readonly bids: DepthLevel[];
+  readonly asks: DepthLevel[];
+  /** Update id of the last depth event reflected in this snapshot. */
+  readonly lastUpdateId: number;
+}
+
+export interface OpenOrder {
+  readonly id: number;
+  readonly side: Side;
+  readonly price: number;
+  readonly quantity: number;
+  readonly remaining: number;
+}
+
+export interface MatchingEngineOptions {
+  /** Continue the depth update ids of an earlier run (recovery). */
+  readonly lastUpdateId?: number;
+  readonly halted?: boolean;
+}
+
+/**
+ * The order book of one market and its matching rules, in grid units (ticks and size steps).
+ *
+ * - Price-time priority: better prices first, then the oldest order at a price. Trades happen at
+ *   the resting (maker) order's price.
+ * - `makerOnly` orders that would cross are rejected with WOULD_TAKE and never touch the book.
+ * - `takerOnce` orders take at most one fill. The remainder then rests like any GTC order when it no
+ *   longer crosses the book; when it still crosses it is cancelled with TAKER_ONCE, because resting
+ *   it would leave a crossed book. IOC remainders are always cancelled.
+ * - A halted book rejects new orders with MARKET_HALTED; cancels still work.
+ * - No clock, no randomness: time and order ids come in with each command, and every change comes
+ *   out as an event through the sink, in the order it happened.
+ */
+export class MatchingEngine {
+  private readonly bids = new BookSide(BUY);
+  private readonly asks = new BookSide(SELL);
+  private readonly orders = new OrderIndex<RestingOrder>();
+  private updateId: number;
+  private halted: boolean;
+
+  constructor(
+    private readonly emit: EventSink,
+    options: MatchingEngineOptions = {},
+  ) {
+    this.updateId = options.lastUpdateId ?? 0;
+    this.halted = options.halted ?? false;
+  }
+
+  get lastUpdateId(): number {
+    return this.updateId;
+  }
+
+  get isHalted(): boolean {
+    return this.halted;
+  }
+
+  get openOrderCount(): number {
+    return this.orders.size;
+  }
+
+  /** Applies one command: the form used by journals and replays. Returns false when refused. */
+  apply(command: EngineCommand): boolean {
+    switch (command.type) {
+      case 'place':
+        return this.place(command);
+      case 'cancel':
+        return this.cancel(command.id, command.reason, command.time);
+      case 'halt':
+        this.halted = true;
+        return true;
+      case 'resume':
+        this.halted = false;
+        return true;
+    }
+  }
+
+  halt(): void {
+    this.halted = true;
+  }
+
+  resume(): void {
+    this.halted = false;
+  }
+
+  /** Accepts, matches and possibly rests an order. Returns false when it was rejected. */
+  place(order: PlaceOrder): boolean {
+    const rejection = this.validate(order);
+    if (rejection !== null) {
+      this.emitOrder(order.id, 'REJECTED', order.side, order.price, 0, 0, rejection, order.time);
+      return false;
+    }
+    const { id, side, price, quantity, time } = order;
+    this.emitOrder(id, 'OPEN', side, price, 0, quantity, null, time);
+
+    const remaining = order.makerOnly ? quantity : this.match(order);
+    const filled = quantity - remaining;
+    if (remaining === 0) {
+      this.emitOrder(id, 'FILLED', side, price, filled, 0, null, time);
+    } else if (order.timeInForce === 'IOC') {
+      this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'IMMEDIATE_OR_CANCEL', time);
+    } else if (order.takerOnce && filled > 0 && this.crosses(side, price)) {
+      this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'TAKER_ONCE', time);
+    } else {
+      this.rest(order, remaining, filled);
+    }
+    return true;
+  }
+
+  /** Takes an open order off the book. Returns false when no such order is open. */
+  cancel(id: number, reason: CancelReason, time: number): boolean {
+    const order = this.orders.get(id);
+    if (order === undefined) return false;
+    const level = order.level;
+    const filled = order.quantity - order.remaining;
+    level.remove(order);
+    this.orders.delete(id);
+    if (level.count === 0) (order.side === BUY ? this.bids : this.asks).drop(level);
+    this.emitDepth(order.side, level.price, level.total, time);
+    this.emitOrder(id, 'CANCELED', order.side, order.price, filled, 0, reason, time);
+    return true;
+  }
+
+  getOrder(id: number): OpenOrder | undefined {
+    const order = this.orders.get(id);
+    if (order === undefined) return undefined;
+    return { id, side: order.side, price: order.price, quantity: order.quantity, remaining: order.remaining };
+  }
+
+  bestBid(): number | undefined {
+    return this.bids.best()?.price;
+  }
+
+  bestAsk(): number | undefined {
+    return this.asks.best()?.price;
+  }
+
+  /** Visits the levels of one side best first until `visit` returns false. */
+  forEachLevel(side: Side, visit: (price: number, quantity: number) => boolean): void {
+    const levels = (side === BUY ? this.bids : this.asks).levels;
+    for (let index = levels.length - 1; index >= 0; index--) {
+      const level = levels[index] as PriceLevel;
+      if (!visit(level.price, level.total)) return;
+    }
+  }
+
+  /** The aggregated book, best levels first, at most `maxLevels` per side. */
+  depth(maxLevels = MAX): DepthSnapshot {
+    return {
+      bids: collectLevels(this.bids, maxLevels),
+      asks: collectLevels(this.asks, maxLevels),
+      lastUpdateId: this.updateId,
+    };
+  }
+
+  /** Hash of everything that decides future matching: flags, update id, every order in priority order. */
+  stateHash(): string {
+    const hasher = new StateHasher().add(this.halted ? 1 : 0).add(this.updateId);
+    for (const bookSide of [this.bids, this.asks]) {
+      const levels = bookSide.levels;
+      hasher.add(levels.length);
+      for (let index = levels.length - 1; index >= 0; index--) {
+        const level = levels[index] as PriceLevel;
+        hasher.add(level.price).add(level.count);
+        for (let order = level.head; order !== null; order = order.next) {
+          hasher.add(order.id).add(order.quantity).add(order.remaining);
+        }
+      }
+    }
+    return hasher.digest();
+  }
+
+  private validate(order: PlaceOrder): RejectReason | null {
+    const { id, price, quantity } = order;
+    if (!Number.isSafeInteger(id) || id < 0 || (order.makerOnly && order.timeInForce === 'IOC')) return 'INVALID_ORDER';
+    if (this.orders.has(id)) return 'DUPLICATE_ID';
+    if (this.halted) return 'MARKET_HALTED';
+    if (!Number.isSafeInteger(quantity) || quantity < 1) return 'INVALID_QUANTITY';
+    const minimumPrice = order.timeInForce === 'IOC' ? 0 : 1;
+    if (!Number.isSafeInteger(price) || price < minimumPrice) return 'INVALID_PRICE';
+    if (order.makerOnly && this.crosses(order.side, price)) return 'WOULD_TAKE';
+    return null;
+  }
+
+  /** Whether a price on `side` would trade with the best opposite order. */
+  private crosses(side: Side, price: number): boolean {
+    if (side === BUY) {
+      const best = this.asks.best();
+      return best !== undefined && best.price <= price;
+    }
+    const best = this.bids.best();
+    return best !== undefined && best.price >= price;
+  }
+
+  /** Fills the taker against the opposite side; returns the taker's remaining quantity. */
+  private match(taker: PlaceOrder): number {
+    const { id: takerId, side, price: limit, time } = taker;
+    const buying = side === BUY;
+    const opposite = buying ? this.asks : this.bids;
+    let remaining = taker.quantity;
+    let level = opposite.best();
+    while (level !== undefined && remaining > 0 && (buying ? level.price <= limit : level.price >= limit)) {
+      let maker = level.head;
+      while (maker !== null && remaining > 0) {
+        const quantity = Math.min(maker.remaining, remaining);
+        maker.remaining -= quantity;
+        level.total -= quantity;
+        remaining -= quantity;
+        const next = maker.next;
+        this.emit({
+          type: 'fill',
+          makerId: maker.id,
+          takerId,
+          takerSide: side,
+          price: level.price,
+          quantity,
+          makerRemaining: maker.remaining,
+          takerRemaining: remaining,
+          time,
+        });
+        const makerFilled = maker.quantity - maker.remaining;
+        if (maker.remaining === 0) {
+          level.remove(maker);
+          this.orders.delete(maker.id);
+          this.emitOrder(maker.id, 'FILLED', maker.side, maker.price, makerFilled, 0, null, time);
+        } else {
+          this.emitOrder(maker.id, 'PARTIALLY_FILLED', maker.side, maker.price, makerFilled, maker.remaining, null, time);
+        }
+        maker = next;
+        if (taker.takerOnce) break;
+      }
+      if (level.count === 0) opposite.drop(level);
+      this.emitDepth(opposite.side, level.price, level.total, time);
+      if (taker.takerOnce) break;
+      level = opposite.best();
+    }
+    return remaining;
+  }
+
+  private rest(order: PlaceOrder, remaining: number, filled: number): void {
+    const { id, side, price, time } = order;
+    const level = (side === BUY ? this.bids : this.asks).levelAt(price);
+    if (level.total > MAX - remaining) {
+      // Only a level that already holds orders can overflow, so the level stays in place.
+      this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'LEVEL_FULL', time);
+      return;
+    }
+    const resting = new RestingOrder(id, side, price, order.quantity, remaining, level);
+    level.append(resting);
+    this.orders.add(id, resting);
+    this.emitDepth(side, price, level.total, time);
+    if (filled > 0) this.emitOrder(id, 'PARTIALLY_FILLED', side, price, filled, remaining, null, time);
+  }
+
+  private emitDepth(side: Side, price: number, quantity: number, time: number): void {
+    this.emit({ type: 'depth', side, price, quantity, updateId: ++this.updateId, time });
+  }
+
+  private emitOrder(
+    orderId: number,
+    status: OrderStatus,
+    side: Side,
+    price: number,
+    filled: number,
+    remaining: number,
+    reason: OrderEvent['reason'],
+    time: number,
+  ): void {
+    this.emit({ type: 'order', orderId, status, side, price, filled, remaining, reason, time });
+  }
+}
+
+function collectLevels(bookSide: BookSide, maxLevels: number): DepthLevel[] {
+  const levels = bookSide.levels;
+  const out: DepthLevel[] = [];
+  for (let index = levels.length - 1; index >= 0 && out.length < maxLevels; index--) {
+    const level = levels[index] as PriceLevel;
+    out.push([level.price, level.total]);
+  }
+  return out;
+}

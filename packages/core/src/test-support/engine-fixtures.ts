@@ -1,0 +1,25 @@
+import type { EngineEvent, FillEvent, OrderEvent } from '../book/events.js';
+import { MatchingEngine, type MatchingEngineOptions } from '../book/matching-engine.js';
+import type { PlaceOrder, Side } from '../book/types.js';
+
+/** Builder-style order fixture: a GTC limit order unless told otherwise. */
+export function limit(id: number, side: Side, price: number, quantity: number, extra: Partial<PlaceOrder> = {}): PlaceOrder {
+  return { id, side, price, quantity, timeInForce: 'GTC', makerOnly: false, takerOnce: false, time: 1_000 + id, ...extra };
+}
+
+/** An engine whose events are recorded in order. */
+export function recordingEngine(options: MatchingEngineOptions = {}): { engine: MatchingEngine; events: EngineEvent[] } {
+  const events: EngineEvent[] = [];
+  const engine = new MatchingEngine((event) => events.push(event), options);
+  return { engine, events };
+}
+
+export function fillsOf(events: readonly EngineEvent[]): FillEvent[] {
+  return events.filter((event): event is FillEvent => event.type === 'fill');
+}
+
+export function statusesOf(events: readonly EngineEvent[], orderId: number): string[] {
+  return events
+    .filter((event): event is OrderEvent => event.type === 'order' && event.orderId === orderId)
+    .map((event) => (event.reason ? `${event.status}:${event.reason}` : event.status));
+}
