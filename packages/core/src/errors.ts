@@ -4,6 +4,7 @@ export type CoreErrorCode =
   | 'INVALID_DECIMAL'
   | 'INVALID_DECIMALS'
   | 'INVALID_GRID'
+  | 'INVALID_LEDGER_ID'
   | 'OFF_GRID'
   | 'OUT_OF_RANGE';
 

@@ -4,5 +4,6 @@ export * from './book/matching-engine.js';
 export * from './book/types.js';
 export * from './errors.js';
 export * from './grid.js';
+export * from './ledger-id.js';
 export * from './quote.js';
 export * from './state-hash.js';

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AccessTokens } from './auth/access-tokens.js';
+import type { Config } from './config.js';
+import type { EngineHost } from './engine/engine-host.js';
+import { publicCaller } from './http/access.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { MarketDataService } from './modules/market-data/market-data-service.js';
+import { marketDataRoutes } from './modules/market-data/routes.js';
+import { signatureRoutes } from './modules/signature/routes.js';
+import type { MarketRegistry } from './registry/market-registry.js';
+import type { Store } from './store/ports.js';
+import type { Clock } from './util/clock.js';
+
+/** Everything the HTTP app needs, built by main (or by a test) and handed in. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly registry: MarketRegistry;
+  readonly engines: EngineHost;
+  readonly tokens: AccessTokens;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+}
+
+/** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Builds the order book API without listening: main calls `listen`, tests call `inject`.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store, registry, engines, tokens, clock } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    routerOptions: { maxParamLength: 128 },
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Order book API',
+        version: '1',
+        description:
+          'Public market data, wallet login and signed orders of the exchange. Errors always answer `{ "error": message, "code": CODE }`. Raw token amounts are integer strings.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const caller = publicCaller(config.openMarketData, tokens);
+  const marketData = new MarketDataService(registry, engines, store, clock, config);
+
+  await app.register(healthRoutes, { network: config.network, store, clock, books: () => registry.list().length });
+  await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
+  await app.register(signatureRoutes, {
+    caller,
+    domain: {
+      name: config.signatureDomainName,
+      version: config.signatureDomainVersion,
+      chainId: config.chainId,
+      verifyingContract: config.reactorAddress,
+    },
+  });
+  return app;
+}

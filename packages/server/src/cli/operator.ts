@@ -1,0 +1,252 @@
+import { parseArgs } from 'node:util';
+import { assertTokenDecimals, CoreError, isLedgerId, longZeroAddress, MarketGrid } from '@dex/core';
+import { DEVNET_BOOKS, seedDevnet } from '../devnet/seed.js';
+import { type BookRecord, type BookStatus, type Store, StoreConflictError, type TokenRecord } from '../store/ports.js';
+import type { Clock } from '../util/clock.js';
+
+export interface OperatorIo {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+}
+
+export const OPERATOR_USAGE = `Operator commands (the server picks up changes within a second):
+
+  token add --id 0.0.X --symbol SYM --name NAME --decimals N [--evm 0x...] [--icon URL]
+            [--description TEXT] [--website URL] [--due-diligence] [--fee-on-transfer]
+  token list
+  book add --base <token id|symbol> --quote <token id|symbol> --tick-step D --size-step D
+           --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--amm]
+  book list
+  book open|close|halt|resume <book id>
+  devnet seed          create the devnet markets in an empty store
+
+Add --json for machine-readable output.`;
+
+/** A mistake in the operator's command line; printed without a stack trace. */
+class UsageError extends Error {}
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const SYMBOL = /^[A-Za-z0-9.+-]{1,16}$/;
+const MAX_PIPS = 1_000_000;
+
+const OPTIONS = {
+  id: { type: 'string' },
+  evm: { type: 'string' },
+  symbol: { type: 'string' },
+  name: { type: 'string' },
+  decimals: { type: 'string' },
+  icon: { type: 'string' },
+  description: { type: 'string' },
+  website: { type: 'string' },
+  'due-diligence': { type: 'boolean' },
+  'fee-on-transfer': { type: 'boolean' },
+  base: { type: 'string' },
+  quote: { type: 'string' },
+  'tick-step': { type: 'string' },
+  'size-step': { type: 'string' },
+  'lot-size': { type: 'string' },
+  'min-notional': { type: 'string' },
+  'taker-fee-pips': { type: 'string' },
+  'maker-fee-pips': { type: 'string' },
+  amm: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function need(values: Values, name: keyof Values): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optional(values: Values, name: keyof Values): string | null {
+  const value = values[name];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function wholeNumber(text: string, name: string, max: number): number {
+  if (!/^[0-9]{1,9}$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max}`);
+  return Number(text);
+}
+
+function httpsUrl(text: string | null, name: string): string | null {
+  if (text === null) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--${name} must be a URL`);
+  }
+  if (url.protocol !== 'https:') throw new UsageError(`--${name} must be an https URL`);
+  return url.toString();
+}
+
+function findToken(tokens: readonly TokenRecord[], reference: string, name: string): TokenRecord {
+  const matches = isLedgerId(reference)
+    ? tokens.filter((token) => token.id === reference)
+    : tokens.filter((token) => token.symbol.toLowerCase() === reference.toLowerCase());
+  if (matches.length > 1) throw new UsageError(`--${name} ${reference} matches several tokens; use the token id`);
+  const [token] = matches;
+  if (token === undefined) throw new UsageError(`--${name}: no token ${reference}`);
+  return token;
+}
+
+function describeBook(book: BookRecord): string {
+  const flags = [book.status, book.isHalted ? 'HALTED' : '', book.isAmmEnabled ? 'AMM' : ''].filter(Boolean).join(' ');
+  return `${book.id}\t${book.baseTokenId}/${book.quoteTokenId}\t${flags}\ttick ${book.tickStep} size ${book.sizeStep} lot ${book.lotSize} minNotional ${book.minNotional}\tfees taker ${book.takerFeePips} maker ${book.makerFeePips} pips`;
+}
+
+async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
+  const id = need(values, 'id');
+  if (!isLedgerId(id)) throw new UsageError('--id must be a ledger id such as 0.0.123456');
+  const symbol = need(values, 'symbol');
+  if (!SYMBOL.test(symbol)) throw new UsageError('--symbol must be 1 to 16 letters, digits or .+-');
+  const name = need(values, 'name');
+  if (name.length > 64) throw new UsageError('--name must be at most 64 characters');
+  const decimals = wholeNumber(need(values, 'decimals'), 'decimals', 36);
+  assertTokenDecimals(decimals);
+  const evm = optional(values, 'evm') ?? longZeroAddress(id);
+  if (!EVM_ADDRESS.test(evm)) throw new UsageError('--evm must be a 0x-prefixed 20-byte address');
+  const description = optional(values, 'description');
+  if (description !== null && description.length > 1_000) throw new UsageError('--description must be at most 1000 characters');
+  return io.store.tokens.insert(
+    {
+      id,
+      evmAddress: evm.toLowerCase(),
+      symbol,
+      name,
+      decimals,
+      icon: httpsUrl(optional(values, 'icon'), 'icon'),
+      description,
+      website: httpsUrl(optional(values, 'website'), 'website'),
+      dueDiligenceComplete: values['due-diligence'] === true,
+      isFeeOnTransfer: values['fee-on-transfer'] === true,
+    },
+    io.clock.now(),
+  );
+}
+
+async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
+  const tokens = await io.store.tokens.list();
+  const base = findToken(tokens, need(values, 'base'), 'base');
+  const quote = findToken(tokens, need(values, 'quote'), 'quote');
+  if (base.id === quote.id) throw new UsageError('--base and --quote must be different tokens');
+  const grid = {
+    tickStep: need(values, 'tick-step'),
+    sizeStep: need(values, 'size-step'),
+    lotSize: need(values, 'lot-size'),
+    minNotional: need(values, 'min-notional'),
+  };
+  // Refuse a grid on which fills would need rounding, before it reaches the store.
+  new MarketGrid({ ...grid, baseDecimals: base.decimals, quoteDecimals: quote.decimals });
+  const defaults = DEVNET_BOOKS[0];
+  return io.store.books.insert(
+    {
+      baseTokenId: base.id,
+      quoteTokenId: quote.id,
+      isAmmEnabled: values.amm === true,
+      ...grid,
+      takerFeePips: wholeNumber(
+        optional(values, 'taker-fee-pips') ?? String(defaults?.takerFeePips ?? 0),
+        'taker-fee-pips',
+        MAX_PIPS,
+      ),
+      makerFeePips: wholeNumber(
+        optional(values, 'maker-fee-pips') ?? String(defaults?.makerFeePips ?? 0),
+        'maker-fee-pips',
+        MAX_PIPS,
+      ),
+    },
+    io.clock.now(),
+  );
+}
+
+const BOOK_CHANGES: Record<string, { status?: BookStatus; isHalted?: boolean }> = {
+  open: { status: 'OPEN' },
+  close: { status: 'CLOSED' },
+  halt: { isHalted: true },
+  resume: { isHalted: false },
+};
+
+async function changeBook(action: string, idText: string | undefined, io: OperatorIo): Promise<BookRecord> {
+  const change = BOOK_CHANGES[action];
+  if (change === undefined) throw new UsageError(`unknown book command "${action}"`);
+  if (idText === undefined || !/^[0-9]{1,15}$/.test(idText)) throw new UsageError(`book ${action} needs a book id`);
+  const book = await io.store.books.update(Number(idText), change, io.clock.now());
+  if (book === undefined) throw new UsageError(`no book ${idText}`);
+  return book;
+}
+
+/** Runs one operator command; returns the process exit code (0 ok, 1 refused, 2 usage). */
+export async function runOperator(argv: readonly string[], io: OperatorIo): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.err(error instanceof Error ? error.message : String(error));
+    io.err(OPERATOR_USAGE);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [area, action, argument] = positionals;
+  const print = (value: unknown, text: string) => io.out(values.json ? JSON.stringify(value) : text);
+  if (values.help || area === undefined) {
+    io.out(OPERATOR_USAGE);
+    return area === undefined && !values.help ? 2 : 0;
+  }
+  try {
+    const command = `${area} ${action ?? ''}`.trim();
+    switch (command) {
+      case 'token add': {
+        const token = await addToken(values, io);
+        print(token, `added token ${token.id} ${token.symbol} (${token.decimals} decimals) at ${token.evmAddress}`);
+        return 0;
+      }
+      case 'token list': {
+        const tokens = await io.store.tokens.list();
+        print(
+          tokens,
+          tokens.map((token) => `${token.id}\t${token.symbol}\t${token.decimals}\t${token.evmAddress}\t${token.name}`).join('\n'),
+        );
+        return 0;
+      }
+      case 'book add': {
+        const book = await addBook(values, io);
+        print(book, `added book ${describeBook(book)}`);
+        return 0;
+      }
+      case 'book list': {
+        const books = await io.store.books.list();
+        print(books, books.map(describeBook).join('\n'));
+        return 0;
+      }
+      case 'devnet seed': {
+        const seeded = await seedDevnet(io.store, io.clock.now());
+        print({ seeded }, seeded ? 'created the devnet markets' : 'the store already has tokens; nothing seeded');
+        return seeded ? 0 : 1;
+      }
+      default: {
+        if (area === 'book' && action !== undefined && action in BOOK_CHANGES) {
+          const book = await changeBook(action, argument, io);
+          print(book, `book ${describeBook(book)}`);
+          return 0;
+        }
+        throw new UsageError(`unknown command "${command}"`);
+      }
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(error.message);
+      return 2;
+    }
+    if (error instanceof StoreConflictError || error instanceof CoreError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export type Network = 'devnet' | 'testnet' | 'mainnet';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Everything the service reads from its environment, parsed and checked once at boot. */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Absolute folder for the SQLite file and generated secrets. */
+  readonly dataDir: string;
+  readonly network: Network;
+  /** Public market data without a JWT (the July 2026 rollout); off: 401 and unmounted routes. */
+  readonly openMarketData: boolean;
+  readonly logLevel: LogLevel;
+  /** Creates the devnet markets on the first start of an empty devnet store. */
+  readonly seedDevnet: boolean;
+  readonly chainId: number;
+  readonly reactorAddress: string;
+  readonly signatureDomainName: string;
+  readonly signatureDomainVersion: string;
+  /** HS256 key for access tokens; devnet generates one under DATA_DIR when unset. */
+  readonly jwtSecret: string | undefined;
+  readonly jwtTtlSeconds: number;
+  readonly quoteSlippageBps: number;
+  readonly quoteCacheMs: number;
+  readonly tradesCacheMs: number;
+  readonly booksCacheMs: number;
+  readonly bodyLimitBytes: number;
+  readonly trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Chain ids of the ledger's networks (its JSON-RPC relay reports the same ones). */
+const CHAIN_IDS: Record<Network, number> = { mainnet: 295, testnet: 296, devnet: 298 };
+/** Address of the first contract the devnet operator deploys; the settlement issue deploys it for real. */
+const DEVNET_REACTOR = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name, fallback);
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+/** Parses and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env, cwd = process.cwd()): Config {
+  const network = oneOf<Network>(env, 'NETWORK', 'devnet', ['devnet', 'testnet', 'mainnet']);
+  const dataDir = text(env, 'DATA_DIR', './data');
+  const reactorAddress = text(env, 'REACTOR_ADDRESS', network === 'devnet' ? DEVNET_REACTOR : '');
+  if (!EVM_ADDRESS.test(reactorAddress)) {
+    throw new ConfigError(
+      `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${network === 'devnet' ? '' : ` (required on ${network})`}`,
+    );
+  }
+  const jwtSecret = env.JWT_SECRET === '' ? undefined : env.JWT_SECRET;
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 bytes');
+  }
+  if (jwtSecret === undefined && network !== 'devnet') throw new ConfigError(`JWT_SECRET is required on ${network}`);
+
+  return {
+    host: text(env, 'HOST', '127.0.0.1'),
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    network,
+    openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
+    logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    seedDevnet: network === 'devnet' && flag(env, 'SEED_DEVNET', true),
+    chainId: integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1),
+    reactorAddress,
+    signatureDomainName: text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor'),
+    signatureDomainVersion: text(env, 'SIGNATURE_DOMAIN_VERSION', '1'),
+    jwtSecret,
+    jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 900, 60, 86_400),
+    quoteSlippageBps: integer(env, 'QUOTE_SLIPPAGE_BPS', 50, 0, 9_999),
+    quoteCacheMs: integer(env, 'QUOTE_CACHE_MS', 1_000, 0, 60_000),
+    tradesCacheMs: integer(env, 'TRADES_CACHE_MS', 1_000, 0, 60_000),
+    booksCacheMs: integer(env, 'BOOKS_CACHE_MS', 1_000, 0, 60_000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 16_777_216),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import type { AccessTokens, Principal } from '../auth/access-tokens.js';
+import { AppError } from '../errors.js';
+
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined || header === '') return undefined;
+  const match = BEARER.exec(header);
+  if (!match) throw new AppError('INVALID_TOKEN', 'Authorization must be "Bearer <access token>"');
+  return match[1];
+}
+
+/** The caller's principal, or a 401: for account routes, and for every route while open access is off. */
+export async function requirePrincipal(request: FastifyRequest, tokens: AccessTokens): Promise<Principal> {
+  const token = bearerToken(request);
+  if (token === undefined) throw new AppError('MISSING_AUTHORIZATION');
+  return tokens.verify(token);
+}
+
+/**
+ * The caller's principal when a valid token came with the request, otherwise null: public routes
+ * treat a bad or expired token like no token, since the data is public anyway.
+ */
+export async function optionalPrincipal(request: FastifyRequest, tokens: AccessTokens): Promise<Principal | null> {
+  try {
+    return await requirePrincipal(request, tokens);
+  } catch (error) {
+    if (error instanceof AppError) return null;
+    throw error;
+  }
+}
+
+/** Resolves who calls a public route: optional while open access is live, required otherwise. */
+export type PublicCaller = (request: FastifyRequest) => Promise<Principal | null>;
+
+export function publicCaller(openMarketData: boolean, tokens: AccessTokens): PublicCaller {
+  return openMarketData ? (request) => optionalPrincipal(request, tokens) : (request) => requirePrincipal(request, tokens);
+}

@@ -1,0 +1,27 @@
+import { Type } from 'typebox';
+import { AppError, ERROR_CATALOGUE } from '../errors.js';
+
+export const ErrorBodySchema = Type.Object(
+  {
+    error: Type.String({ description: 'Human-readable message' }),
+    code: Type.Union(
+      Object.keys(ERROR_CATALOGUE).map((code) => Type.Literal(code)),
+      { description: 'Stable machine code (see docs/errors.md)' },
+    ),
+  },
+  { description: 'The error body of every route and status' },
+);
+
+/** Error responses to document on a route, by status. */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBodySchema]));
+}
+
+/** A query value given once; a repeated parameter is ambiguous and refused. */
+export function single(value: string | string[] | undefined, name: string): string | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 1) return value[0];
+    throw new AppError('VALIDATION_FAILED', `${name} must be given once`);
+  }
+  return value;
+}

@@ -1,0 +1,94 @@
+import { MarketGrid } from '@dex/core';
+import type { BookRecord, Store, TokenRecord } from '../store/ports.js';
+
+/** A book with its two tokens and its parsed grid: everything needed to price and display it. */
+export interface Market {
+  readonly book: BookRecord;
+  readonly base: TokenRecord;
+  readonly quote: TokenRecord;
+  readonly grid: MarketGrid;
+}
+
+export function gridOf(book: BookRecord, base: TokenRecord, quote: TokenRecord): MarketGrid {
+  return new MarketGrid({
+    baseDecimals: base.decimals,
+    quoteDecimals: quote.decimals,
+    tickStep: book.tickStep,
+    sizeStep: book.sizeStep,
+    lotSize: book.lotSize,
+    minNotional: book.minNotional,
+  });
+}
+
+/** Whether a reload left the parts of a book that engines follow untouched. */
+function sameState(before: BookRecord | undefined, after: BookRecord): boolean {
+  return (
+    before !== undefined &&
+    before.status === after.status &&
+    before.isHalted === after.isHalted &&
+    before.updatedAt === after.updatedAt
+  );
+}
+
+/**
+ * In-memory view of the token and book registry. The operator CLI writes to the store from
+ * another process; `refresh()` reloads when the store reports a change, and tells listeners which
+ * markets changed so the engines can follow (halt, resume, close, new book).
+ */
+export class MarketRegistry {
+  private markets = new Map<number, Market>();
+  private tokens = new Map<string, TokenRecord>();
+  private tokensByAddress = new Map<string, TokenRecord>();
+  private marker: number | undefined;
+  private readonly listeners: ((markets: readonly Market[]) => void)[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  /** Loads everything now. */
+  async load(): Promise<void> {
+    this.marker = await this.store.changeMarker();
+    const [tokens, books] = await Promise.all([this.store.tokens.list(), this.store.books.list()]);
+    const tokenMap = new Map(tokens.map((token) => [token.id, token]));
+    const markets = new Map<number, Market>();
+    for (const book of books) {
+      const base = tokenMap.get(book.baseTokenId);
+      const quote = tokenMap.get(book.quoteTokenId);
+      if (base === undefined || quote === undefined) continue; // foreign keys make this unreachable
+      markets.set(book.id, { book, base, quote, grid: gridOf(book, base, quote) });
+    }
+    const changed = [...markets.values()].filter((market) => !sameState(this.markets.get(market.book.id)?.book, market.book));
+    this.tokens = tokenMap;
+    this.tokensByAddress = new Map(tokens.map((token) => [token.evmAddress.toLowerCase(), token]));
+    this.markets = markets;
+    if (changed.length > 0) for (const listener of this.listeners) listener(changed);
+  }
+
+  /** Reloads when another process changed the store since the last load. */
+  async refresh(): Promise<boolean> {
+    if ((await this.store.changeMarker()) === this.marker) return false;
+    await this.load();
+    return true;
+  }
+
+  /** Called with the markets that are new or changed after each load. */
+  onChange(listener: (markets: readonly Market[]) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Every market, in id order. */
+  list(): Market[] {
+    return [...this.markets.values()];
+  }
+
+  get(bookId: number): Market | undefined {
+    return this.markets.get(bookId);
+  }
+
+  token(id: string): TokenRecord | undefined {
+    return this.tokens.get(id);
+  }
+
+  tokenByAddress(address: string): TokenRecord | undefined {
+    return this.tokensByAddress.get(address.toLowerCase());
+  }
+}

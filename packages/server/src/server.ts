@@ -1,0 +1,48 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openServices, type Services } from './services.js';
+import type { Clock } from './util/clock.js';
+
+/** How often the registry looks for changes made by the operator CLI. */
+const REGISTRY_POLL_MS = 1_000;
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:3000. */
+  readonly url: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, logger: FastifyBaseLogger, clock?: Clock): Promise<RunningServer> {
+  const services = await openServices(config, logger, clock);
+  const app = await buildApp(services);
+  const poll = setInterval(() => {
+    services.registry.refresh().catch((error: unknown) => logger.error({ err: error }, 'registry refresh failed'));
+  }, REGISTRY_POLL_MS);
+  poll.unref();
+  try {
+    const url = await app.listen({ host: config.host, port: config.port });
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      services,
+      url,
+      close: () => {
+        closing ??= (async () => {
+          clearInterval(poll);
+          await app.close();
+          await services.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    clearInterval(poll);
+    await app.close();
+    await services.close();
+    throw error;
+  }
+}

@@ -1,0 +1,6 @@
+/** Wall-clock time in unix milliseconds; injected so tests can move time. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
