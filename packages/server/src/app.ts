@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AccessTokens } from './auth/access-tokens.js';
 import type { Config } from './config.js';
 import type { EngineHost } from './engine/engine-host.js';
+import { AppError } from './errors.js';
 import { publicCaller } from './http/access.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './modules/health/routes.js';
@@ -45,6 +46,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     routerOptions: { maxParamLength: 128 },
+    // Our own hook answers 503 in the catalogue's shape while the server drains.
+    return503OnClosing: false,
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new AppError('SHUTTING_DOWN');
   });
 
   app.addHook('onSend', async (request, reply) => {

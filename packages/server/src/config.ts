@@ -95,7 +95,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     network,
     openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-    seedDevnet: network === 'devnet' && flag(env, 'SEED_DEVNET', true),
+    // Parsed on every network so a typo fails loudly; only the devnet is ever seeded.
+    seedDevnet: flag(env, 'SEED_DEVNET', true) && network === 'devnet',
     chainId: integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1),
     reactorAddress,
     signatureDomainName: text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor'),

@@ -5,7 +5,7 @@
  */
 export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
-  INVALID_AMOUNT: { status: 400, message: 'Amount must be a non-negative integer string' },
+  INVALID_AMOUNT: { status: 400, message: 'Amount must be an integer string of raw token units' },
   INVALID_SORT: { status: 400, message: 'sort must be asc or desc' },
   NEGATIVE_PAGINATION: { status: 400, message: 'page and limit must not be negative' },
   MISSING_PARAMETER: { status: 400, message: 'A required query parameter is missing' },

@@ -2,7 +2,8 @@ import { StateHasher } from '../state-hash.js';
 import { BookSide } from './book-side.js';
 import type { EventSink, OrderEvent } from './events.js';
 import { OrderIndex } from './order-index.js';
-import { type PriceLevel, RestingOrder } from './price-level.js';
+import { NONE, OrderSlots } from './order-slots.js';
+import type { PriceLevel } from './price-level.js';
 import {
   BUY,
   type CancelReason,
@@ -56,7 +57,9 @@ export interface MatchingEngineOptions {
 export class MatchingEngine {
   private readonly bids = new BookSide(BUY);
   private readonly asks = new BookSide(SELL);
-  private readonly orders = new OrderIndex<RestingOrder>();
+  /** Open order id -> slot in `slots`. */
+  private readonly orders = new OrderIndex();
+  private readonly slots = new OrderSlots();
   private updateId: number;
   private halted: boolean;
 
@@ -130,22 +133,32 @@ export class MatchingEngine {
 
   /** Takes an open order off the book. Returns false when no such order is open. */
   cancel(id: number, reason: CancelReason, time: number): boolean {
-    const order = this.orders.get(id);
-    if (order === undefined) return false;
-    const level = order.level;
-    const filled = order.quantity - order.remaining;
-    level.remove(order);
+    const slot = this.orders.get(id);
+    if (slot === NONE) return false;
+    const slots = this.slots;
+    const level = slots.level(slot);
+    const side = slots.side(slot);
+    const filled = slots.quantity(slot) - slots.remaining(slot);
+    level.remove(slots, slot);
+    slots.release(slot);
     this.orders.delete(id);
-    if (level.count === 0) (order.side === BUY ? this.bids : this.asks).drop(level);
-    this.emitDepth(order.side, level.price, level.total, time);
-    this.emitOrder(id, 'CANCELED', order.side, order.price, filled, 0, reason, time);
+    if (level.count === 0) (side === BUY ? this.bids : this.asks).drop(level);
+    this.emitDepth(side, level.price, level.total, time);
+    this.emitOrder(id, 'CANCELED', side, level.price, filled, 0, reason, time);
     return true;
   }
 
   getOrder(id: number): OpenOrder | undefined {
-    const order = this.orders.get(id);
-    if (order === undefined) return undefined;
-    return { id, side: order.side, price: order.price, quantity: order.quantity, remaining: order.remaining };
+    const slot = this.orders.get(id);
+    if (slot === NONE) return undefined;
+    const slots = this.slots;
+    return {
+      id,
+      side: slots.side(slot),
+      price: slots.price(slot),
+      quantity: slots.quantity(slot),
+      remaining: slots.remaining(slot),
+    };
   }
 
   bestBid(): number | undefined {
@@ -183,8 +196,8 @@ export class MatchingEngine {
       for (let index = levels.length - 1; index >= 0; index--) {
         const level = levels[index] as PriceLevel;
         hasher.add(level.price).add(level.count);
-        for (let order = level.head; order !== null; order = order.next) {
-          hasher.add(order.id).add(order.quantity).add(order.remaining);
+        for (let slot = level.head; slot !== NONE; slot = this.slots.next(slot)) {
+          hasher.add(this.slots.id(slot)).add(this.slots.quantity(slot)).add(this.slots.remaining(slot));
         }
       }
     }
@@ -216,36 +229,41 @@ export class MatchingEngine {
   /** Fills the taker against the opposite side; returns the taker's remaining quantity. */
   private match(taker: PlaceOrder): number {
     const { id: takerId, side, price: limit, time } = taker;
+    const slots = this.slots;
     const buying = side === BUY;
     const opposite = buying ? this.asks : this.bids;
     let remaining = taker.quantity;
     let level = opposite.best();
     while (level !== undefined && remaining > 0 && (buying ? level.price <= limit : level.price >= limit)) {
       let maker = level.head;
-      while (maker !== null && remaining > 0) {
-        const quantity = Math.min(maker.remaining, remaining);
-        maker.remaining -= quantity;
+      while (maker !== NONE && remaining > 0) {
+        const makerId = slots.id(maker);
+        const makerLeft = slots.remaining(maker);
+        const quantity = Math.min(makerLeft, remaining);
+        const makerRemaining = makerLeft - quantity;
+        slots.setRemaining(maker, makerRemaining);
         level.total -= quantity;
         remaining -= quantity;
-        const next = maker.next;
+        const next = slots.next(maker);
         this.emit({
           type: 'fill',
-          makerId: maker.id,
+          makerId,
           takerId,
           takerSide: side,
           price: level.price,
           quantity,
-          makerRemaining: maker.remaining,
+          makerRemaining,
           takerRemaining: remaining,
           time,
         });
-        const makerFilled = maker.quantity - maker.remaining;
-        if (maker.remaining === 0) {
-          level.remove(maker);
-          this.orders.delete(maker.id);
-          this.emitOrder(maker.id, 'FILLED', maker.side, maker.price, makerFilled, 0, null, time);
+        const makerFilled = slots.quantity(maker) - makerRemaining;
+        if (makerRemaining === 0) {
+          level.remove(slots, maker);
+          slots.release(maker);
+          this.orders.delete(makerId);
+          this.emitOrder(makerId, 'FILLED', opposite.side, level.price, makerFilled, 0, null, time);
         } else {
-          this.emitOrder(maker.id, 'PARTIALLY_FILLED', maker.side, maker.price, makerFilled, maker.remaining, null, time);
+          this.emitOrder(makerId, 'PARTIALLY_FILLED', opposite.side, level.price, makerFilled, makerRemaining, null, time);
         }
         maker = next;
         if (taker.takerOnce) break;
@@ -266,9 +284,9 @@ export class MatchingEngine {
       this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'LEVEL_FULL', time);
       return;
     }
-    const resting = new RestingOrder(id, side, price, order.quantity, remaining, level);
-    level.append(resting);
-    this.orders.add(id, resting);
+    const slot = this.slots.allocate(id, side, price, order.quantity, remaining, level);
+    level.append(this.slots, slot);
+    this.orders.add(id, slot);
     this.emitDepth(side, price, level.total, time);
     if (filled > 0) this.emitOrder(id, 'PARTIALLY_FILLED', side, price, filled, remaining, null, time);
   }

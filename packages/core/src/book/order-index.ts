@@ -1,11 +1,12 @@
 /**
- * Open orders by id: an open-addressing hash table with linear probing and backward-shift
+ * Open orders by id -> slot: an open-addressing hash table with linear probing and backward-shift
  * deletion. Measured about twice as fast as Map for a few hundred thousand integer keys, and it
- * leaves no tombstones behind however many orders come and go.
+ * leaves no tombstones behind however many orders come and go. Ids are non-negative safe integers;
+ * -1 marks an empty cell and answers a lookup that finds nothing.
  */
-export class OrderIndex<T> {
+export class OrderIndex {
   private keys: Float64Array;
-  private values: (T | undefined)[];
+  private values: Int32Array;
   private mask: number;
   private count = 0;
 
@@ -13,7 +14,7 @@ export class OrderIndex<T> {
     let capacity = 16;
     while (capacity < initialCapacity * 2) capacity *= 2;
     this.keys = new Float64Array(capacity).fill(-1);
-    this.values = new Array<T | undefined>(capacity).fill(undefined);
+    this.values = new Int32Array(capacity);
     this.mask = capacity - 1;
   }
 
@@ -21,23 +22,24 @@ export class OrderIndex<T> {
     return this.count;
   }
 
-  get(id: number): T | undefined {
+  /** The value stored for an id, or -1. */
+  get(id: number): number {
     const keys = this.keys;
     let slot = this.slotOf(id);
     for (;;) {
       const key = keys[slot] as number;
-      if (key === id) return this.values[slot];
-      if (key === -1) return undefined;
+      if (key === id) return this.values[slot] as number;
+      if (key === -1) return -1;
       slot = (slot + 1) & this.mask;
     }
   }
 
   has(id: number): boolean {
-    return this.get(id) !== undefined;
+    return this.get(id) !== -1;
   }
 
-  /** Adds an id that is not present yet (ids are non-negative safe integers). */
-  add(id: number, value: T): void {
+  /** Adds an id that is not present yet, with a non-negative value. */
+  add(id: number, value: number): void {
     if ((this.count + 1) * 2 > this.keys.length) this.grow();
     const keys = this.keys;
     let slot = this.slotOf(id);
@@ -67,21 +69,20 @@ export class OrderIndex<T> {
       const home = this.slotOf(key);
       if (((next - home) & mask) >= ((next - hole) & mask)) {
         keys[hole] = key;
-        values[hole] = values[next];
+        values[hole] = values[next] as number;
         hole = next;
       }
       next = (next + 1) & mask;
     }
     keys[hole] = -1;
-    values[hole] = undefined;
     this.count--;
     return true;
   }
 
-  *entries(): IterableIterator<[number, T]> {
+  *entries(): IterableIterator<[number, number]> {
     for (let slot = 0; slot < this.keys.length; slot++) {
       const key = this.keys[slot] as number;
-      if (key !== -1) yield [key, this.values[slot] as T];
+      if (key !== -1) yield [key, this.values[slot] as number];
     }
   }
 
@@ -97,12 +98,12 @@ export class OrderIndex<T> {
     const oldValues = this.values;
     const capacity = oldKeys.length * 2;
     this.keys = new Float64Array(capacity).fill(-1);
-    this.values = new Array<T | undefined>(capacity).fill(undefined);
+    this.values = new Int32Array(capacity);
     this.mask = capacity - 1;
     this.count = 0;
     for (let slot = 0; slot < oldKeys.length; slot++) {
       const key = oldKeys[slot] as number;
-      if (key !== -1) this.add(key, oldValues[slot] as T);
+      if (key !== -1) this.add(key, oldValues[slot] as number);
     }
   }
 }

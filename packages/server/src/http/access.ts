@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AccessTokens, Principal } from '../auth/access-tokens.js';
 import { AppError } from '../errors.js';
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+/** The scheme name is case-insensitive (RFC 7235); the token is a compact JWS. */
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -20,16 +21,13 @@ export async function requirePrincipal(request: FastifyRequest, tokens: AccessTo
 }
 
 /**
- * The caller's principal when a valid token came with the request, otherwise null: public routes
- * treat a bad or expired token like no token, since the data is public anyway.
+ * The caller's principal, or null when no token came with the request. A token that is present
+ * but bad or expired is a 401 even here (RFC 6750): silently serving it as anonymous would hide
+ * from the client that it must re-authenticate.
  */
 export async function optionalPrincipal(request: FastifyRequest, tokens: AccessTokens): Promise<Principal | null> {
-  try {
-    return await requirePrincipal(request, tokens);
-  } catch (error) {
-    if (error instanceof AppError) return null;
-    throw error;
-  }
+  const token = bearerToken(request);
+  return token === undefined ? null : tokens.verify(token);
 }
 
 /** Resolves who calls a public route: optional while open access is live, required otherwise. */

@@ -2,6 +2,9 @@ import { CoreError } from '@dex/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
 
+/** Longest request path echoed back in a 404 message. */
+const MAX_ECHOED_PATH = 128;
+
 /** Fastify's own client errors, mapped onto the catalogue. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
@@ -39,7 +42,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(appError.status).send(appError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {
-    const body = new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`).toBody();
+    const path = request.url.split('?')[0] ?? '';
+    const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+    const body = new AppError('NOT_FOUND', `No route ${request.method} ${shown}`).toBody();
     return reply.status(404).send(body);
   });
 }

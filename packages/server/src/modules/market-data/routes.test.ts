@@ -154,11 +154,14 @@ describe('public market data', () => {
       });
     });
 
-    it.each(['99', 'abc', '-1', '1e0', '0x1', '9999999999999999999'])('answers 404 for the unknown book %s', async (id) => {
-      const { status, body } = await get(`/depth/${id}`);
-      expect(status).toBe(404);
-      expect(body).toEqual({ error: 'Order book not found', code: 'ORDERBOOK_NOT_FOUND' });
-    });
+    it.each(['99', '0', '01', 'abc', '-1', '1e0', '0x1', '9999999999999999999'])(
+      'answers 404 for the unknown book %s',
+      async (id) => {
+        const { status, body } = await get(`/depth/${id}`);
+        expect(status).toBe(404);
+        expect(body).toEqual({ error: 'Order book not found', code: 'ORDERBOOK_NOT_FOUND' });
+      },
+    );
 
     it('answers 404 for a closed book', async () => {
       await harness.services.store.books.update(1, { status: 'CLOSED' }, harness.clock.now());
@@ -321,6 +324,15 @@ describe('public market data', () => {
       });
       expect(body).toMatchObject({ fillable: false, expectedOutputAmount: '0' });
     });
+  });
+
+  it('answers 401 to a bad or expired JWT even on a public route, so the client re-authenticates', async () => {
+    const token = await harness.services.tokens.issue('0.0.5005');
+    expect((await get('/books', { authorization: `Bearer ${token}` })).status).toBe(200);
+    expect((await get('/books', { authorization: `Bearer ${token.slice(0, -2)}` })).body.code).toBe('INVALID_TOKEN');
+    harness.clock.advance(harness.config.jwtTtlSeconds * 1000 + 10_000);
+    expect((await get('/depth/1', { authorization: `Bearer ${token}` })).status).toBe(401);
+    expect((await get('/depth/1')).status).toBe(200);
   });
 
   it('serves the signature domain of the network', async () => {

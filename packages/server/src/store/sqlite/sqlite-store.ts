@@ -125,11 +125,13 @@ function toTrade(row: TradeRow): TradeRecord {
   };
 }
 
-/** Maps SQLite constraint failures to a conflict the caller can report. */
-function conflict(error: unknown, message: string): never {
-  if (error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_CONSTRAINT')) {
-    throw new StoreConflictError(message, { cause: error });
-  }
+/** Maps SQLite constraint failures to a conflict that says which kind of rule was broken. */
+function conflict(error: unknown, messages: { duplicate: string; reference: string; rule: string }): never {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    throw new StoreConflictError(messages.duplicate, { cause: error });
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreConflictError(messages.reference, { cause: error });
+  if (code.startsWith('SQLITE_CONSTRAINT')) throw new StoreConflictError(messages.rule, { cause: error });
   throw error;
 }
 
@@ -174,7 +176,12 @@ export function openSqliteStore(file: string): Store {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
+  try {
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const statements = {
     listTokens: db.prepare<[], TokenRow>('SELECT * FROM tokens ORDER BY created_at, id'),
@@ -261,7 +268,11 @@ export function openSqliteStore(file: string): Store {
             now,
           });
         } catch (error) {
-          conflict(error, `a token with id ${token.id} or address ${token.evmAddress} already exists`);
+          conflict(error, {
+            duplicate: `a token with id ${token.id} or address ${token.evmAddress} already exists`,
+            reference: `token ${token.id} refers to something unknown`,
+            rule: `token ${token.id} breaks a rule of the store (decimals 0 to 36)`,
+          });
         }
         return toToken(statements.getToken.get(token.id) as TokenRow);
       },
@@ -276,7 +287,11 @@ export function openSqliteStore(file: string): Store {
           const result = statements.insertBook.run({ ...book, isAmmEnabled: book.isAmmEnabled ? 1 : 0, now });
           id = Number(result.lastInsertRowid);
         } catch (error) {
-          conflict(error, `a book for ${book.baseTokenId}/${book.quoteTokenId} already exists, or a token is unknown`);
+          conflict(error, {
+            duplicate: `a book for ${book.baseTokenId}/${book.quoteTokenId} already exists`,
+            reference: `book ${book.baseTokenId}/${book.quoteTokenId} names an unknown token`,
+            rule: `book ${book.baseTokenId}/${book.quoteTokenId} breaks a rule of the store (two different tokens, fees 0 to 1000000 pips)`,
+          });
         }
         return toBook(statements.getBook.get(id) as BookRow);
       },

@@ -1,0 +1,103 @@
+export interface SdkErrorOptions {
+  /** Longer explanation, appended to the message in parentheses; never holds a credential. */
+  readonly details?: string | undefined;
+  readonly cause?: unknown;
+}
+
+/**
+ * Base class of every error the SDK throws: a short message for people, optional details, and the
+ * underlying cause when there is one. `instanceof SdkError` catches them all.
+ */
+export class SdkError extends Error {
+  override readonly name: string = 'SdkError';
+  /** The message without the details. */
+  readonly shortMessage: string;
+  readonly details: string | undefined;
+
+  constructor(shortMessage: string, options: SdkErrorOptions = {}) {
+    super(options.details ? `${shortMessage} (${options.details})` : shortMessage, { cause: options.cause });
+    this.shortMessage = shortMessage;
+    this.details = options.details;
+  }
+}
+
+export interface ApiErrorOptions {
+  readonly status: number;
+  /** The server's stable machine code, when the body carried one. */
+  readonly code?: string | undefined;
+  readonly requestId?: string | undefined;
+  readonly url: string;
+  readonly details?: string | undefined;
+}
+
+/**
+ * The server answered with a status outside 2xx. `message` is the server's own `error` text when the
+ * body is the usual `{ "error", "code" }`; otherwise it says what came back instead.
+ */
+export class ApiError extends SdkError {
+  override readonly name: string = 'ApiError';
+  readonly status: number;
+  /** Stable machine code such as `ORDERBOOK_NOT_FOUND`; undefined when the body had none. */
+  readonly code: string | undefined;
+  /** The `x-request-id` response header: quote it when reporting a problem to the operator. */
+  readonly requestId: string | undefined;
+  /** The URL that was requested (it never contains a credential). */
+  readonly url: string;
+
+  constructor(message: string, options: ApiErrorOptions) {
+    super(message, { details: options.details });
+    this.status = options.status;
+    this.code = options.code;
+    this.requestId = options.requestId;
+    this.url = options.url;
+  }
+}
+
+/** The request never got an HTTP response: refused connection, DNS failure, reset, abort. */
+export class NetworkError extends SdkError {
+  override readonly name: string = 'NetworkError';
+  readonly url: string;
+
+  constructor(url: string, cause: unknown) {
+    super(`Could not reach ${new URL(url).origin}`, { details: describeCause(cause), cause });
+    this.url = url;
+  }
+}
+
+/** A 2xx response whose body is not the JSON the route promises. */
+export class InvalidResponseError extends SdkError {
+  override readonly name: string = 'InvalidResponseError';
+  readonly status: number;
+  readonly requestId: string | undefined;
+  readonly url: string;
+
+  constructor(options: { status: number; requestId: string | undefined; url: string; cause?: unknown }) {
+    super(`The server answered ${options.status} with a body that is not JSON`, { cause: options.cause });
+    this.status = options.status;
+    this.requestId = options.requestId;
+    this.url = options.url;
+  }
+}
+
+/** A value given to the SDK was refused before anything was sent. */
+export class InvalidParameterError extends SdkError {
+  override readonly name: string = 'InvalidParameterError';
+  /** Name of the refused parameter, e.g. `inputAmount`. */
+  readonly parameter: string;
+
+  constructor(parameter: string, shortMessage: string, options: SdkErrorOptions = {}) {
+    super(shortMessage, options);
+    this.parameter = parameter;
+  }
+}
+
+/** The text of a fetch failure and of its own cause (Node puts ECONNREFUSED and friends there). */
+function describeCause(cause: unknown): string | undefined {
+  if (!(cause instanceof Error)) return cause === undefined ? undefined : String(cause);
+  const inner = cause.cause;
+  if (inner instanceof Error) {
+    const code = (inner as { code?: unknown }).code;
+    return `${cause.message}: ${typeof code === 'string' ? code : inner.message}`;
+  }
+  return cause.message;
+}

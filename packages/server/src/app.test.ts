@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './test-support/harness.js';
+
+let harness: Harness;
+
+beforeEach(async () => {
+  harness = await startHarness({ BODY_LIMIT_BYTES: '2048' });
+});
+afterEach(async () => {
+  await harness.close();
+});
+
+describe('the app', () => {
+  it('answers unknown routes with the JSON error body', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: '/no/such/route?token=secret' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'No route GET /no/such/route', code: 'NOT_FOUND' });
+  });
+
+  it.each([
+    ['malformed JSON', { 'content-type': 'application/json' }, '{"a":', 400, 'MALFORMED_JSON'],
+    [
+      'a body over the limit',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ a: 'x'.repeat(4096) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
+  ])('answers %s with the common error body', async (_name, headers, payload, status, code) => {
+    const response = await harness.app.inject({ method: 'POST', url: '/orders/save', headers, payload });
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toMatchObject({ code });
+  });
+
+  it('echoes a plain x-request-id and replaces a hostile one', async () => {
+    const kept = await harness.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'client-42' } });
+    expect(kept.headers['x-request-id']).toBe('client-42');
+    const replaced = await harness.app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'x-request-id': 'a b\u0000<script>' },
+    });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(replaced.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('reports health with the store checked', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: '/health' });
+    expect(response.json()).toEqual({ status: 'ok', network: 'devnet', time: harness.clock.now(), uptimeSeconds: 0, books: 3 });
+  });
+
+  it('publishes an OpenAPI document of every route, generated from the route schemas', async () => {
+    const document = (await harness.app.inject({ method: 'GET', url: '/docs/json' })).json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/books',
+      '/books/{orderbookId}/quote/exact-input',
+      '/books/{orderbookId}/quote/exact-output',
+      '/depth/{orderbookId}',
+      '/health',
+      '/signature/domain',
+      '/trades/{orderbookId}',
+    ]);
+    expect(Object.keys(document.paths['/trades/{orderbookId}']?.get?.responses ?? {})).toEqual(['200', '400', '404']);
+  });
+
+  it('serves a documentation page at /docs', async () => {
+    const response = await harness.app.inject({ method: 'GET', url: '/docs/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+  });
+});

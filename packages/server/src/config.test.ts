@@ -1,0 +1,242 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const CWD = '/srv/exchange';
+const SECRET = 'k'.repeat(32);
+const REACTOR = '0x1111111111111111111111111111111111111111';
+
+/** The ConfigError that loading `env` throws; fails the test when it loads. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig defaults', () => {
+  it('runs an open devnet on 127.0.0.1:3000 with an empty environment', () => {
+    const config = loadConfig({}, CWD);
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      dataDir: '/srv/exchange/data',
+      network: 'devnet',
+      openMarketData: true,
+      logLevel: 'info',
+      seedDevnet: true,
+      chainId: 298,
+      reactorAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      signatureDomainName: 'PartialFillLimitOrderReactor',
+      signatureDomainVersion: '1',
+      jwtSecret: undefined,
+      jwtTtlSeconds: 900,
+      quoteSlippageBps: 50,
+      quoteCacheMs: 1_000,
+      tradesCacheMs: 1_000,
+      booksCacheMs: 1_000,
+      bodyLimitBytes: 1_048_576,
+      trustProxy: false,
+    });
+  });
+
+  it('treats empty values like unset ones', () => {
+    const env = { HOST: '', PORT: '', NETWORK: '', DATA_DIR: '', OPEN_MARKET_DATA: '', JWT_SECRET: '', LOG_LEVEL: '' };
+    expect(loadConfig(env, CWD)).toEqual(loadConfig({}, CWD));
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'state/db' }, CWD).dataDir).toBe('/srv/exchange/state/db');
+    expect(loadConfig({ DATA_DIR: '../shared' }, CWD).dataDir).toBe('/srv/shared');
+  });
+
+  it('keeps an absolute DATA_DIR as it is', () => {
+    expect(loadConfig({ DATA_DIR: '/var/lib/dex' }, CWD).dataDir).toBe('/var/lib/dex');
+  });
+
+  it('takes the values that are set', () => {
+    const config = loadConfig(
+      {
+        HOST: '0.0.0.0',
+        PORT: '8080',
+        LOG_LEVEL: 'debug',
+        JWT_SECRET: SECRET,
+        JWT_TTL_SECONDS: '60',
+        QUOTE_SLIPPAGE_BPS: '9999',
+        BODY_LIMIT_BYTES: '1024',
+        TRUST_PROXY: 'yes',
+        REACTOR_ADDRESS: REACTOR,
+        CHAIN_ID: '31337',
+      },
+      CWD,
+    );
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'debug',
+      jwtSecret: SECRET,
+      jwtTtlSeconds: 60,
+      quoteSlippageBps: 9999,
+      bodyLimitBytes: 1024,
+      trustProxy: true,
+      reactorAddress: REACTOR,
+      chainId: 31337,
+    });
+  });
+});
+
+describe('loadConfig networks', () => {
+  it.each([
+    ['mainnet', 295],
+    ['testnet', 296],
+    ['devnet', 298],
+  ])('uses chain id %s -> %i', (network, chainId) => {
+    const config = loadConfig({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR }, CWD);
+    expect(config.network).toBe(network);
+    expect(config.chainId).toBe(chainId);
+  });
+
+  it('seeds the devnet unless SEED_DEVNET says no', () => {
+    expect(loadConfig({}, CWD).seedDevnet).toBe(true);
+    expect(loadConfig({ SEED_DEVNET: 'off' }, CWD).seedDevnet).toBe(false);
+  });
+
+  it.each(['testnet', 'mainnet'])('never seeds %s, even with SEED_DEVNET=true', (network) => {
+    const config = loadConfig({ NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR }, CWD);
+    expect(config.seedDevnet).toBe(false);
+  });
+
+  it('leaves JWT_SECRET unset on the devnet, where a key is generated later', () => {
+    expect(loadConfig({ NETWORK: 'devnet' }, CWD).jwtSecret).toBeUndefined();
+  });
+});
+
+describe('loadConfig validation names the bad variable', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['PORT', '3000.5'],
+    ['PORT', ' 3000'],
+    ['PORT', '1e3'],
+    ['PORT', '0x10'],
+    ['CHAIN_ID', '0'],
+    ['JWT_TTL_SECONDS', '59'],
+    ['JWT_TTL_SECONDS', '86401'],
+    ['QUOTE_SLIPPAGE_BPS', '10000'],
+    ['QUOTE_CACHE_MS', '60001'],
+    ['TRADES_CACHE_MS', '60001'],
+    ['BOOKS_CACHE_MS', '60001'],
+    ['BODY_LIMIT_BYTES', '1023'],
+    ['BODY_LIMIT_BYTES', '16777217'],
+    ['NETWORK', 'prod'],
+    ['NETWORK', 'Mainnet'],
+    ['LOG_LEVEL', 'verbose'],
+    ['OPEN_MARKET_DATA', 'maybe'],
+    ['OPEN_MARKET_DATA', 'truee'],
+    ['TRUST_PROXY', '2'],
+    ['SEED_DEVNET', 'sometimes'],
+    ['REACTOR_ADDRESS', '0x123'],
+    ['REACTOR_ADDRESS', '1111111111111111111111111111111111111111'],
+    ['REACTOR_ADDRESS', '0X1111111111111111111111111111111111111111'],
+    ['REACTOR_ADDRESS', `${REACTOR}1`],
+    ['REACTOR_ADDRESS', '0x111111111111111111111111111111111111111g'],
+    ['JWT_SECRET', 'k'.repeat(31)],
+  ])('refuses %s=%j', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.message).toContain(name);
+  });
+
+  it('accepts the range ends of PORT', () => {
+    expect(loadConfig({ PORT: '0' }, CWD).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }, CWD).port).toBe(65_535);
+  });
+
+  it('accepts every whole PORT up to 65535 and refuses every one above', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 65_535 }), (port) => {
+        expect(loadConfig({ PORT: String(port) }, CWD).port).toBe(port);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 65_536, max: Number.MAX_SAFE_INTEGER }), (port) => {
+        expect(configError({ PORT: String(port) }).message).toContain('PORT');
+      }),
+    );
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['on', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+    ['off', false],
+  ])('reads the flag spelling %j as %s', (spelling, value) => {
+    expect(loadConfig({ OPEN_MARKET_DATA: spelling }, CWD).openMarketData).toBe(value);
+    expect(loadConfig({ TRUST_PROXY: spelling }, CWD).trustProxy).toBe(value);
+    expect(loadConfig({ SEED_DEVNET: spelling }, CWD).seedDevnet).toBe(value);
+  });
+
+  it('reads flag spellings in any letter case', () => {
+    fc.assert(
+      fc.property(
+        fc.mixedCase(fc.constantFrom('true', 'yes', 'on')),
+        fc.mixedCase(fc.constantFrom('false', 'no', 'off')),
+        (on, off) => {
+          expect(loadConfig({ OPEN_MARKET_DATA: on }, CWD).openMarketData).toBe(true);
+          expect(loadConfig({ OPEN_MARKET_DATA: off }, CWD).openMarketData).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('refuses flags with surrounding spaces', () => {
+    expect(configError({ OPEN_MARKET_DATA: ' true' }).message).toContain('OPEN_MARKET_DATA');
+    expect(configError({ OPEN_MARKET_DATA: 'true ' }).message).toContain('OPEN_MARKET_DATA');
+  });
+
+  it.each(['mainnet', 'testnet'])('requires REACTOR_ADDRESS on %s', (network) => {
+    const error = configError({ NETWORK: network, JWT_SECRET: SECRET });
+    expect(error.message).toContain('REACTOR_ADDRESS');
+    expect(error.message).toContain(network);
+  });
+
+  it('accepts a REACTOR_ADDRESS with mixed-case hex digits', () => {
+    const address = '0xAbCdEf0123456789aBcDeF0123456789ABCDEF01';
+    expect(loadConfig({ REACTOR_ADDRESS: address }, CWD).reactorAddress).toBe(address);
+  });
+
+  it.each(['mainnet', 'testnet'])('requires JWT_SECRET on %s', (network) => {
+    const error = configError({ NETWORK: network, REACTOR_ADDRESS: REACTOR });
+    expect(error.message).toContain('JWT_SECRET');
+    expect(error.message).toContain(network);
+  });
+
+  it('requires JWT_SECRET on testnet even when it is set to the empty string', () => {
+    expect(configError({ NETWORK: 'testnet', REACTOR_ADDRESS: REACTOR, JWT_SECRET: '' }).message).toContain('JWT_SECRET');
+  });
+
+  it('counts JWT_SECRET length in UTF-8 bytes, not characters', () => {
+    // 'é' is two bytes: 16 of them make 32 bytes, 31 bytes with one ASCII letter less.
+    expect(loadConfig({ JWT_SECRET: 'é'.repeat(16) }, CWD).jwtSecret).toBe('é'.repeat(16));
+    expect(configError({ JWT_SECRET: `${'é'.repeat(15)}a` }).message).toContain('JWT_SECRET');
+    expect(loadConfig({ JWT_SECRET: 'k'.repeat(32) }, CWD).jwtSecret).toBe('k'.repeat(32));
+  });
+
+  it('never repeats a rejected JWT_SECRET in the error message', () => {
+    const secret = 'short-but-secret-value';
+    const error = configError({ JWT_SECRET: secret });
+    expect(error.message).not.toContain(secret);
+  });
+
+  it('refuses a short JWT_SECRET on the devnet too', () => {
+    expect(configError({ NETWORK: 'devnet', JWT_SECRET: 'abc' }).message).toContain('JWT_SECRET');
+  });
+});
