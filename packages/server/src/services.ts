@@ -27,7 +27,7 @@ export function storeFile(config: Config): string {
  */
 export async function openServices(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<Services> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const store = openSqliteStore(storeFile(config));
+  const store = await openSqliteStore(storeFile(config));
   try {
     if (config.seedDevnet && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
     const registry = new MarketRegistry(store);

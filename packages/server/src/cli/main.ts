@@ -10,7 +10,7 @@ import { runOperator } from './operator.js';
 async function main(): Promise<number> {
   const config = loadConfig(process.env);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const store = openSqliteStore(storeFile(config));
+  const store = await openSqliteStore(storeFile(config));
   try {
     return await runOperator(process.argv.slice(2), {
       store,

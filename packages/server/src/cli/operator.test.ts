@@ -25,10 +25,10 @@ describe('operator CLI', () => {
   let run: ReturnType<typeof operator>;
   let remove: () => void;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     const data = tempDataDir();
     remove = data.remove;
-    store = openSqliteStore(join(data.dir, 'devnet.sqlite'));
+    store = await openSqliteStore(join(data.dir, 'devnet.sqlite'));
     run = operator(store);
   });
   afterEach(async () => {
@@ -201,7 +201,7 @@ describe('operator CLI beside a running server', () => {
   });
 
   it('halts a book in the running server through the shared store file', async () => {
-    const second = openSqliteStore(join(harness.config.dataDir, 'devnet.sqlite'));
+    const second = await openSqliteStore(join(harness.config.dataDir, 'devnet.sqlite'));
     try {
       expect((await operator(second)('book', 'halt', '1')).code).toBe(0);
     } finally {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../test-support/harness.js';
 import { type NewBook, type NewToken, type NewTrade, type Store, StoreConflictError } from '../ports.js';
+import { openDatabase, type SqlDatabase } from './driver.js';
 import type { Migration } from './migrations.js';
 import { CANDLE_MS, migrate, openSqliteStore } from './sqlite-store.js';
 
@@ -16,10 +16,18 @@ let data: ReturnType<typeof tempDataDir>;
 let file: string;
 const opened: Store[] = [];
 
-function open(path = file): Store {
-  const store = openSqliteStore(path);
+async function open(path = file): Promise<Store> {
+  const store = await openSqliteStore(path);
   opened.push(store);
   return store;
+}
+
+/** The first column of every row of a query. */
+function column(db: SqlDatabase, sql: string): unknown[] {
+  return db
+    .prepare<Record<string, unknown>>(sql)
+    .all()
+    .map((row) => Object.values(row)[0]);
 }
 
 beforeEach(() => {
@@ -79,7 +87,7 @@ function trade(bookId: number, executedAt: number, priceTicks: number, baseAmoun
 
 /** A store with tokens 0.0.1 and 0.0.2 and the book 0.0.1/0.0.2; returns the store and book id. */
 async function storeWithBook(): Promise<{ store: Store; bookId: number }> {
-  const store = open();
+  const store = await open();
   await store.tokens.insert(token(1), NOW);
   await store.tokens.insert(token(2), NOW);
   const created = await store.books.insert(book('0.0.1', '0.0.2'), NOW);
@@ -88,13 +96,13 @@ async function storeWithBook(): Promise<{ store: Store; bookId: number }> {
 
 describe('migrations', () => {
   it('applies every migration once and records it in schema_migrations', async () => {
-    const store = open();
+    const store = await open();
     await store.close();
-    const db = new Database(file, { readonly: true });
+    const db = await openDatabase(file);
     try {
       const rows = db.prepare('SELECT version, name FROM schema_migrations').all();
       expect(rows).toEqual([{ version: 1, name: 'tokens, books, trades and 5-minute candles' }]);
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual(['books', 'candles_5m', 'schema_migrations', 'tokens', 'trades']);
     } finally {
       db.close();
@@ -102,23 +110,23 @@ describe('migrations', () => {
   });
 
   it('re-applies nothing when the same file is opened again, and keeps the data', async () => {
-    const first = open();
+    const first = await open();
     await first.tokens.insert(token(1), NOW);
     await first.close();
-    const before = new Database(file, { readonly: true });
+    const before = await openDatabase(file);
     const recorded = before.prepare('SELECT * FROM schema_migrations').all();
     before.close();
 
-    const second = open();
+    const second = await open();
     expect((await second.tokens.list()).map((row) => row.id)).toEqual(['0.0.1']);
     await second.close();
-    const after = new Database(file, { readonly: true });
+    const after = await openDatabase(file);
     expect(after.prepare('SELECT * FROM schema_migrations').all()).toEqual(recorded);
     after.close();
   });
 
-  it('returns the versions it applied, and none the second time', () => {
-    const db = new Database(join(data.dir, 'raw.sqlite'));
+  it('returns the versions it applied, and none the second time', async () => {
+    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
     try {
       const migrations: Migration[] = [
         { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER) STRICT' },
@@ -127,14 +135,14 @@ describe('migrations', () => {
       expect(migrate(db, migrations.slice(0, 1))).toEqual([1]);
       expect(migrate(db, migrations)).toEqual([2]);
       expect(migrate(db, migrations)).toEqual([]);
-      expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual([1, 2]);
+      expect(column(db, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([1, 2]);
     } finally {
       db.close();
     }
   });
 
-  it('rolls back a migration that fails part-way and records nothing for it', () => {
-    const db = new Database(join(data.dir, 'raw.sqlite'));
+  it('rolls back a migration that fails part-way and records nothing for it', async () => {
+    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
     try {
       const broken: Migration = {
         version: 1,
@@ -142,20 +150,20 @@ describe('migrations', () => {
         sql: 'CREATE TABLE a (x INTEGER); INSERT INTO missing VALUES (1);',
       };
       expect(() => migrate(db, [broken])).toThrow();
-      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'a'").pluck().get()).toBe(0);
-      expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(0);
+      expect(column(db, "SELECT count(*) FROM sqlite_master WHERE name = 'a'")).toEqual([0]);
+      expect(column(db, 'SELECT count(*) FROM schema_migrations')).toEqual([0]);
     } finally {
       db.close();
     }
   });
 
   it('refuses a database whose schema version is newer than the build', async () => {
-    await open().close();
-    const db = new Database(file);
+    await (await open()).close();
+    const db = await openDatabase(file);
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (2, 'from the future', 0)").run();
     db.close();
-    expect(() => openSqliteStore(file)).toThrow(/newer than this build/);
-    const raw = new Database(file);
+    await expect(openSqliteStore(file)).rejects.toThrow(/newer than this build/);
+    const raw = await openDatabase(file);
     try {
       expect(() => migrate(raw, [{ version: 1, name: 'one', sql: 'SELECT 1' }])).toThrow(/version 2.*newer.*\(1\)/);
     } finally {
@@ -164,12 +172,12 @@ describe('migrations', () => {
   });
 
   it('keeps the file in WAL mode', async () => {
-    const store = open();
+    const store = await open();
     await store.tokens.insert(token(1), NOW);
     expect(existsSync(`${file}-wal`)).toBe(true);
-    const db = new Database(file, { readonly: true });
+    const db = await openDatabase(file);
     try {
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(column(db, 'PRAGMA journal_mode')).toEqual(['wal']);
     } finally {
       db.close();
     }
@@ -178,7 +186,7 @@ describe('migrations', () => {
 
 describe('tokens', () => {
   it('inserts and lists tokens with every field', async () => {
-    const store = open();
+    const store = await open();
     const inserted = await store.tokens.insert(
       token(7, { icon: 'https://x/icon.png', description: 'seven', website: 'https://x', dueDiligenceComplete: true }),
       NOW,
@@ -205,7 +213,7 @@ describe('tokens', () => {
   });
 
   it('lists tokens in creation order', async () => {
-    const store = open();
+    const store = await open();
     await store.tokens.insert(token(9), NOW + 2);
     await store.tokens.insert(token(8), NOW + 1);
     await store.tokens.insert(token(10), NOW + 1);
@@ -213,7 +221,7 @@ describe('tokens', () => {
   });
 
   it('refuses a duplicate id with a StoreConflictError', async () => {
-    const store = open();
+    const store = await open();
     await store.tokens.insert(token(1), NOW);
     const duplicate = store.tokens.insert(token(1, { evmAddress: `0x${'9'.repeat(40)}` }), NOW);
     await expect(duplicate).rejects.toBeInstanceOf(StoreConflictError);
@@ -222,7 +230,7 @@ describe('tokens', () => {
   });
 
   it('refuses a duplicate EVM address with a StoreConflictError', async () => {
-    const store = open();
+    const store = await open();
     await store.tokens.insert(token(1), NOW);
     await expect(store.tokens.insert(token(2, { evmAddress: token(1).evmAddress }), NOW)).rejects.toBeInstanceOf(
       StoreConflictError,
@@ -252,7 +260,7 @@ describe('books', () => {
   });
 
   it('refuses a book on an unknown token (foreign key) with a StoreConflictError', async () => {
-    const store = open();
+    const store = await open();
     await store.tokens.insert(token(1), NOW);
     await expect(store.books.insert(book('0.0.1', '0.0.404'), NOW)).rejects.toBeInstanceOf(StoreConflictError);
     await expect(store.books.insert(book('0.0.404', '0.0.1'), NOW)).rejects.toBeInstanceOf(StoreConflictError);
@@ -440,7 +448,7 @@ describe('trades', () => {
     });
 
     it('equals a direct computation over random trades, for any window start', async () => {
-      const store = open();
+      const store = await open();
       let nextToken = 1;
       const amount = fc.bigInt({ min: 0n, max: 10n ** 36n });
       const tradeSpec = fc.record({
@@ -488,8 +496,8 @@ describe('trades', () => {
 
 describe('changeMarker', () => {
   it('changes after another connection to the same file commits', async () => {
-    const first = open();
-    const second = open();
+    const first = await open();
+    const second = await open();
     const before = await first.changeMarker();
     await second.tokens.insert(token(1), NOW);
     const after = await first.changeMarker();
@@ -500,7 +508,7 @@ describe('changeMarker', () => {
   });
 
   it('stays the same while nobody else writes', async () => {
-    const first = open();
+    const first = await open();
     open();
     const before = await first.changeMarker();
     await first.tokens.list();
@@ -510,7 +518,7 @@ describe('changeMarker', () => {
 
 describe('lifecycle', () => {
   it('answers ping while open and refuses after close, which may be called twice', async () => {
-    const store = open();
+    const store = await open();
     await expect(store.ping()).resolves.toBeUndefined();
     await store.close();
     await expect(store.ping()).rejects.toThrow();

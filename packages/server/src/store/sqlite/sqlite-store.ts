@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import {
   type BookRecord,
   type BookStatus,
@@ -12,6 +11,7 @@ import {
   type TradeRecord,
   type TradeWindowStats,
 } from '../ports.js';
+import { type DriverName, inTransaction, openDatabase, type SqlDatabase } from './driver.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 /** Width of the candles that 24-hour figures are summed from. */
@@ -126,26 +126,23 @@ function toTrade(row: TradeRow): TradeRecord {
 }
 
 /** Maps SQLite constraint failures to a conflict that says which kind of rule was broken. */
-function conflict(error: unknown, messages: { duplicate: string; reference: string; rule: string }): never {
-  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
-    throw new StoreConflictError(messages.duplicate, { cause: error });
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreConflictError(messages.reference, { cause: error });
-  if (code.startsWith('SQLITE_CONSTRAINT')) throw new StoreConflictError(messages.rule, { cause: error });
-  throw error;
+function conflict(db: SqlDatabase, error: unknown, messages: { duplicate: string; reference: string; rule: string }): never {
+  const kind = db.constraintOf(error);
+  if (kind === undefined) throw error;
+  const message = kind === 'unique' ? messages.duplicate : kind === 'foreign-key' ? messages.reference : messages.rule;
+  throw new StoreConflictError(message, { cause: error });
 }
 
 /** Applies the migrations that this database has not seen yet; returns the versions applied. */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+export function migrate(db: SqlDatabase, migrations: readonly Migration[] = MIGRATIONS, now = Date.now()): number[] {
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
   );
   const applied = new Set(
     db
-      .prepare('SELECT version FROM schema_migrations')
-      .pluck()
+      .prepare<{ version: number }>('SELECT version FROM schema_migrations')
       .all()
-      .map((version) => Number(version)),
+      .map((row) => Number(row.version)),
   );
   const newest = Math.max(0, ...applied);
   const known = Math.max(0, ...migrations.map((migration) => migration.version));
@@ -153,14 +150,14 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   const done: number[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
-    db.transaction(() => {
+    inTransaction(db, () => {
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,
-        Date.now(),
+        now,
       );
-    }).immediate();
+    });
     done.push(migration.version);
   }
   return done;
@@ -170,30 +167,31 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
  * The embedded store: one SQLite file in WAL mode. Commits are synchronous to disk
  * (synchronous=FULL) because an answer that says "saved" must survive a power cut.
  */
-export function openSqliteStore(file: string): Store {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+export async function openSqliteStore(file: string, driver?: DriverName): Promise<Store> {
+  const db = await openDatabase(file, driver);
   try {
+    db.prepare('PRAGMA journal_mode = WAL').get();
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    db.exec('PRAGMA busy_timeout = 5000');
     migrate(db);
   } catch (error) {
     db.close();
     throw error;
   }
+  let open = true;
 
   const statements = {
-    listTokens: db.prepare<[], TokenRow>('SELECT * FROM tokens ORDER BY created_at, id'),
-    getToken: db.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE id = ?'),
+    listTokens: db.prepare<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id'),
+    getToken: db.prepare<TokenRow>('SELECT * FROM tokens WHERE id = ?'),
     insertToken: db.prepare(
       `INSERT INTO tokens (id, evm_address, symbol, name, decimals, icon, description, website,
          due_diligence_complete, is_fee_on_transfer, created_at, updated_at)
        VALUES (@id, @evmAddress, @symbol, @name, @decimals, @icon, @description, @website,
          @dueDiligenceComplete, @isFeeOnTransfer, @now, @now)`,
     ),
-    listBooks: db.prepare<[], BookRow>('SELECT * FROM books ORDER BY id'),
-    getBook: db.prepare<[number], BookRow>('SELECT * FROM books WHERE id = ?'),
+    listBooks: db.prepare<BookRow>('SELECT * FROM books ORDER BY id'),
+    getBook: db.prepare<BookRow>('SELECT * FROM books WHERE id = ?'),
     insertBook: db.prepare(
       `INSERT INTO books (base_token_id, quote_token_id, status, is_amm_enabled, is_halted, tick_step, size_step,
          lot_size, min_notional, taker_fee_pips, maker_fee_pips, created_at, updated_at)
@@ -209,7 +207,7 @@ export function openSqliteStore(file: string): Store {
          maker_order_id, taker_order_id)
        VALUES (@bookId, @executedAt, @priceTicks, @price, @baseAmount, @quoteAmount, @direction, @makerOrderId, @takerOrderId)`,
     ),
-    getCandle: db.prepare<[number, number], CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
+    getCandle: db.prepare<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
     insertCandle: db.prepare(
       `INSERT INTO candles_5m (book_id, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, base_volume, quote_volume, trade_count)
        VALUES (@bookId, @start, @ticks, @ticks, @ticks, @ticks, @base, @quote, 1)`,
@@ -219,20 +217,16 @@ export function openSqliteStore(file: string): Store {
          base_volume = @base, quote_volume = @quote, trade_count = trade_count + 1
        WHERE book_id = @bookId AND start_ms = @start`,
     ),
-    pageAsc: db.prepare<[number, number, number], TradeRow>(
-      'SELECT * FROM trades WHERE book_id = ? ORDER BY id ASC LIMIT ? OFFSET ?',
-    ),
-    pageDesc: db.prepare<[number, number, number], TradeRow>(
-      'SELECT * FROM trades WHERE book_id = ? ORDER BY id DESC LIMIT ? OFFSET ?',
-    ),
-    countTrades: db.prepare<[number], number>('SELECT count(*) FROM trades WHERE book_id = ?').pluck(),
-    latestTrade: db.prepare<[number], TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id DESC LIMIT 1'),
-    candlesSince: db.prepare<[number, number], CandleRow>(
-      'SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms',
-    ),
+    pageAsc: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id ASC LIMIT ? OFFSET ?'),
+    pageDesc: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id DESC LIMIT ? OFFSET ?'),
+    countTrades: db.prepare<{ total: number }>('SELECT count(*) AS total FROM trades WHERE book_id = ?'),
+    latestTrade: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id DESC LIMIT 1'),
+    dataVersion: db.prepare<{ data_version: number }>('PRAGMA data_version'),
+    ping: db.prepare('SELECT 1'),
+    candlesSince: db.prepare<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms'),
   };
 
-  const appendTrades = db.transaction((trades: readonly NewTrade[]) => {
+  const appendTrades = (trades: readonly NewTrade[]) => {
     for (const trade of trades) {
       statements.insertTrade.run({
         ...trade,
@@ -252,7 +246,7 @@ export function openSqliteStore(file: string): Store {
         });
       }
     }
-  });
+  };
 
   return {
     tokens: {
@@ -268,7 +262,7 @@ export function openSqliteStore(file: string): Store {
             now,
           });
         } catch (error) {
-          conflict(error, {
+          conflict(db, error, {
             duplicate: `a token with id ${token.id} or address ${token.evmAddress} already exists`,
             reference: `token ${token.id} refers to something unknown`,
             rule: `token ${token.id} breaks a rule of the store (decimals 0 to 36)`,
@@ -287,7 +281,7 @@ export function openSqliteStore(file: string): Store {
           const result = statements.insertBook.run({ ...book, isAmmEnabled: book.isAmmEnabled ? 1 : 0, now });
           id = Number(result.lastInsertRowid);
         } catch (error) {
-          conflict(error, {
+          conflict(db, error, {
             duplicate: `a book for ${book.baseTokenId}/${book.quoteTokenId} already exists`,
             reference: `book ${book.baseTokenId}/${book.quoteTokenId} names an unknown token`,
             rule: `book ${book.baseTokenId}/${book.quoteTokenId} breaks a rule of the store (two different tokens, fees 0 to 1000000 pips)`,
@@ -304,11 +298,11 @@ export function openSqliteStore(file: string): Store {
     },
     trades: {
       async append(trades) {
-        if (trades.length > 0) appendTrades.immediate(trades);
+        if (trades.length > 0) inTransaction(db, () => appendTrades(trades));
       },
       async page(bookId, order, offset, limit): Promise<TradePage> {
         const rows = (order === 'asc' ? statements.pageAsc : statements.pageDesc).all(bookId, limit, offset);
-        return { trades: rows.map(toTrade), total: statements.countTrades.get(bookId) ?? 0 };
+        return { trades: rows.map(toTrade), total: statements.countTrades.get(bookId)?.total ?? 0 };
       },
       async latest(bookId) {
         const row = statements.latestTrade.get(bookId);
@@ -332,13 +326,15 @@ export function openSqliteStore(file: string): Store {
       },
     },
     async changeMarker() {
-      return Number(db.pragma('data_version', { simple: true }));
+      return Number(statements.dataVersion.get()?.data_version);
     },
     async ping() {
-      db.prepare('SELECT 1').get();
+      statements.ping.get();
     },
     async close() {
-      if (db.open) db.close();
+      if (!open) return;
+      open = false;
+      db.close();
     },
   };
 }

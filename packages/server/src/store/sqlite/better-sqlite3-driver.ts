@@ -1,0 +1,23 @@
+import Database from 'better-sqlite3';
+import type { ConstraintKind, SqlDatabase, SqlStatement } from './driver.js';
+
+/** Opens a file with better-sqlite3 (the driver for Node.js versions without node:sqlite). */
+export function openBetterSqlite(file: string): SqlDatabase {
+  const db = new Database(file);
+  return {
+    driver: 'better-sqlite3',
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    prepare: <Row>(sql: string) => db.prepare(sql) as unknown as SqlStatement<Row>,
+    constraintOf(error: unknown): ConstraintKind | undefined {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_CONSTRAINT')) return undefined;
+      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'unique';
+      return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ? 'foreign-key' : 'other';
+    },
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}
