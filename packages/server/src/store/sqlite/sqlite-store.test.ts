@@ -509,7 +509,7 @@ describe('changeMarker', () => {
 
   it('stays the same while nobody else writes', async () => {
     const first = await open();
-    open();
+    await open();
     const before = await first.changeMarker();
     await first.tokens.list();
     expect(await first.changeMarker()).toBe(before);
