@@ -11,14 +11,13 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { type EngineEvent, MatchingEngine, type Side } from '@dex/core';
+import { type EngineEvent, MatchingEngine } from '@dex/core';
 import { Side as BaselineSide, type IProcessOrder, OrderBook } from 'nodejs-order-book';
-import { generateWorkload, sharedDir, type Workload, type WorkloadSummary } from './workload.js';
+import { applyRecord, generateWorkload, RECORD_WORDS, sharedDir, type Workload, type WorkloadSummary } from './workload.js';
 
 const KINDS = ['steady', 'deep'] as const;
 type Kind = (typeof KINDS)[number];
 
-const RECORD = 5;
 const LIMIT = 0;
 const OURS = '@dex/core';
 const BASELINE = 'nodejs-order-book';
@@ -118,26 +117,6 @@ function countingSink(tally: Tally): (event: EngineEvent) => void {
   };
 }
 
-/** Builds the command object per call, as the service does, rather than reusing one. */
-function applyOurs(engine: MatchingEngine, records: Int32Array, index: number): void {
-  const offset = index * RECORD;
-  const id = records[offset + 1] as number;
-  if (records[offset] === LIMIT) {
-    engine.place({
-      id,
-      side: records[offset + 2] as Side,
-      price: records[offset + 3] as number,
-      quantity: records[offset + 4] as number,
-      timeInForce: 'GTC',
-      makerOnly: false,
-      takerOnce: false,
-      time: index,
-    });
-  } else {
-    engine.cancel(id, 'USER', index);
-  }
-}
-
 // Each engine has its own loops so that neither call site carries the other engine's type feedback.
 const ours: Contender = {
   name: OURS,
@@ -145,7 +124,7 @@ const ours: Contender = {
     const tally = emptyTally();
     const engine = new MatchingEngine(countingSink(tally));
     const start = process.hrtime.bigint();
-    for (let index = 0; index < count; index++) applyOurs(engine, records, index);
+    for (let index = 0; index < count; index++) applyRecord(engine, records, index);
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     return { seconds, tally, resting: engine.openOrderCount };
   },
@@ -155,7 +134,7 @@ const ours: Contender = {
     const start = process.hrtime.bigint();
     for (let index = 0; index < count; index++) {
       const before = performance.now();
-      applyOurs(engine, records, index);
+      applyRecord(engine, records, index);
       samples[index] = performance.now() - before;
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
@@ -177,7 +156,7 @@ function baselineFills(reply: IProcessOrder): number {
 
 /** Its ids are strings and its sides are enum strings: converting them is part of a caller's cost. */
 function applyBaseline(book: OrderBook, records: Int32Array, index: number, tally: Tally): void {
-  const offset = index * RECORD;
+  const offset = index * RECORD_WORDS;
   const id = String(records[offset + 1]);
   if (records[offset] === LIMIT) {
     const size = records[offset + 4] as number;

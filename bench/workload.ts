@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MatchingEngine, Side } from '@dex/core';
 
 /** The shared folder beside the repository (or SHARED_DIR), absent on a user's clone. */
 export function sharedDir(): string | undefined {
@@ -36,5 +37,31 @@ export function generateWorkload(generator: string, kind: 'steady' | 'deep', ops
     return { summary: JSON.parse(printed.trim()) as WorkloadSummary, records };
   } finally {
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Words per record: type, id, side, price, quantity. */
+export const RECORD_WORDS = 5;
+
+/**
+ * Applies record `index` to an engine, building the command object per call as the service does.
+ * The record index doubles as the command's time.
+ */
+export function applyRecord(engine: MatchingEngine, records: Int32Array, index: number): void {
+  const offset = index * RECORD_WORDS;
+  const id = records[offset + 1] as number;
+  if (records[offset] === 0) {
+    engine.place({
+      id,
+      side: records[offset + 2] as Side,
+      price: records[offset + 3] as number,
+      quantity: records[offset + 4] as number,
+      timeInForce: 'GTC',
+      makerOnly: false,
+      takerOnce: false,
+      time: index,
+    });
+  } else {
+    engine.cancel(id, 'USER', index);
   }
 }

@@ -6,7 +6,9 @@ import { getHealth } from './actions/get-health.js';
 import { getTrades } from './actions/get-trades.js';
 import { buildUrl, createClient, type FetchFn } from './client.js';
 import { InvalidParameterError, SdkError } from './errors.js';
-import { recordingFetch, startTestServer, type TestServer, WHBAR } from './test-support/server.js';
+import { DEVNET_ADDRESS, recordingFetch, startTestServer, type TestServer } from './test-support/server.js';
+
+const { WHBAR } = DEVNET_ADDRESS;
 
 describe('createClient', () => {
   it.each([

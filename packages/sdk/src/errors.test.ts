@@ -7,7 +7,9 @@ import { getSignatureDomain } from './actions/get-signature-domain.js';
 import { getTrades } from './actions/get-trades.js';
 import { createClient } from './client.js';
 import { ApiError, InvalidResponseError, NetworkError, SdkError } from './errors.js';
-import { startRawServer, startTestServer, type TestServer, unusedUrl, WHBAR } from './test-support/server.js';
+import { DEVNET_ADDRESS, startRawServer, startTestServer, type TestServer, unusedUrl } from './test-support/server.js';
+
+const { WHBAR } = DEVNET_ADDRESS;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

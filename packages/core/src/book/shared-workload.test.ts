@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateWorkload, sharedDir } from '../../../../bench/workload.js';
+import { applyRecord, generateWorkload, RECORD_WORDS, sharedDir } from '../../../../bench/workload.js';
 import { MatchingEngine } from './matching-engine.js';
-import type { Side } from './types.js';
 
 const shared = sharedDir();
 if (!shared) console.warn('[skip] ../shared is absent: the shared matching workloads are not checked (set SHARED_DIR)');
@@ -14,23 +13,7 @@ describe.skipIf(!shared)('shared matching workloads', () => {
     const engine = new MatchingEngine((event) => {
       if (event.type === 'fill') fills++;
     });
-    for (let offset = 0; offset < records.length; offset += 5) {
-      const id = records[offset + 1] as number;
-      if (records[offset] === 0) {
-        engine.place({
-          id,
-          side: records[offset + 2] as Side,
-          price: records[offset + 3] as number,
-          quantity: records[offset + 4] as number,
-          timeInForce: 'GTC',
-          makerOnly: false,
-          takerOnce: false,
-          time: offset,
-        });
-      } else {
-        engine.cancel(id, 'USER', offset);
-      }
-    }
+    for (let index = 0; index < records.length / RECORD_WORDS; index++) applyRecord(engine, records, index);
     expect({ fills, resting: engine.openOrderCount }).toEqual({ fills: summary.fills, resting: summary.finalResting });
   });
 });

@@ -1,9 +1,18 @@
-import { BUY, SELL } from '@dex/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapSizeDown } from '../amounts.js';
 import { type Client, createClient } from '../client.js';
 import { InvalidParameterError } from '../errors.js';
-import { limitOrder, recordingFetch, SAUCE, startTestServer, type TestServer, USDC, WHBAR } from '../test-support/server.js';
+import {
+  DEVNET_ADDRESS,
+  recordingFetch,
+  seedBookOneDepth,
+  startTestServer,
+  type TestServer,
+  tradeOnBookOne,
+} from '../test-support/server.js';
+
+const { WHBAR, USDC, SAUCE } = DEVNET_ADDRESS;
+
 import { getBooks } from './get-books.js';
 import { getDepth } from './get-depth.js';
 import { getExactInputQuote } from './get-exact-input-quote.js';
@@ -25,13 +34,8 @@ async function seed(): Promise<void> {
   const { engines } = api.server.services;
   const start = Date.now() - 60_000;
   firstFill = start + 1_000;
-  await engines.submit(1, [
-    limitOrder(SELL, 25_000, 20, start),
-    limitOrder(SELL, 25_100, 30, start),
-    limitOrder(BUY, 24_900, 50, start),
-  ]);
-  await engines.submit(1, [limitOrder(BUY, 25_000, 5, firstFill)]);
-  await engines.submit(1, [limitOrder(BUY, 25_100, 25, firstFill + 1_000)]);
+  await seedBookOneDepth(engines, start);
+  await tradeOnBookOne(engines, firstFill);
 }
 
 beforeAll(async () => {

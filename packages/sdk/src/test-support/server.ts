@@ -3,14 +3,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineCommand, Side } from '@dex/core';
 import { createLogger, loadConfig, type RunningServer, startServer } from '@dex/server';
 import type { FetchFn } from '../client.js';
 
-/** Token addresses of the devnet seed (long-zero addresses of 0.0.1001, 0.0.1002, 0.0.1003). */
-export const WHBAR = '0x00000000000000000000000000000000000003e9';
-export const USDC = '0x00000000000000000000000000000000000003ea';
-export const SAUCE = '0x00000000000000000000000000000000000003eb';
+export { DEVNET_ADDRESS, seedBookOneDepth, tradeOnBookOne } from '@dex/server/test-support';
 
 export interface TestServer {
   readonly server: RunningServer;
@@ -39,23 +35,6 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-}
-
-let nextOrderId = 1;
-
-/** A GTC limit order in grid units (price in ticks, quantity in size steps) with a fresh id. */
-export function limitOrder(side: Side, price: number, quantity: number, time = Date.now()): EngineCommand {
-  return {
-    type: 'place',
-    id: nextOrderId++,
-    side,
-    price,
-    quantity,
-    timeInForce: 'GTC',
-    makerOnly: false,
-    takerOnce: false,
-    time,
-  };
 }
 
 /** The global fetch, with every requested URL written down. */

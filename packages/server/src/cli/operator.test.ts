@@ -5,6 +5,9 @@ import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
 import { type Harness, ManualClock, startHarness, tempDataDir } from '../test-support/harness.js';
 import { runOperator } from './operator.js';
 
+/** A valid grid for the test tokens AAA (8 decimals) / BBB (6 decimals). */
+const GRID = ['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '1', '--min-notional', '5'];
+
 interface Run {
   code: number;
   out: string;
@@ -88,23 +91,7 @@ describe('operator CLI', () => {
 
   it('adds a book by token symbol or id, with default fees', async () => {
     await addTokens();
-    const added = await run(
-      'book',
-      'add',
-      '--base',
-      'aaa',
-      '--quote',
-      '0.0.7002',
-      '--tick-step',
-      '0.0001',
-      '--size-step',
-      '0.01',
-      '--lot-size',
-      '1',
-      '--min-notional',
-      '5',
-      '--json',
-    );
+    const added = await run('book', 'add', '--base', 'aaa', '--quote', '0.0.7002', ...GRID, '--json');
     expect(added.code).toBe(0);
     expect(JSON.parse(added.out)).toMatchObject({
       id: 1,
@@ -125,11 +112,7 @@ describe('operator CLI', () => {
     [['--tick-step', '0.0001', '--size-step', '0.000000001', '--lot-size', '1', '--min-notional', '5'], /sizeStep is finer/, 1],
     [['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '0.015', '--min-notional', '5'], /lotSize/, 1],
     [['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '1'], /--min-notional is required/, 2],
-    [
-      ['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '1', '--min-notional', '5', '--taker-fee-pips', '2000000'],
-      /taker-fee-pips/,
-      2,
-    ],
+    [[...GRID, '--taker-fee-pips', '2000000'], /taker-fee-pips/, 2],
   ])('refuses a book with a bad grid or fee %j', async (args, message, code) => {
     await addTokens();
     const result = await run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...args);
@@ -140,29 +123,13 @@ describe('operator CLI', () => {
 
   it('refuses a book whose tokens are unknown or the same', async () => {
     await addTokens();
-    const grid = ['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '1', '--min-notional', '5'];
-    expect((await run('book', 'add', '--base', 'ZZZ', '--quote', 'BBB', ...grid)).err).toMatch(/no token ZZZ/);
-    expect((await run('book', 'add', '--base', 'AAA', '--quote', 'AAA', ...grid)).err).toMatch(/different tokens/);
+    expect((await run('book', 'add', '--base', 'ZZZ', '--quote', 'BBB', ...GRID)).err).toMatch(/no token ZZZ/);
+    expect((await run('book', 'add', '--base', 'AAA', '--quote', 'AAA', ...GRID)).err).toMatch(/different tokens/);
   });
 
   it('opens, closes, halts and resumes a book', async () => {
     await addTokens();
-    await run(
-      'book',
-      'add',
-      '--base',
-      'AAA',
-      '--quote',
-      'BBB',
-      '--tick-step',
-      '0.0001',
-      '--size-step',
-      '0.01',
-      '--lot-size',
-      '1',
-      '--min-notional',
-      '5',
-    );
+    await run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...GRID);
     for (const [action, status, halted] of [
       ['halt', 'OPEN', true],
       ['close', 'CLOSED', true],

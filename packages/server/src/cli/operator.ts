@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { assertTokenDecimals, CoreError, isLedgerId, longZeroAddress, MarketGrid } from '@dex/core';
-import { DEVNET_BOOKS, seedDevnet } from '../devnet/seed.js';
+import { seedDevnet } from '../devnet/seed.js';
+import { DEFAULT_FEES } from '../registry/default-fees.js';
 import { type BookRecord, type BookStatus, type Store, StoreConflictError, type TokenRecord } from '../store/ports.js';
 import type { Clock } from '../util/clock.js';
 
@@ -143,7 +144,6 @@ async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
   };
   // Refuse a grid on which fills would need rounding, before it reaches the store.
   new MarketGrid({ ...grid, baseDecimals: base.decimals, quoteDecimals: quote.decimals });
-  const defaults = DEVNET_BOOKS[0];
   return io.store.books.insert(
     {
       baseTokenId: base.id,
@@ -151,12 +151,12 @@ async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
       isAmmEnabled: values.amm === true,
       ...grid,
       takerFeePips: wholeNumber(
-        optional(values, 'taker-fee-pips') ?? String(defaults?.takerFeePips ?? 0),
+        optional(values, 'taker-fee-pips') ?? String(DEFAULT_FEES.takerFeePips),
         'taker-fee-pips',
         MAX_PIPS,
       ),
       makerFeePips: wholeNumber(
-        optional(values, 'maker-fee-pips') ?? String(defaults?.makerFeePips ?? 0),
+        optional(values, 'maker-fee-pips') ?? String(DEFAULT_FEES.makerFeePips),
         'maker-fee-pips',
         MAX_PIPS,
       ),

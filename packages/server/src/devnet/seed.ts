@@ -1,4 +1,5 @@
 import { longZeroAddress } from '@dex/core';
+import { DEFAULT_FEES } from '../registry/default-fees.js';
 import type { NewBook, NewToken, Store } from '../store/ports.js';
 
 function token(id: string, symbol: string, name: string, decimals: number, description: string): NewToken {
@@ -36,8 +37,7 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
     sizeStep: '0.1',
     lotSize: '1',
     minNotional: '1',
-    takerFeePips: 1_000,
-    makerFeePips: 0,
+    ...DEFAULT_FEES,
   },
   {
     baseTokenId: '0.0.1003',
@@ -47,8 +47,7 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
     sizeStep: '1',
     lotSize: '10',
     minNotional: '1',
-    takerFeePips: 1_000,
-    makerFeePips: 0,
+    ...DEFAULT_FEES,
   },
   {
     baseTokenId: '0.0.1003',
@@ -58,8 +57,7 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
     sizeStep: '1',
     lotSize: '10',
     minNotional: '1',
-    takerFeePips: 1_000,
-    makerFeePips: 0,
+    ...DEFAULT_FEES,
   },
 ];
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AppError, ERROR_CATALOGUE } from '../errors.js';
+import { ERROR_CATALOGUE } from '../errors.js';
 
 export const ErrorBodySchema = Type.Object(
   {
@@ -15,13 +15,4 @@ export const ErrorBodySchema = Type.Object(
 /** Error responses to document on a route, by status. */
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
   return Object.fromEntries(statuses.map((status) => [status, ErrorBodySchema]));
-}
-
-/** A query value given once; a repeated parameter is ambiguous and refused. */
-export function single(value: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(value)) {
-    if (value.length === 1) return value[0];
-    throw new AppError('VALIDATION_FAILED', `${name} must be given once`);
-  }
-  return value;
 }

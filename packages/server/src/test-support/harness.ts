@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { EngineCommand, PlaceOrder, Side } from '@dex/core';
+import { BUY, type EngineCommand, type PlaceOrder, SELL, type Side } from '@dex/core';
+import { limit } from '@dex/core/test-support';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
+import { DEVNET_TOKENS } from '../devnet/seed.js';
+import type { EngineHost } from '../engine/engine-host.js';
 import { createLogger } from '../logging.js';
 import { openServices, type Services } from '../services.js';
 import type { Clock } from '../util/clock.js';
@@ -73,7 +76,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
 
 let nextOrderId = 1;
 
-/** A GTC limit order command in grid units, with a fresh id. */
+/** A GTC limit order command in grid units (price in ticks, quantity in size steps), with a fresh id. */
 export function limitOrder(
   side: Side,
   price: number,
@@ -81,16 +84,32 @@ export function limitOrder(
   time: number,
   extra: Partial<PlaceOrder> = {},
 ): EngineCommand {
-  return {
-    type: 'place',
-    id: nextOrderId++,
-    side,
-    price,
-    quantity,
-    timeInForce: 'GTC',
-    makerOnly: false,
-    takerOnce: false,
-    time,
-    ...extra,
-  };
+  return { type: 'place', ...limit(nextOrderId++, side, price, quantity, { time, ...extra }) };
+}
+
+/** EVM addresses of the devnet seed's tokens, by symbol. */
+export const DEVNET_ADDRESS = Object.fromEntries(DEVNET_TOKENS.map((token) => [token.symbol, token.evmAddress])) as Record<
+  'WHBAR' | 'USDC' | 'SAUCE',
+  string
+>;
+
+/**
+ * Book 1 (WHBAR/USDC, tick 0.00001, size step 0.1 WHBAR): asks 2 @ 0.25 and 3 @ 0.251, and a bid of
+ * 5 @ 0.249.
+ */
+export async function seedBookOneDepth(engines: EngineHost, time: number): Promise<void> {
+  await engines.submit(1, [
+    limitOrder(SELL, 25_000, 20, time),
+    limitOrder(SELL, 25_100, 30, time),
+    limitOrder(BUY, 24_900, 50, time),
+  ]);
+}
+
+/**
+ * Two takers on the depth of {@link seedBookOneDepth}: 0.5 WHBAR at `time`, then 2.5 a second later
+ * (1.5 @ 0.25 and 1 @ 0.251): three trades, last price 0.251.
+ */
+export async function tradeOnBookOne(engines: EngineHost, time: number): Promise<void> {
+  await engines.submit(1, [limitOrder(BUY, 25_000, 5, time)]);
+  await engines.submit(1, [limitOrder(BUY, 25_100, 25, time + 1_000)]);
 }

@@ -9,7 +9,7 @@ import {
 import type { Static } from 'typebox';
 import type { EngineHost } from '../../engine/engine-host.js';
 import { AppError } from '../../errors.js';
-import { offsetOf, type SortOrder } from '../../http/pagination.js';
+import { offsetOf, type SortOrder } from '../../http/query.js';
 import type { Market, MarketRegistry } from '../../registry/market-registry.js';
 import type { Store, TradeRecord } from '../../store/ports.js';
 import type { Clock } from '../../util/clock.js';

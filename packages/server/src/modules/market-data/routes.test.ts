@@ -1,10 +1,15 @@
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, limitOrder, startHarness } from '../../test-support/harness.js';
+import {
+  DEVNET_ADDRESS,
+  type Harness,
+  limitOrder,
+  seedBookOneDepth,
+  startHarness,
+  tradeOnBookOne,
+} from '../../test-support/harness.js';
 
-const WHBAR = '0x00000000000000000000000000000000000003e9';
-const USDC = '0x00000000000000000000000000000000000003ea';
-const SAUCE = '0x00000000000000000000000000000000000003eb';
+const { WHBAR, USDC, SAUCE } = DEVNET_ADDRESS;
 
 let harness: Harness;
 
@@ -13,22 +18,14 @@ async function get(url: string, headers: Record<string, string> = {}) {
   return { status: response.statusCode, body: response.json() as Record<string, unknown>, headers: response.headers };
 }
 
-/** Book 1 (WHBAR/USDC, tick 0.00001, size step 0.1 WHBAR): two ask levels and one bid level. */
 async function seedBook(): Promise<void> {
-  const time = harness.clock.now();
-  await harness.services.engines.submit(1, [
-    limitOrder(SELL, 25_000, 20, time),
-    limitOrder(SELL, 25_100, 30, time),
-    limitOrder(BUY, 24_900, 50, time),
-  ]);
+  await seedBookOneDepth(harness.services.engines, harness.clock.now());
 }
 
-/** Trades at 0.25 then 0.251, as takers buying; returns after they are stored. */
+/** Trades at 0.25 then 0.251, and leaves the clock at the second one. */
 async function trade(): Promise<void> {
-  const time = harness.clock.now();
-  await harness.services.engines.submit(1, [limitOrder(BUY, 25_000, 5, time)]);
+  await tradeOnBookOne(harness.services.engines, harness.clock.now());
   harness.clock.advance(1_000);
-  await harness.services.engines.submit(1, [limitOrder(BUY, 25_100, 25, harness.clock.now())]);
 }
 
 describe('public market data', () => {

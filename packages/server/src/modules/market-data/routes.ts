@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { PublicCaller } from '../../http/access.js';
-import { parseCount, parseSort } from '../../http/pagination.js';
-import { errorResponses, single } from '../../http/schemas.js';
+import { parseCount, parseSort, single } from '../../http/query.js';
+import { errorResponses } from '../../http/schemas.js';
 import { type MarketDataService, parseBookId } from './market-data-service.js';
 import {
   BookParams,

@@ -2,6 +2,15 @@ import { AppError } from '../errors.js';
 
 export type SortOrder = 'asc' | 'desc';
 
+/** A query value given once; a repeated parameter is ambiguous and refused. */
+export function single(value: string | string[] | undefined, name: string): string | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 1) return value[0];
+    throw new AppError('VALIDATION_FAILED', `${name} must be given once`);
+  }
+  return value;
+}
+
 /** `sort`: asc or desc, desc when absent or empty; anything else is a 400. */
 export function parseSort(value: unknown): SortOrder {
   if (value === undefined || value === '') return 'desc';
