@@ -6,7 +6,10 @@ import { type Harness, startHarness } from './test-support/harness.js';
 
 const SECRET_NAMES = ['token', 'access_token', 'api_key', 'apiKey'] as const;
 const JWT_LIKE = /eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/;
-const SAMPLE_JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIwLjAuNSJ9.c2lnbmF0dXJlLW9mLWEtdGVzdA';
+/** A JWT-shaped string built at run time, so no token sits in the repository. */
+const SAMPLE_JWT = [{ alg: 'HS256' }, { sub: '0.0.5' }, 'signature-of-a-test']
+  .map((part) => Buffer.from(typeof part === 'string' ? part : JSON.stringify(part)).toString('base64url'))
+  .join('.');
 
 /** Characters of JWTs, API keys and ordinary values: nothing that needs escaping in a query. */
 const valueChar = fc.constantFrom(...'ABCXYZabcxyz0189._-~');
