@@ -28,7 +28,7 @@ export class BookSide {
     if (last !== undefined) {
       if (last.price === price) return last;
       if (this.better(price, last.price)) {
-        const level = new PriceLevel(price);
+        const level = new PriceLevel(this.side, price);
         levels.push(level);
         return level;
       }
@@ -36,7 +36,7 @@ export class BookSide {
     const index = this.search(price);
     const found = levels[index];
     if (found !== undefined && found.price === price) return found;
-    const level = new PriceLevel(price);
+    const level = new PriceLevel(this.side, price);
     levels.splice(index, 0, level);
     return level;
   }

@@ -137,7 +137,7 @@ export class MatchingEngine {
     if (slot === NONE) return false;
     const slots = this.slots;
     const level = slots.level(slot);
-    const side = slots.side(slot);
+    const side = level.side;
     const filled = slots.quantity(slot) - slots.remaining(slot);
     level.remove(slots, slot);
     slots.release(slot);
@@ -152,13 +152,8 @@ export class MatchingEngine {
     const slot = this.orders.get(id);
     if (slot === NONE) return undefined;
     const slots = this.slots;
-    return {
-      id,
-      side: slots.side(slot),
-      price: slots.price(slot),
-      quantity: slots.quantity(slot),
-      remaining: slots.remaining(slot),
-    };
+    const level = slots.level(slot);
+    return { id, side: level.side, price: level.price, quantity: slots.quantity(slot), remaining: slots.remaining(slot) };
   }
 
   bestBid(): number | undefined {
@@ -284,7 +279,7 @@ export class MatchingEngine {
       this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'LEVEL_FULL', time);
       return;
     }
-    const slot = this.slots.allocate(id, side, price, order.quantity, remaining, level);
+    const slot = this.slots.allocate(id, order.quantity, remaining, level);
     level.append(this.slots, slot);
     this.orders.add(id, slot);
     this.emitDepth(side, price, level.total, time);

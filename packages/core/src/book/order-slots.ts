@@ -1,19 +1,17 @@
 import type { PriceLevel } from './price-level.js';
-import type { Side } from './types.js';
 
 /** No slot: the end of a level's list, or an order that is not open. */
 export const NONE = -1;
 
 /**
- * Resting orders stored column by column in typed arrays; a slot number is an order's row. Compared
+ * Resting orders stored column by column in typed arrays; a slot number is an order's row (an
+ * order's side and price are those of its level). Compared
  * with one object per order this keeps hundreds of thousands of resting orders out of the garbage
  * collector's way (it measured about a quarter of the run time on the deep workload). Freed slots
  * are reused through a free list threaded through `next`.
  */
 export class OrderSlots {
   private ids: Float64Array;
-  private sides: Uint8Array;
-  private prices: Float64Array;
   private quantities: Float64Array;
   private remainings: Float64Array;
   private prevs: Int32Array;
@@ -24,8 +22,6 @@ export class OrderSlots {
 
   constructor(initialCapacity = 1024) {
     this.ids = new Float64Array(initialCapacity);
-    this.sides = new Uint8Array(initialCapacity);
-    this.prices = new Float64Array(initialCapacity);
     this.quantities = new Float64Array(initialCapacity);
     this.remainings = new Float64Array(initialCapacity);
     this.prevs = new Int32Array(initialCapacity);
@@ -33,7 +29,7 @@ export class OrderSlots {
     this.levels = new Array<PriceLevel | undefined>(initialCapacity).fill(undefined);
   }
 
-  allocate(id: number, side: Side, price: number, quantity: number, remaining: number, level: PriceLevel): number {
+  allocate(id: number, quantity: number, remaining: number, level: PriceLevel): number {
     let slot = this.freeHead;
     if (slot !== NONE) {
       this.freeHead = this.nexts[slot] as number;
@@ -42,8 +38,6 @@ export class OrderSlots {
       slot = this.used++;
     }
     this.ids[slot] = id;
-    this.sides[slot] = side;
-    this.prices[slot] = price;
     this.quantities[slot] = quantity;
     this.remainings[slot] = remaining;
     this.prevs[slot] = NONE;
@@ -60,14 +54,6 @@ export class OrderSlots {
 
   id(slot: number): number {
     return this.ids[slot] as number;
-  }
-
-  side(slot: number): Side {
-    return this.sides[slot] as Side;
-  }
-
-  price(slot: number): number {
-    return this.prices[slot] as number;
   }
 
   quantity(slot: number): number {
@@ -104,14 +90,12 @@ export class OrderSlots {
 
   private grow(): void {
     const capacity = this.ids.length * 2;
-    const widen = <T extends Float64Array | Int32Array | Uint8Array>(old: T, make: (size: number) => T): T => {
+    const widen = <T extends Float64Array | Int32Array>(old: T, make: (size: number) => T): T => {
       const next = make(capacity);
       next.set(old);
       return next;
     };
     this.ids = widen(this.ids, (size) => new Float64Array(size));
-    this.sides = widen(this.sides, (size) => new Uint8Array(size));
-    this.prices = widen(this.prices, (size) => new Float64Array(size));
     this.quantities = widen(this.quantities, (size) => new Float64Array(size));
     this.remainings = widen(this.remainings, (size) => new Float64Array(size));
     this.prevs = widen(this.prevs, (size) => new Int32Array(size));

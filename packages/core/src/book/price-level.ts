@@ -1,4 +1,5 @@
 import { NONE, type OrderSlots } from './order-slots.js';
+import type { Side } from './types.js';
 
 /** All resting orders at one price, oldest first (time priority), with their total quantity. */
 export class PriceLevel {
@@ -7,7 +8,10 @@ export class PriceLevel {
   total = 0;
   count = 0;
 
-  constructor(readonly price: number) {}
+  constructor(
+    readonly side: Side,
+    readonly price: number,
+  ) {}
 
   append(slots: OrderSlots, slot: number): void {
     slots.setPrev(slot, this.tail);
