@@ -1,9 +1,9 @@
-import { BUY, type EngineCommand, type EngineEvent, MatchingEngine } from '@dex/core';
+import { BUY, type EngineCommand, type EngineEvent, type FillEvent, MatchingEngine } from '@dex/core';
 import type { Market, MarketRegistry } from '../registry/market-registry.js';
 import type { NewTrade, Store } from '../store/ports.js';
 
 /** Turns an engine fill into the trade the store keeps, in raw token units. */
-export function tradeOf(market: Market, event: Extract<EngineEvent, { type: 'fill' }>): NewTrade {
+function tradeOf(market: Market, event: FillEvent): NewTrade {
   const { grid } = market;
   return {
     bookId: market.book.id,

@@ -28,8 +28,6 @@ export function toAppError(error: unknown): AppError {
   }
   const mapped = fastifyError?.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
   if (mapped !== undefined) return new AppError(mapped, undefined, { cause: error });
-  if (error instanceof SyntaxError && fastifyError?.statusCode === 400)
-    return new AppError('MALFORMED_JSON', undefined, { cause: error });
   return new AppError('INTERNAL', undefined, { cause: error });
 }
 

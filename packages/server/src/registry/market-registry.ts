@@ -9,7 +9,7 @@ export interface Market {
   readonly grid: MarketGrid;
 }
 
-export function gridOf(book: BookRecord, base: TokenRecord, quote: TokenRecord): MarketGrid {
+function gridOf(book: BookRecord, base: TokenRecord, quote: TokenRecord): MarketGrid {
   return new MarketGrid({
     baseDecimals: base.decimals,
     quoteDecimals: quote.decimals,
@@ -37,8 +37,6 @@ function sameState(before: BookRecord | undefined, after: BookRecord): boolean {
  */
 export class MarketRegistry {
   private markets = new Map<number, Market>();
-  private tokens = new Map<string, TokenRecord>();
-  private tokensByAddress = new Map<string, TokenRecord>();
   private marker: number | undefined;
   private readonly listeners: ((markets: readonly Market[]) => void)[] = [];
 
@@ -57,8 +55,6 @@ export class MarketRegistry {
       markets.set(book.id, { book, base, quote, grid: gridOf(book, base, quote) });
     }
     const changed = [...markets.values()].filter((market) => !sameState(this.markets.get(market.book.id)?.book, market.book));
-    this.tokens = tokenMap;
-    this.tokensByAddress = new Map(tokens.map((token) => [token.evmAddress.toLowerCase(), token]));
     this.markets = markets;
     if (changed.length > 0) for (const listener of this.listeners) listener(changed);
   }
@@ -82,13 +78,5 @@ export class MarketRegistry {
 
   get(bookId: number): Market | undefined {
     return this.markets.get(bookId);
-  }
-
-  token(id: string): TokenRecord | undefined {
-    return this.tokens.get(id);
-  }
-
-  tokenByAddress(address: string): TokenRecord | undefined {
-    return this.tokensByAddress.get(address.toLowerCase());
   }
 }

@@ -38,8 +38,4 @@ export class TtlCache<V> {
     this.set(key, value, now);
     return value;
   }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }

@@ -1,11 +1,4 @@
-import {
-  CoreError,
-  type LevelSource,
-  type MatchingEngine,
-  parsePositiveRawAmount,
-  quoteExactInput,
-  quoteExactOutput,
-} from '@dex/core';
+import { type LevelSource, type MatchingEngine, parsePositiveRawAmount, quoteExactInput, quoteExactOutput } from '@dex/core';
 import type { Static } from 'typebox';
 import type { EngineHost } from '../../engine/engine-host.js';
 import { AppError } from '../../errors.js';
@@ -140,7 +133,7 @@ export class MarketDataService {
   /** Simulates spending exactly `inputAmount` of `inputToken`; `fresh` skips the anonymous cache. */
   quoteExactInput(bookId: number | undefined, inputToken: string, inputAmount: string, fresh: boolean): ExactInputQuoteBody {
     const { market, liquidity } = this.quotable(bookId);
-    const amount = parseQuoteAmount(inputAmount, 'inputAmount');
+    const amount = parsePositiveRawAmount(inputAmount, 'inputAmount');
     const input = this.sideOf(market, inputToken, 'inputToken');
     const compute = (): ExactInputQuoteBody => {
       const quote = quoteExactInput(liquidity, market.grid, input, amount, this.options.quoteSlippageBps);
@@ -161,7 +154,7 @@ export class MarketDataService {
   /** Simulates receiving exactly `outputAmount` of `outputToken`; `fresh` skips the anonymous cache. */
   quoteExactOutput(bookId: number | undefined, outputToken: string, outputAmount: string, fresh: boolean): ExactOutputQuoteBody {
     const { market, liquidity } = this.quotable(bookId);
-    const amount = parseQuoteAmount(outputAmount, 'outputAmount');
+    const amount = parsePositiveRawAmount(outputAmount, 'outputAmount');
     const output = this.sideOf(market, outputToken, 'outputToken');
     const compute = (): ExactOutputQuoteBody => {
       const quote = quoteExactOutput(liquidity, market.grid, output, amount, this.options.quoteSlippageBps);
@@ -247,13 +240,4 @@ export class MarketDataService {
 function change(latest: TradeRecord | undefined, openTicks: number | null): number | null {
   if (latest === undefined || openTicks === null) return null;
   return percent(latest.priceTicks - openTicks, openTicks);
-}
-
-function parseQuoteAmount(text: string, field: string): bigint {
-  try {
-    return parsePositiveRawAmount(text, field);
-  } catch (error) {
-    if (error instanceof CoreError) throw new AppError('INVALID_AMOUNT', error.shortMessage, { cause: error });
-    throw error;
-  }
 }
