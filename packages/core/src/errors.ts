@@ -5,6 +5,8 @@ export type CoreErrorCode =
   | 'INVALID_DECIMALS'
   | 'INVALID_GRID'
   | 'INVALID_LEDGER_ID'
+  | 'INVALID_ORDER'
+  | 'INVALID_SIGNATURE'
   | 'OFF_GRID'
   | 'OUT_OF_RANGE';
 

@@ -19,6 +19,7 @@ describe('the app', () => {
 
   it.each([
     ['malformed JSON', { 'content-type': 'application/json' }, '{"a":', 400, 'MALFORMED_JSON'],
+    ['a body that is not JSON', { 'content-type': 'text/plain' }, 'accountId=0.0.5', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     [
       'a body over the limit',
       { 'content-type': 'application/json' },
@@ -27,7 +28,7 @@ describe('the app', () => {
       'PAYLOAD_TOO_LARGE',
     ],
   ])('answers %s with the common error body', async (_name, headers, payload, status, code) => {
-    const response = await harness.app.inject({ method: 'POST', url: '/orders/save', headers, payload });
+    const response = await harness.app.inject({ method: 'POST', url: '/auth/challenge', headers, payload });
     expect(response.statusCode).toBe(status);
     expect(response.json()).toMatchObject({ code });
   });
@@ -56,11 +57,21 @@ describe('the app', () => {
     };
     expect(document.openapi).toMatch(/^3\./);
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/auth/challenge',
+      '/auth/verify',
       '/books',
       '/books/{orderbookId}/quote/exact-input',
       '/books/{orderbookId}/quote/exact-output',
+      '/cancel',
+      '/cancel/all',
       '/depth/{orderbookId}',
+      '/fees/{orderbookId}',
       '/health',
+      '/onboarding/{orderbookId}/status',
+      '/orders',
+      '/orders/build',
+      '/orders/save',
+      '/orders/{orderId}/history',
       '/signature/domain',
       '/trades/{orderbookId}',
     ]);

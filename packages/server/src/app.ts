@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Eip712Domain } from '@dex/core';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -8,9 +9,19 @@ import type { EngineHost } from './engine/engine-host.js';
 import { AppError } from './errors.js';
 import { publicCaller } from './http/access.js';
 import { installErrorHandling } from './http/error-handler.js';
+import type { FeeSchedule } from './modules/account/fee-schedule.js';
+import { accountRoutes } from './modules/account/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import type { AccountDirectory } from './modules/auth/trading-identity.js';
+import type { WalletLogin } from './modules/auth/wallet-login.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { MarketDataService } from './modules/market-data/market-data-service.js';
 import { marketDataRoutes } from './modules/market-data/routes.js';
+import type { OrderBuilder } from './modules/orders/order-builder.js';
+import type { OrderIntake } from './modules/orders/order-intake.js';
+import type { OrderQueries } from './modules/orders/order-queries.js';
+import { orderRoutes } from './modules/orders/routes.js';
+import type { TradingDesk } from './modules/orders/trading-desk.js';
 import { signatureRoutes } from './modules/signature/routes.js';
 import type { MarketRegistry } from './registry/market-registry.js';
 import type { Store } from './store/ports.js';
@@ -25,6 +36,15 @@ export interface AppDeps {
   readonly tokens: AccessTokens;
   readonly clock: Clock;
   readonly logger: FastifyBaseLogger;
+  /** The reactor's EIP-712 domain on this network. */
+  readonly domain: Eip712Domain;
+  readonly desk: TradingDesk;
+  readonly directory: AccountDirectory;
+  readonly fees: FeeSchedule;
+  readonly login: WalletLogin;
+  readonly builder: OrderBuilder;
+  readonly intake: OrderIntake;
+  readonly queries: OrderQueries;
 }
 
 /** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
@@ -63,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-content-type-options', 'nosniff');
   });
   installErrorHandling(app);
+  // JSON is the only body this API reads; anything else is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(swagger, {
     openapi: {
@@ -82,14 +104,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { network: config.network, store, clock, books: () => registry.list().length });
   await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
-  await app.register(signatureRoutes, {
-    caller,
-    domain: {
-      name: config.signatureDomainName,
-      version: config.signatureDomainVersion,
-      chainId: config.chainId,
-      verifyingContract: config.reactorAddress,
-    },
+  await app.register(signatureRoutes, { caller, domain: deps.domain });
+  await app.register(authRoutes, { login: deps.login });
+  await app.register(accountRoutes, { tokens, registry, fees: deps.fees });
+  await app.register(orderRoutes, {
+    tokens,
+    directory: deps.directory,
+    builder: deps.builder,
+    intake: deps.intake,
+    desk: deps.desk,
+    queries: deps.queries,
+    clock,
+    rateLimit: config.orderRateLimit ?? { perIp: null, perAccount: null },
   });
   return app;
 }

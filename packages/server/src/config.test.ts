@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 const CWD = '/srv/exchange';
 const SECRET = 'k'.repeat(32);
 const REACTOR = '0x1111111111111111111111111111111111111111';
+const MIRROR = 'https://mirror.example.org';
 
 /** The ConfigError that loading `env` throws; fails the test when it loads. */
 function configError(env: Record<string, string>): ConfigError {
@@ -40,6 +41,10 @@ describe('loadConfig defaults', () => {
       booksCacheMs: 1_000,
       bodyLimitBytes: 1_048_576,
       trustProxy: false,
+      mirrorNodeUrl: null,
+      challengeTtlSeconds: 300,
+      verifyWorkers: 1,
+      orderRateLimit: null,
     });
   });
 
@@ -94,7 +99,7 @@ describe('loadConfig networks', () => {
     ['testnet', 296],
     ['devnet', 298],
   ])('uses chain id %s -> %i', (network, chainId) => {
-    const config = loadConfig({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR }, CWD);
+    const config = loadConfig({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR }, CWD);
     expect(config.network).toBe(network);
     expect(config.chainId).toBe(chainId);
   });
@@ -105,7 +110,10 @@ describe('loadConfig networks', () => {
   });
 
   it.each(['testnet', 'mainnet'])('never seeds %s, even with SEED_DEVNET=true', (network) => {
-    const config = loadConfig({ NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR }, CWD);
+    const config = loadConfig(
+      { NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR },
+      CWD,
+    );
     expect(config.seedDevnet).toBe(false);
   });
 
@@ -238,5 +246,40 @@ describe('loadConfig validation names the bad variable', () => {
 
   it('refuses a short JWT_SECRET on the devnet too', () => {
     expect(configError({ NETWORK: 'devnet', JWT_SECRET: 'abc' }).message).toContain('JWT_SECRET');
+  });
+});
+
+describe('loadConfig trading settings', () => {
+  it.each(['mainnet', 'testnet'])('requires MIRROR_NODE_URL on %s', (network) => {
+    expect(configError({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR }).message).toContain('MIRROR_NODE_URL');
+  });
+
+  it('refuses a MIRROR_NODE_URL that is not an http(s) URL', () => {
+    expect(configError({ MIRROR_NODE_URL: 'ftp://mirror' }).message).toContain('MIRROR_NODE_URL');
+    expect(configError({ MIRROR_NODE_URL: 'not a url' }).message).toContain('MIRROR_NODE_URL');
+  });
+
+  it('drops trailing slashes of MIRROR_NODE_URL', () => {
+    expect(loadConfig({ MIRROR_NODE_URL: 'https://mirror.example.org/' }, CWD).mirrorNodeUrl).toBe('https://mirror.example.org');
+  });
+
+  it('switches order rate limits on by default off the devnet, with the default buckets', () => {
+    const config = loadConfig({ NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR }, CWD);
+    expect(config.orderRateLimit).toEqual({
+      perIp: { capacity: 200, refillPerSecond: 100 },
+      perAccount: { capacity: 100, refillPerSecond: 50 },
+    });
+  });
+
+  it('reads burst/perSecond rate buckets', () => {
+    const config = loadConfig({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: '10/5', ORDER_RATE_LIMIT_ACCOUNT: '3/1' }, CWD);
+    expect(config.orderRateLimit).toEqual({
+      perIp: { capacity: 10, refillPerSecond: 5 },
+      perAccount: { capacity: 3, refillPerSecond: 1 },
+    });
+  });
+
+  it.each(['10', '10/0', '0/1', '1.5/1', '10/5/1'])('refuses the rate bucket %s', (value) => {
+    expect(configError({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: value }).message).toContain('ORDER_RATE_LIMIT_IP');
   });
 });

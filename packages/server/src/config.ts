@@ -28,6 +28,19 @@ export interface Config {
   readonly booksCacheMs: number;
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
+  /** Mirror node REST base URL for the keys of `0.0.X` accounts; null: the devnet's own registry. */
+  readonly mirrorNodeUrl: string | null;
+  readonly challengeTtlSeconds: number;
+  /** Worker threads verifying order signatures; 0 verifies on the main thread. */
+  readonly verifyWorkers: number;
+  /** Token buckets on the order routes, per IP and per account; null when switched off. */
+  readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
+}
+
+/** A token bucket: `capacity` requests at once, refilled at `refillPerSecond`. */
+export interface RateBucket {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
 }
 
 export class ConfigError extends Error {
@@ -72,6 +85,27 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
   return raw as T;
 }
 
+/** `burst/perSecond`, e.g. `200/100`. */
+function bucket(env: Env, name: string, fallback: string): RateBucket {
+  const raw = text(env, name, fallback);
+  const match = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,6})$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must look like burst/perSecond (e.g. 200/100), got "${raw}"`);
+  return { capacity: Number(match[1]), refillPerSecond: Number(match[2]) };
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  const raw = text(env, name, '');
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+  return raw.replace(/\/+$/, '');
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', ['devnet', 'testnet', 'mainnet']);
@@ -87,6 +121,10 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     throw new ConfigError('JWT_SECRET must be at least 32 bytes');
   }
   if (jwtSecret === undefined && network !== 'devnet') throw new ConfigError(`JWT_SECRET is required on ${network}`);
+  const mirrorNodeUrl = httpUrl(env, 'MIRROR_NODE_URL');
+  if (mirrorNodeUrl === null && network !== 'devnet') {
+    throw new ConfigError(`MIRROR_NODE_URL is required on ${network} (the keys of 0.0.X accounts come from it)`);
+  }
 
   return {
     host: text(env, 'HOST', '127.0.0.1'),
@@ -109,5 +147,15 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     booksCacheMs: integer(env, 'BOOKS_CACHE_MS', 1_000, 0, 60_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 16_777_216),
     trustProxy: flag(env, 'TRUST_PROXY', false),
+    mirrorNodeUrl,
+    challengeTtlSeconds: integer(env, 'CHALLENGE_TTL_SECONDS', 300, 30, 3_600),
+    verifyWorkers: integer(env, 'VERIFY_WORKERS', 1, 0, 16),
+    // Off on the embedded default so a local bot is never throttled; on by default elsewhere.
+    orderRateLimit: flag(env, 'ORDER_RATE_LIMIT', network !== 'devnet')
+      ? {
+          perIp: bucket(env, 'ORDER_RATE_LIMIT_IP', '200/100'),
+          perAccount: bucket(env, 'ORDER_RATE_LIMIT_ACCOUNT', '100/50'),
+        }
+      : null,
   };
 }

@@ -1,13 +1,28 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Eip712Domain, OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { AccountKeyRegistry } from './accounts/account-keys.js';
+import { DevnetAccountKeys } from './accounts/devnet-account-keys.js';
+import { MirrorNodeAccountKeys } from './accounts/mirror-node-account-keys.js';
 import type { AppDeps } from './app.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import type { Config } from './config.js';
+import { keccak256 } from './crypto/keccak.js';
+import { SignatureVerifier } from './crypto/verify-pool.js';
 import { seedDevnet } from './devnet/seed.js';
 import { EngineHost } from './engine/engine-host.js';
+import { FeeSchedule } from './modules/account/fee-schedule.js';
+import { ChallengeBook } from './modules/auth/challenge-book.js';
+import { AccountDirectory } from './modules/auth/trading-identity.js';
+import { WalletLogin } from './modules/auth/wallet-login.js';
+import { OrderBuilder } from './modules/orders/order-builder.js';
+import { OrderIntake } from './modules/orders/order-intake.js';
+import { OrderQueries } from './modules/orders/order-queries.js';
+import { TradingDesk } from './modules/orders/trading-desk.js';
 import { MarketRegistry } from './registry/market-registry.js';
+import type { Store } from './store/ports.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { type Clock, systemClock } from './util/clock.js';
 
@@ -21,23 +36,82 @@ export function storeFile(config: Config): string {
   return join(config.dataDir, `${config.network}.sqlite`);
 }
 
+/** How often resting orders are checked against their deadlines. */
+const EXPIRY_SWEEP_MS = 1_000;
+/** How often nonces that can no longer be used are forgotten. */
+const NONCE_PURGE_MS = 60_000;
+
+function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRegistry {
+  return config.mirrorNodeUrl === null
+    ? new DevnetAccountKeys(store.accountKeys)
+    : new MirrorNodeAccountKeys({ baseUrl: config.mirrorNodeUrl, clock });
+}
+
 /**
- * Opens the store (migrating it), seeds the devnet on first start, loads the registry and starts
- * one engine per book.
+ * Opens the store (migrating it), seeds the devnet on first start, loads the registry, rebuilds the
+ * books from the stored open orders and wires the trading services.
  */
 export async function openServices(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<Services> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const store = await openSqliteStore(storeFile(config));
+  const closers: (() => Promise<void>)[] = [() => store.close()];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
   try {
     if (config.seedDevnet && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
     const registry = new MarketRegistry(store);
     await registry.load();
-    const engines = new EngineHost(registry, store);
-    engines.start();
+    const engines = new EngineHost(registry);
+    const desk = await TradingDesk.open(registry, engines, store, clock, logger);
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
-    return { config, store, registry, engines, tokens, clock, logger, close: () => store.close() };
+    const verifier = await SignatureVerifier.start({ workers: config.verifyWorkers });
+    closers.push(() => verifier.close());
+
+    const domain: Eip712Domain = {
+      name: config.signatureDomainName,
+      version: config.signatureDomainVersion,
+      chainId: config.chainId,
+      verifyingContract: config.reactorAddress as Eip712Domain['verifyingContract'],
+    };
+    const hasher = new OrderHasher(domain, keccak256);
+    const directory = new AccountDirectory(accountKeysOf(config, store, clock));
+    const fees = new FeeSchedule(store.feeOverrides);
+    const challenges = new ChallengeBook({ ttlMs: config.challengeTtlSeconds * 1000, perAccount: 5, total: 100_000 });
+
+    const sweep = setInterval(() => {
+      desk.expireDue().catch((error: unknown) => logger.error({ err: error }, 'expiring orders failed'));
+    }, EXPIRY_SWEEP_MS);
+    const purge = setInterval(() => {
+      store.nonces.purgeExpired(clock.now()).catch((error: unknown) => logger.error({ err: error }, 'purging nonces failed'));
+    }, NONCE_PURGE_MS);
+    sweep.unref();
+    purge.unref();
+    closers.push(async () => {
+      clearInterval(sweep);
+      clearInterval(purge);
+    });
+
+    return {
+      config,
+      store,
+      registry,
+      engines,
+      tokens,
+      clock,
+      logger,
+      domain,
+      desk,
+      directory,
+      fees,
+      login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
+      builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
+      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock),
+      queries: new OrderQueries(registry, store),
+      close,
+    };
   } catch (error) {
-    await store.close();
+    await close();
     throw error;
   }
 }

@@ -131,6 +131,33 @@ export class MatchingEngine {
     return true;
   }
 
+  /**
+   * Puts back an order that rested on the book when its state was stored, without matching and
+   * without events: recovery replays resting orders oldest first, then continues the update ids
+   * with `lastUpdateId`. Throws when the order could not have been resting (it would cross, it is
+   * a duplicate, or its quantities are impossible), because that means the stored state is corrupt.
+   */
+  restore(order: OpenOrder): void {
+    const { id, side, price, quantity, remaining } = order;
+    const valid =
+      Number.isSafeInteger(id) &&
+      id >= 0 &&
+      !this.orders.has(id) &&
+      Number.isSafeInteger(price) &&
+      price >= 1 &&
+      Number.isSafeInteger(quantity) &&
+      Number.isSafeInteger(remaining) &&
+      remaining >= 1 &&
+      remaining <= quantity &&
+      !this.crosses(side, price);
+    if (!valid) throw new Error(`order ${id} cannot rest on this book`);
+    const level = (side === BUY ? this.bids : this.asks).levelAt(price);
+    if (level.total > MAX - remaining) throw new Error(`order ${id} overflows its price level`);
+    const slot = this.slots.allocate(id, quantity, remaining, level);
+    level.append(this.slots, slot);
+    this.orders.add(id, slot);
+  }
+
   /** Takes an open order off the book. Returns false when no such order is open. */
   cancel(id: number, reason: CancelReason, time: number): boolean {
     const slot = this.orders.get(id);

@@ -31,11 +31,9 @@ let firstFill: number;
  * then takers buy 0.5, then 2.5 (1.5 @ 0.25 and 1 @ 0.251). Left: ask 2 @ 0.251, bid 5 @ 0.249.
  */
 async function seed(): Promise<void> {
-  const { engines } = api.server.services;
-  const start = Date.now() - 60_000;
-  firstFill = start + 1_000;
-  await seedBookOneDepth(engines, start);
-  await tradeOnBookOne(engines, firstFill);
+  await seedBookOneDepth(api.server);
+  firstFill = Date.now();
+  await tradeOnBookOne(api.server);
 }
 
 beforeAll(async () => {
@@ -69,8 +67,8 @@ describe('getBooks', () => {
       quoteTokenDecimals: 6,
       tickStep: '0.00001',
       sizeStep: '0.1',
-      lotSize: '1',
-      minNotional: '1',
+      lotSize: '0.1',
+      minNotional: '0.1',
       quotePrice: '0.251',
       quotePrice24hPct: 0.4,
       quotePrice24hHigh: '0.251',
@@ -150,14 +148,18 @@ describe('getTrades', () => {
       orderbookId: '1',
       timestamp: expect.any(Number),
       trades: [
-        { timestamp: firstFill + 1_000, price: '0.251', amountBase: '1', direction: 'buy', transactionHash: '' },
-        { timestamp: firstFill + 1_000, price: '0.25', amountBase: '1.5', direction: 'buy', transactionHash: '' },
-        { timestamp: firstFill, price: '0.25', amountBase: '0.5', direction: 'buy', transactionHash: '' },
+        { timestamp: expect.any(Number), price: '0.251', amountBase: '1', direction: 'buy', transactionHash: '' },
+        { timestamp: expect.any(Number), price: '0.25', amountBase: '1.5', direction: 'buy', transactionHash: '' },
+        { timestamp: expect.any(Number), price: '0.25', amountBase: '0.5', direction: 'buy', transactionHash: '' },
       ],
       total: 3,
       page: 1,
       limit: 10,
     });
+    const [latest, middle, first] = result.trades.map((trade) => trade.timestamp);
+    expect(first).toBeGreaterThanOrEqual(firstFill);
+    expect(middle).toBeGreaterThanOrEqual(first as number);
+    expect(latest).toBe(middle);
   });
 
   it('sends sort, page and limit', async () => {

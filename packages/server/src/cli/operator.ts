@@ -1,8 +1,20 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { assertTokenDecimals, CoreError, isLedgerId, longZeroAddress, MarketGrid } from '@dex/core';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { type AccountKeyType, InvalidAccountKeyError, parsePublicKeyHex } from '../accounts/account-keys.js';
+import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
 import { seedDevnet } from '../devnet/seed.js';
 import { DEFAULT_FEES } from '../registry/default-fees.js';
-import { type BookRecord, type BookStatus, type Store, StoreConflictError, type TokenRecord } from '../store/ports.js';
+import {
+  type AccountKeyRecord,
+  type BookRecord,
+  type BookStatus,
+  type Store,
+  StoreConflictError,
+  type TokenRecord,
+} from '../store/ports.js';
 import type { Clock } from '../util/clock.js';
 
 export interface OperatorIo {
@@ -21,6 +33,11 @@ export const OPERATOR_USAGE = `Operator commands (the server picks up changes wi
            --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--amm]
   book list
   book open|close|halt|resume <book id>
+  account add --id 0.0.X --key-type ed25519|secp256k1 --public-key HEX
+  account create --key-type ed25519|secp256k1 --key-file PATH
+                       devnet faucet: a new account 0.0.N with a fresh key pair; the private key
+                       goes to PATH (hex, mode 600, never overwritten), the public key is registered
+  account list
   devnet seed          create the devnet markets in an empty store
 
 Add --json for machine-readable output.`;
@@ -52,6 +69,9 @@ const OPTIONS = {
   'taker-fee-pips': { type: 'string' },
   'maker-fee-pips': { type: 'string' },
   amm: { type: 'boolean' },
+  'key-type': { type: 'string' },
+  'public-key': { type: 'string' },
+  'key-file': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -181,6 +201,64 @@ async function changeBook(action: string, idText: string | undefined, io: Operat
   return book;
 }
 
+const KEY_TYPES = new Map<string, AccountKeyType>([
+  ['ed25519', 'ED25519'],
+  ['secp256k1', 'ECDSA_SECP256K1'],
+]);
+
+function keyType(values: Values): AccountKeyType {
+  const type = KEY_TYPES.get(need(values, 'key-type').toLowerCase());
+  if (type === undefined) throw new UsageError('--key-type must be ed25519 or secp256k1');
+  return type;
+}
+
+function describeAccount(account: AccountKeyRecord): string {
+  return `${account.accountId}\t${account.keyType}\t${account.evmAddress}\t${account.publicKey}`;
+}
+
+async function addAccount(values: Values, io: OperatorIo): Promise<AccountKeyRecord> {
+  const id = need(values, 'id');
+  if (!isLedgerId(id)) throw new UsageError('--id must be a ledger id such as 0.0.123456');
+  const type = keyType(values);
+  const publicKey = parsePublicKeyHex(type, need(values, 'public-key'));
+  // Tokens and accounts share the ledger's numbers; an ED25519 account would take the token's address.
+  if ((await io.store.tokens.list()).some((token) => token.id === id)) throw new UsageError(`--id ${id} is a token`);
+  return new DevnetAccountKeys(io.store.accountKeys).register(id, type, publicKey, io.clock.now());
+}
+
+function generateKeyPair(type: AccountKeyType): { secretKey: Uint8Array; publicKey: Uint8Array } {
+  if (type === 'ECDSA_SECP256K1') {
+    const secretKey = secp256k1.utils.randomSecretKey();
+    return { secretKey, publicKey: secp256k1.getPublicKey(secretKey, true) };
+  }
+  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  if (jwk.d === undefined || jwk.x === undefined) throw new Error('node:crypto exported an Ed25519 key without its parts');
+  return { secretKey: Buffer.from(jwk.d, 'base64url'), publicKey: Buffer.from(jwk.x, 'base64url') };
+}
+
+/** The devnet faucet: a fresh key pair under the next free id; only the key file ever sees the private key. */
+async function createAccount(values: Values, io: OperatorIo): Promise<AccountKeyRecord> {
+  const type = keyType(values);
+  const keyFile = need(values, 'key-file');
+  const tokenIds = new Set((await io.store.tokens.list()).map((token) => token.id));
+  const { secretKey, publicKey } = generateKeyPair(type);
+  try {
+    await writeFile(keyFile, `${Buffer.from(secretKey).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    const exists = (error as { code?: unknown }).code === 'EEXIST';
+    throw exists ? new UsageError(`--key-file ${keyFile} exists; it is never overwritten`) : error;
+  } finally {
+    secretKey.fill(0);
+  }
+  try {
+    return await new DevnetAccountKeys(io.store.accountKeys).registerNew(type, publicKey, io.clock.now(), tokenIds);
+  } catch (error) {
+    // The key of an account that was never registered is of no use to anyone.
+    await rm(keyFile, { force: true });
+    throw error;
+  }
+}
+
 /** Runs one operator command; returns the process exit code (0 ok, 1 refused, 2 usage). */
 export async function runOperator(argv: readonly string[], io: OperatorIo): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
@@ -224,6 +302,24 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
         print(books, books.map(describeBook).join('\n'));
         return 0;
       }
+      case 'account add': {
+        const account = await addAccount(values, io);
+        print(account, `added account ${describeAccount(account)}`);
+        return 0;
+      }
+      case 'account create': {
+        const account = await createAccount(values, io);
+        print(
+          { ...account, keyFile: values['key-file'] },
+          `created account ${account.accountId}\nkey type     ${account.keyType}\npublic key   ${account.publicKey}\nEVM address  ${account.evmAddress}\nprivate key  written to ${values['key-file']}`,
+        );
+        return 0;
+      }
+      case 'account list': {
+        const accounts = await io.store.accountKeys.list();
+        print(accounts, accounts.map(describeAccount).join('\n'));
+        return 0;
+      }
       case 'devnet seed': {
         const seeded = await seedDevnet(io.store, io.clock.now());
         print({ seeded }, seeded ? 'created the devnet markets' : 'the store already has tokens; nothing seeded');
@@ -239,7 +335,7 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof InvalidAccountKeyError) {
       io.err(error.message);
       return 2;
     }

@@ -35,8 +35,8 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
     isAmmEnabled: false,
     tickStep: '0.00001',
     sizeStep: '0.1',
-    lotSize: '1',
-    minNotional: '1',
+    lotSize: '0.1',
+    minNotional: '0.1',
     ...DEFAULT_FEES,
   },
   {

@@ -1,6 +1,7 @@
 import { BUY, SELL } from '@dex/core';
+import { limit } from '@dex/core/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, limitOrder, startHarness } from '../test-support/harness.js';
+import { type Harness, startHarness } from '../test-support/harness.js';
 
 let harness: Harness;
 
@@ -12,45 +13,35 @@ afterEach(async () => {
 });
 
 describe('EngineHost', () => {
-  it('stores the trades of concurrent submissions in engine order, in raw units', async () => {
-    const { engines, store } = harness.services;
-    const time = harness.clock.now();
-    await engines.submit(1, [limitOrder(SELL, 25_000, 100, time)]);
-    const takers = Array.from({ length: 20 }, (_, index) =>
-      engines.submit(1, [limitOrder(BUY, 25_000, index + 1, time + index)]),
-    );
-    await Promise.all(takers);
-    const { trades, total } = await store.trades.page(1, 'asc', 0, 100);
-    expect(total).toBe(14); // 1 + 2 + ... + 13 = 91, the 14th taker gets the last 9 steps
-    expect(trades.map((trade) => trade.executedAt)).toEqual(Array.from({ length: 14 }, (_, index) => time + index));
-    expect(trades[0]).toMatchObject({
-      price: '0.25',
-      priceTicks: 25_000,
-      baseAmount: 10_000_000n,
-      quoteAmount: 25_000n,
-      direction: 'buy',
-    });
-    expect(trades.reduce((sum, trade) => sum + trade.baseAmount, 0n)).toBe(1_000_000_000n);
-  });
-
-  it('returns the events of the submitted commands only', async () => {
-    const events = await harness.services.engines.submit(2, [limitOrder(BUY, 100, 10, harness.clock.now())]);
+  it('returns the events of the executed commands only', () => {
+    const { engines } = harness.services;
+    const events = engines.execute(2, [{ type: 'place', ...limit(900_001, BUY, 100, 10) }]);
     expect(events.map((event) => event.type)).toEqual(['order', 'depth']);
-    expect(await harness.services.engines.submit(2, [])).toEqual([]);
+    expect(engines.execute(2, [])).toEqual([]);
   });
 
-  it('refuses a book it has no engine for', async () => {
-    await expect(harness.services.engines.submit(99, [])).rejects.toThrow(/no engine for book 99/);
+  it('refuses a book it has no engine for', () => {
+    expect(() => harness.services.engines.execute(99, [])).toThrow(/no engine for book 99/);
   });
 
   it('follows halts and resumptions of the registry', async () => {
     const { store, registry, engines } = harness.services;
     await store.books.update(3, { isHalted: true }, harness.clock.now());
     await registry.load();
-    const [rejected] = await engines.submit(3, [limitOrder(BUY, 100, 10, harness.clock.now())]);
+    const [rejected] = engines.execute(3, [{ type: 'place', ...limit(900_002, BUY, 100, 10) }]);
     expect(rejected).toMatchObject({ status: 'REJECTED', reason: 'MARKET_HALTED' });
     await store.books.update(3, { isHalted: false }, harness.clock.now());
     await registry.load();
     expect(engines.engine(3)?.isHalted).toBe(false);
+  });
+
+  it('puts recovered orders back in their priority and continues the update ids', () => {
+    const { engines } = harness.services;
+    const original = engines.engine(2);
+    original?.restore({ id: 1, side: SELL, price: 120, quantity: 10, remaining: 4 });
+    original?.restore({ id: 2, side: SELL, price: 120, quantity: 5, remaining: 5 });
+    expect(original?.depth().asks).toEqual([[120, 9]]);
+    const [fill] = engines.execute(2, [{ type: 'place', ...limit(3, BUY, 120, 6) }]).filter((event) => event.type === 'fill');
+    expect(fill).toMatchObject({ makerId: 1, quantity: 4 });
   });
 });

@@ -8,6 +8,7 @@ export const ErrorBodySchema = Type.Object(
       Object.keys(ERROR_CATALOGUE).map((code) => Type.Literal(code)),
       { description: 'Stable machine code (see docs/errors.md)' },
     ),
+    index: Type.Optional(Type.Integer({ minimum: 0, description: 'Position of the offending item in a batch request' })),
   },
   { description: 'The error body of every route and status' },
 );

@@ -1,3 +1,5 @@
+import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js';
+
 /**
  * What the service needs from persistence. The embedded default implements it on SQLite; a
  * PostgreSQL adapter implements the same interface for the scale-out deployment. Methods are
@@ -106,6 +108,10 @@ export interface Store {
   readonly tokens: TokenStore;
   readonly books: BookStore;
   readonly trades: TradeStore;
+  readonly orders: OrderStore;
+  readonly nonces: NonceStore;
+  readonly feeOverrides: FeeOverrideStore;
+  readonly accountKeys: AccountKeyStore;
   /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
   changeMarker(): Promise<number>;
   /** Proves the store answers (health check). */
@@ -116,4 +122,23 @@ export interface Store {
 /** A uniqueness or reference rule of the store was broken; `message` says which. */
 export class StoreConflictError extends Error {
   override readonly name = 'StoreConflictError';
+}
+
+/** The public key a devnet account `0.0.X` signs with (production reads keys from the mirror node). */
+export interface AccountKeyRecord {
+  accountId: string;
+  keyType: 'ED25519' | 'ECDSA_SECP256K1';
+  /** Lower-case hex, no 0x; secp256k1 keys compressed. */
+  publicKey: string;
+  evmAddress: string;
+  createdAt: number;
+}
+
+export interface AccountKeyStore {
+  get(accountId: string): Promise<AccountKeyRecord | undefined>;
+  /** Throws StoreConflictError on a duplicate id or EVM address. */
+  insert(record: Omit<AccountKeyRecord, 'createdAt'>, now: number): Promise<AccountKeyRecord>;
+  list(): Promise<AccountKeyRecord[]>;
+  /** Highest account number in use (for allocating the next devnet id), 0 when none. */
+  maxAccountNumber(): Promise<number>;
 }

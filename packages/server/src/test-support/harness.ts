@@ -2,16 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { BUY, type EngineCommand, type PlaceOrder, SELL, type Side } from '@dex/core';
-import { limit } from '@dex/core/test-support';
+import { BUY, SELL } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { DEVNET_TOKENS } from '../devnet/seed.js';
-import type { EngineHost } from '../engine/engine-host.js';
 import { createLogger } from '../logging.js';
 import { openServices, type Services } from '../services.js';
 import type { Clock } from '../util/clock.js';
+import { Trader, type TraderHost } from './trader.js';
+
+export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -33,6 +34,8 @@ export interface Harness {
   readonly config: Config;
   /** Every log line written so far, as text. */
   readonly logs: () => string;
+  /** Stops the app and opens it again on the same data folder and clock, as a process restart would. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,7 @@ export function tempDataDir(): { dir: string; remove: () => void } {
  */
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const data = tempDataDir();
-  const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', ...env });
+  const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env });
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -57,34 +60,36 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   });
   const clock = new ManualClock();
-  const services = await openServices(config, createLogger(config.logLevel, sink), clock);
-  const app = await buildApp(services);
-  await app.ready();
+  const open = async () => {
+    const services = await openServices(config, createLogger(config.logLevel, sink), clock);
+    const app = await buildApp(services);
+    await app.ready();
+    return { services, app };
+  };
+  let running = await open();
+  const stop = async () => {
+    await running.app.close();
+    await running.services.close();
+  };
   return {
-    app,
-    services,
+    get app() {
+      return running.app;
+    },
+    get services() {
+      return running.services;
+    },
     clock,
     config,
     logs: () => lines.join(''),
+    restart: async () => {
+      await stop();
+      running = await open();
+    },
     close: async () => {
-      await app.close();
-      await services.close();
+      await stop();
       data.remove();
     },
   };
-}
-
-let nextOrderId = 1;
-
-/** A GTC limit order command in grid units (price in ticks, quantity in size steps), with a fresh id. */
-export function limitOrder(
-  side: Side,
-  price: number,
-  quantity: number,
-  time: number,
-  extra: Partial<PlaceOrder> = {},
-): EngineCommand {
-  return { type: 'place', ...limit(nextOrderId++, side, price, quantity, { time, ...extra }) };
 }
 
 /** EVM addresses of the devnet seed's tokens, by symbol. */
@@ -95,21 +100,26 @@ export const DEVNET_ADDRESS = Object.fromEntries(DEVNET_TOKENS.map((token) => [t
 
 /**
  * Book 1 (WHBAR/USDC, tick 0.00001, size step 0.1 WHBAR): asks 2 @ 0.25 and 3 @ 0.251, and a bid of
- * 5 @ 0.249.
+ * 5 @ 0.249, as real signed orders of one maker wallet, which it returns.
  */
-export async function seedBookOneDepth(engines: EngineHost, time: number): Promise<void> {
-  await engines.submit(1, [
-    limitOrder(SELL, 25_000, 20, time),
-    limitOrder(SELL, 25_100, 30, time),
-    limitOrder(BUY, 24_900, 50, time),
+export async function seedBookOneDepth(host: TraderHost): Promise<Trader> {
+  const maker = await Trader.secp256k1(host);
+  await maker.place([
+    maker.limitRequest(1, SELL, 25_000, 20),
+    maker.limitRequest(1, SELL, 25_100, 30),
+    maker.limitRequest(1, BUY, 24_900, 50),
   ]);
+  return maker;
 }
 
 /**
- * Two takers on the depth of {@link seedBookOneDepth}: 0.5 WHBAR at `time`, then 2.5 a second later
+ * Two takers on the depth of {@link seedBookOneDepth}: 0.5 WHBAR, then (after `between`) 2.5
  * (1.5 @ 0.25 and 1 @ 0.251): three trades, last price 0.251.
  */
-export async function tradeOnBookOne(engines: EngineHost, time: number): Promise<void> {
-  await engines.submit(1, [limitOrder(BUY, 25_000, 5, time)]);
-  await engines.submit(1, [limitOrder(BUY, 25_100, 25, time + 1_000)]);
+export async function tradeOnBookOne(host: TraderHost, between: () => void = () => {}): Promise<Trader> {
+  const taker = await Trader.secp256k1(host);
+  await taker.limit(1, BUY, 25_000, 5);
+  between();
+  await taker.limit(1, BUY, 25_100, 25);
+  return taker;
 }

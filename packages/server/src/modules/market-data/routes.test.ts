@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DEVNET_ADDRESS,
   type Harness,
-  limitOrder,
   seedBookOneDepth,
   startHarness,
+  Trader,
   tradeOnBookOne,
 } from '../../test-support/harness.js';
 
@@ -19,13 +19,12 @@ async function get(url: string, headers: Record<string, string> = {}) {
 }
 
 async function seedBook(): Promise<void> {
-  await seedBookOneDepth(harness.services.engines, harness.clock.now());
+  await seedBookOneDepth(harness);
 }
 
 /** Trades at 0.25 then 0.251, and leaves the clock at the second one. */
 async function trade(): Promise<void> {
-  await tradeOnBookOne(harness.services.engines, harness.clock.now());
-  harness.clock.advance(1_000);
+  await tradeOnBookOne(harness, () => harness.clock.advance(1_000));
 }
 
 describe('public market data', () => {
@@ -58,8 +57,8 @@ describe('public market data', () => {
         quoteTokenDecimals: 6,
         tickStep: '0.00001',
         sizeStep: '0.1',
-        lotSize: '1',
-        minNotional: '1',
+        lotSize: '0.1',
+        minNotional: '0.1',
         quotePrice: null,
         quotePrice24hPct: null,
         quotePrice24hHigh: null,
@@ -229,7 +228,7 @@ describe('public market data', () => {
 
     it('serves from a short-lived cache', async () => {
       const before = (await get('/trades/1')).body;
-      await harness.services.engines.submit(1, [limitOrder(BUY, 25_100, 10, harness.clock.now())]);
+      await (await Trader.secp256k1(harness)).limit(1, BUY, 25_100, 10);
       expect((await get('/trades/1')).body).toEqual(before);
       harness.clock.advance(harness.config.tradesCacheMs);
       expect((await get('/trades/1')).body.total).toBe(4);
@@ -303,7 +302,7 @@ describe('public market data', () => {
     it('gives anonymous callers a cached quote and authenticated callers a fresh one', async () => {
       const url = `/books/1/quote/exact-input?inputToken=${USDC}&inputAmount=10000000`;
       const first = (await get(url)).body;
-      await harness.services.engines.submit(1, [limitOrder(SELL, 24_950, 100, harness.clock.now())]);
+      await (await Trader.secp256k1(harness)).limit(1, SELL, 24_950, 100);
       expect((await get(url)).body).toEqual(first);
       const token = await harness.services.tokens.issue('0.0.5005');
       const fresh = (await get(url, { authorization: `Bearer ${token}` })).body;

@@ -76,4 +76,89 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'account keys, orders, order history, nonces and fee overrides',
+    sql: `
+      CREATE TABLE account_keys (
+        account_id TEXT PRIMARY KEY,
+        account_num INTEGER NOT NULL UNIQUE,
+        key_type TEXT NOT NULL CHECK (key_type IN ('ED25519', 'ECDSA_SECP256K1')),
+        public_key TEXT NOT NULL,
+        evm_address TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- Per trading account: the last nonce handed out and the floor below which nothing is valid.
+      CREATE TABLE trading_accounts (
+        account TEXT PRIMARY KEY,
+        last_nonce TEXT NOT NULL,
+        nonce_floor TEXT NOT NULL
+      ) STRICT;
+
+      -- Nonces issued by /orders/build; order_id is set when a saved order uses one.
+      CREATE TABLE order_nonces (
+        account TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        order_id INTEGER,
+        PRIMARY KEY (account, nonce)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX order_nonces_unused ON order_nonces (expires_at) WHERE order_id IS NULL;
+
+      CREATE TABLE orders (
+        id INTEGER PRIMARY KEY,
+        order_hash TEXT NOT NULL UNIQUE,
+        account TEXT NOT NULL,
+        book_id INTEGER NOT NULL REFERENCES books (id),
+        type TEXT NOT NULL CHECK (type IN ('LIMIT', 'MARKET')),
+        side TEXT NOT NULL CHECK (side IN ('buy', 'sell')),
+        price_ticks INTEGER NOT NULL,
+        quantity_steps INTEGER NOT NULL,
+        filled_steps INTEGER NOT NULL,
+        filled_input TEXT NOT NULL,
+        filled_output TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED')),
+        reason TEXT,
+        nonce TEXT NOT NULL,
+        deadline INTEGER NOT NULL,
+        oco_order_id INTEGER,
+        signed_order TEXT NOT NULL,
+        signature TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX orders_by_account ON orders (account, id);
+      CREATE INDEX orders_open ON orders (book_id, id) WHERE status IN ('OPEN', 'PARTIALLY_FILLED');
+
+      CREATE TABLE order_events (
+        id INTEGER PRIMARY KEY,
+        order_id INTEGER NOT NULL REFERENCES orders (id),
+        account TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('CREATED', 'PARTIAL_FILL', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED')),
+        timestamp INTEGER NOT NULL,
+        tx_hash TEXT,
+        reason TEXT,
+        trade_id INTEGER REFERENCES trades (id),
+        role TEXT CHECK (role IN ('maker', 'taker'))
+      ) STRICT;
+      CREATE INDEX order_events_by_order ON order_events (order_id, id);
+      CREATE INDEX order_events_by_account ON order_events (account, id);
+
+      CREATE TABLE fee_overrides (
+        account TEXT NOT NULL,
+        book_id INTEGER NOT NULL REFERENCES books (id),
+        taker_fee_pips INTEGER NOT NULL CHECK (taker_fee_pips BETWEEN 0 AND 1000000),
+        maker_fee_pips INTEGER NOT NULL CHECK (maker_fee_pips BETWEEN 0 AND 1000000),
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account, book_id)
+      ) STRICT, WITHOUT ROWID;
+
+      -- Depth update id of each book as of its last stored engine turn, so a restart continues it.
+      CREATE TABLE book_state (
+        book_id INTEGER PRIMARY KEY REFERENCES books (id),
+        last_update_id INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -6,7 +6,8 @@ import { tempDataDir } from '../../test-support/harness.js';
 import { type NewBook, type NewToken, type NewTrade, type Store, StoreConflictError } from '../ports.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
 import type { Migration } from './migrations.js';
-import { CANDLE_MS, migrate, openSqliteStore } from './sqlite-store.js';
+import { migrate, openSqliteStore } from './sqlite-store.js';
+import { CANDLE_MS } from './trade-store.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 /** The start of a 5-minute candle, for trades placed relative to bucket edges. */
@@ -101,9 +102,25 @@ describe('migrations', () => {
     const db = await openDatabase(file);
     try {
       const rows = db.prepare('SELECT version, name FROM schema_migrations').all();
-      expect(rows).toEqual([{ version: 1, name: 'tokens, books, trades and 5-minute candles' }]);
+      expect(rows).toEqual([
+        { version: 1, name: 'tokens, books, trades and 5-minute candles' },
+        { version: 2, name: 'account keys, orders, order history, nonces and fee overrides' },
+      ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-      expect(tables).toEqual(['books', 'candles_5m', 'schema_migrations', 'tokens', 'trades']);
+      expect(tables).toEqual([
+        'account_keys',
+        'book_state',
+        'books',
+        'candles_5m',
+        'fee_overrides',
+        'order_events',
+        'order_nonces',
+        'orders',
+        'schema_migrations',
+        'tokens',
+        'trades',
+        'trading_accounts',
+      ]);
     } finally {
       db.close();
     }
@@ -160,12 +177,12 @@ describe('migrations', () => {
   it('refuses a database whose schema version is newer than the build', async () => {
     await (await open()).close();
     const db = await openDatabase(file);
-    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (2, 'from the future', 0)").run();
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
     db.close();
     await expect(openSqliteStore(file)).rejects.toThrow(/newer than this build/);
     const raw = await openDatabase(file);
     try {
-      expect(() => migrate(raw, [{ version: 1, name: 'one', sql: 'SELECT 1' }])).toThrow(/version 2.*newer.*\(1\)/);
+      expect(() => migrate(raw, [{ version: 1, name: 'one', sql: 'SELECT 1' }])).toThrow(/version 99.*newer.*\(1\)/);
     } finally {
       raw.close();
     }

@@ -1,0 +1,129 @@
+import { BUY, SELL, type Side } from './book/types.js';
+import type { MarketGrid } from './grid.js';
+
+/** The token amounts of a signed order that decide where it sits on a book. */
+export interface OrderAmounts {
+  readonly inputToken: string;
+  readonly inputAmount: bigint;
+  readonly outputToken: string;
+  readonly outputAmount: bigint;
+}
+
+/** EVM addresses (lower case) of a book's base and quote tokens. */
+export interface BookTokens {
+  readonly base: string;
+  readonly quote: string;
+}
+
+export type OrderKind = 'LIMIT' | 'MARKET';
+
+/**
+ * Where an order goes on the book, in grid units. A limit order has a fixed size; a market sell
+ * too. A market buy spends a quote budget, so its size is found against the book when it is placed
+ * (see `affordableSteps`).
+ */
+export type OrderTerms =
+  | { readonly kind: 'sized'; readonly side: Side; readonly priceTicks: number; readonly quantitySteps: number }
+  | { readonly kind: 'budget'; readonly side: typeof BUY; readonly priceTicks: number; readonly budgetQuote: bigint };
+
+export type TermsViolation =
+  | 'TOKENS_NOT_IN_BOOK'
+  | 'ZERO_AMOUNT'
+  | 'OFF_GRID'
+  | 'BELOW_LOT_SIZE'
+  | 'BELOW_MIN_NOTIONAL'
+  | 'PRICE_OUT_OF_RANGE';
+
+export type TermsResult =
+  | { readonly ok: true; readonly terms: OrderTerms }
+  | { readonly ok: false; readonly violation: TermsViolation; readonly message: string };
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function fail(violation: TermsViolation, message: string): TermsResult {
+  return { ok: false, violation, message };
+}
+
+/**
+ * Ticks of the limit price implied by a signed rate, rounded so the grid price never breaks the
+ * signature: up for a seller's minimum, down for a buyer's maximum. A buyer's rate beyond the
+ * grid's range means "any price" (a market buy signed with an output of 1).
+ */
+function limitTicks(grid: MarketGrid, quoteRaw: bigint, baseRaw: bigint, side: Side): bigint {
+  const numerator = quoteRaw * grid.sizeStepRaw;
+  const denominator = baseRaw * grid.quotePerTickStep;
+  const quotient = numerator / denominator;
+  return side === SELL && quotient * denominator !== numerator ? quotient + 1n : quotient;
+}
+
+/**
+ * Reads a signed order's amounts against a book: which side it is on, its limit price in ticks and
+ * its size in steps. Sizes must lie on the size grid exactly (the signed amount is what settles);
+ * the price may fall between ticks and is rounded in the signer's favour.
+ */
+export function orderTerms(amounts: OrderAmounts, tokens: BookTokens, grid: MarketGrid, kind: OrderKind): TermsResult {
+  const input = amounts.inputToken.toLowerCase();
+  const output = amounts.outputToken.toLowerCase();
+  let side: Side;
+  if (input === tokens.base && output === tokens.quote) side = SELL;
+  else if (input === tokens.quote && output === tokens.base) side = BUY;
+  else return fail('TOKENS_NOT_IN_BOOK', "inputToken and outputToken must be the book's base and quote tokens");
+  if (amounts.inputAmount <= 0n || amounts.outputAmount <= 0n) {
+    return fail('ZERO_AMOUNT', 'inputAmount and outputAmount must be greater than zero');
+  }
+
+  const baseRaw = side === SELL ? amounts.inputAmount : amounts.outputAmount;
+  const quoteRaw = side === SELL ? amounts.outputAmount : amounts.inputAmount;
+  const ticks = limitTicks(grid, quoteRaw, baseRaw, side);
+
+  if (side === BUY && kind === 'MARKET') {
+    if (ticks < 1n) return fail('PRICE_OUT_OF_RANGE', 'the signed rate is below one tick of this book');
+    const priceTicks = ticks > MAX_SAFE ? Number.MAX_SAFE_INTEGER : Number(ticks);
+    return { ok: true, terms: { kind: 'budget', side: BUY, priceTicks, budgetQuote: amounts.inputAmount } };
+  }
+
+  const sizeField = side === SELL ? 'inputAmount' : 'outputAmount';
+  if (baseRaw % grid.sizeStepRaw !== 0n) {
+    return fail('OFF_GRID', `${sizeField} must be a multiple of the size step (${grid.sizeStepRaw} raw units)`);
+  }
+  const steps = baseRaw / grid.sizeStepRaw;
+  if (steps > MAX_SAFE) return fail('OFF_GRID', `${sizeField} is too large for this book`);
+  if (ticks > MAX_SAFE) return fail('PRICE_OUT_OF_RANGE', 'the signed price is too high for this book');
+  if (ticks < 1n) return fail('PRICE_OUT_OF_RANGE', 'the signed price is below one tick of this book');
+  const quantitySteps = Number(steps);
+  const priceTicks = Number(ticks);
+  if (kind === 'LIMIT') {
+    const violation = grid.check(priceTicks, quantitySteps);
+    if (violation === 'BELOW_LOT_SIZE') return fail(violation, `the size is below the lot size of ${grid.spec.lotSize}`);
+    if (violation === 'BELOW_MIN_NOTIONAL') {
+      return fail(violation, `the order value is below the minimum notional of ${grid.spec.minNotional}`);
+    }
+  } else if (quantitySteps < grid.lotSteps) {
+    return fail('BELOW_LOT_SIZE', `the size is below the lot size of ${grid.spec.lotSize}`);
+  }
+  return { ok: true, terms: { kind: 'sized', side, priceTicks, quantitySteps } };
+}
+
+/**
+ * The largest size in whole steps that a quote budget buys from the asks at or below a price
+ * limit, walking the book best first: the size a market buy is placed with.
+ */
+export function affordableSteps(
+  book: { forEachLevel(side: Side, visit: (price: number, quantity: number) => boolean): void },
+  grid: MarketGrid,
+  budgetQuote: bigint,
+  priceLimitTicks: number,
+): number {
+  let left = budgetQuote;
+  let steps = 0;
+  book.forEachLevel(SELL, (price, quantity) => {
+    if (price > priceLimitTicks) return false;
+    const perStep = grid.quoteAmount(price, 1);
+    const affordable = left / perStep;
+    const take = affordable < BigInt(quantity) ? Number(affordable) : quantity;
+    steps += take;
+    left -= perStep * BigInt(take);
+    return take === quantity;
+  });
+  return steps;
+}

@@ -1,0 +1,27 @@
+import type { Market } from '../../registry/market-registry.js';
+import type { FeeOverrideStore } from '../../store/order-ports.js';
+
+/** Fee rates in pips (1 pip = 1e-6 = 0.0001%). */
+export interface FeeRates {
+  readonly takerFeePips: number;
+  readonly makerFeePips: number;
+  /**
+   * Cap of a maker rebate as a fraction of the taker fees of the same fill. Maker fees are never
+   * negative here, so no rebate is paid and the cap is 0.
+   */
+  readonly capFractionPips: number;
+}
+
+/** An account's fees on a book: the operator's override for that account, else the book's own. */
+export class FeeSchedule {
+  constructor(private readonly overrides: FeeOverrideStore) {}
+
+  async rates(account: string, market: Market): Promise<FeeRates> {
+    const override = await this.overrides.get(account, market.book.id);
+    return {
+      takerFeePips: override?.takerFeePips ?? market.book.takerFeePips,
+      makerFeePips: override?.makerFeePips ?? market.book.makerFeePips,
+      capFractionPips: 0,
+    };
+  }
+}

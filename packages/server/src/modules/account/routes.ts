@@ -1,0 +1,111 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { AccessTokens } from '../../auth/access-tokens.js';
+import { AppError } from '../../errors.js';
+import { requirePrincipal } from '../../http/access.js';
+import { single } from '../../http/query.js';
+import { errorResponses } from '../../http/schemas.js';
+import type { Market, MarketRegistry } from '../../registry/market-registry.js';
+import type { FeeSchedule } from './fee-schedule.js';
+
+const BookParams = Type.Object({ orderbookId: Type.String() });
+const FeesQuery = Type.Object({ side: Type.Optional(Type.String({ description: 'maker (default) or taker' })) });
+const FeesResponse = Type.Object({
+  side: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
+  marketId: Type.Integer(),
+  makerFeePips: Type.Integer({ description: '1 pip = 1e-6 = 0.0001%' }),
+  takerFeePips: Type.Integer(),
+  capFractionPips: Type.Integer({ description: 'Maker rebate cap as a fraction of taker fees; 0: no rebates here' }),
+});
+const STEP_NAMES = [
+  'associateBaseToken',
+  'associateQuoteToken',
+  'approveBaseTokenPermit2',
+  'approveQuoteTokenPermit2',
+  'approveBaseTokenReactor',
+  'approveQuoteTokenReactor',
+] as const;
+const OnboardingResponse = Type.Object({
+  steps: Type.Object({
+    associateBaseToken: Type.Boolean(),
+    associateQuoteToken: Type.Boolean(),
+    approveBaseTokenPermit2: Type.Boolean(),
+    approveQuoteTokenPermit2: Type.Boolean(),
+    approveBaseTokenReactor: Type.Boolean(),
+    approveQuoteTokenReactor: Type.Boolean(),
+  }),
+  pendingSteps: Type.Array(Type.String()),
+  completedSteps: Type.Array(Type.String()),
+  isComplete: Type.Boolean(),
+});
+
+const BOOK_ID = /^[1-9][0-9]{0,14}$/;
+
+function marketOf(registry: MarketRegistry, text: string): Market {
+  const market = BOOK_ID.test(text) ? registry.get(Number(text)) : undefined;
+  if (market === undefined) throw new AppError('ORDERBOOK_NOT_FOUND');
+  return market;
+}
+
+/** `GET /fees/:orderbookId` and `GET /onboarding/:orderbookId/status`, for the signed-in account. */
+export async function accountRoutes(
+  fastify: FastifyInstance,
+  options: { tokens: AccessTokens; registry: MarketRegistry; fees: FeeSchedule },
+): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { tokens, registry, fees } = options;
+  const tags = ['account'];
+  const security = [{ bearer: [] }];
+
+  app.get(
+    '/fees/:orderbookId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The account's fee rates on a book",
+        description: "The book's rates, or the operator's override for this account.",
+        params: BookParams,
+        querystring: FeesQuery,
+        response: { 200: FeesResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { account } = await requirePrincipal(request, tokens);
+      const side = single(request.query.side, 'side') ?? 'maker';
+      if (side !== 'maker' && side !== 'taker') throw new AppError('VALIDATION_FAILED', 'side must be maker or taker');
+      const chosen: 'maker' | 'taker' = side;
+      const market = marketOf(registry, request.params.orderbookId);
+      return { side: chosen, marketId: market.book.id, ...(await fees.rates(account, market)) };
+    },
+  );
+
+  app.get(
+    '/onboarding/:orderbookId/status',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Whether the account can trade a book',
+        description:
+          'Token association and Permit2 approvals are steps of the production ledger that this deployment does not have; they are reported complete. Until on-chain settlement is enabled no reactor allowance is needed either, so every step is complete.',
+        params: BookParams,
+        response: { 200: OnboardingResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await requirePrincipal(request, tokens);
+      marketOf(registry, request.params.orderbookId);
+      const steps = {
+        associateBaseToken: true,
+        associateQuoteToken: true,
+        approveBaseTokenPermit2: true,
+        approveQuoteTokenPermit2: true,
+        approveBaseTokenReactor: true,
+        approveQuoteTokenReactor: true,
+      };
+      return { steps, pendingSteps: [], completedSteps: [...STEP_NAMES], isComplete: true };
+    },
+  );
+}

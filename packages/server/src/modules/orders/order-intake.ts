@@ -1,0 +1,255 @@
+import {
+  BUY,
+  bytesToHex,
+  CoreError,
+  type Eip712Domain,
+  type OrderHasher,
+  type OrderTerms,
+  type PartialFillLimitOrder,
+  parseOrderSignature,
+  parseWireOrder,
+  toWireOrder,
+} from '@dex/core';
+import type { SignatureCheck } from '../../crypto/order-signatures.js';
+import type { SignatureVerifier } from '../../crypto/verify-pool.js';
+import { AppError } from '../../errors.js';
+import type { MarketRegistry } from '../../registry/market-registry.js';
+import type { OrderRecord } from '../../store/order-ports.js';
+import type { Store } from '../../store/ports.js';
+import type { Clock } from '../../util/clock.js';
+import type { FeeSchedule } from '../account/fee-schedule.js';
+import type { TradingIdentity } from '../auth/trading-identity.js';
+import { ItemChecks } from './order-checks.js';
+import { MAX_OPEN_ORDERS_PER_ACCOUNT, type OrderCandidate, type TradingDesk } from './trading-desk.js';
+
+/** One entry of `POST /orders/save`, as validated by its schema. */
+export interface SaveItem {
+  readonly order: unknown;
+  readonly signature: string;
+  readonly orderbookId: number | string;
+  readonly type: 'LIMIT' | 'MARKET';
+}
+
+export interface OcoLink {
+  readonly a: number;
+  readonly b: number;
+}
+
+/** The record behind each item, in item order, and the OCO pairs by order id. */
+export interface SaveOutcome {
+  readonly orders: readonly OrderRecord[];
+  readonly links: { a: number; b: number }[];
+}
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** An item that passed every check that needs no signature and no store. */
+interface Checked {
+  readonly index: number;
+  readonly order: PartialFillLimitOrder;
+  readonly signature: Uint8Array;
+  readonly signatureHex: string;
+  readonly digest: Uint8Array;
+  readonly hash: string;
+  readonly bookId: number;
+  readonly type: 'LIMIT' | 'MARKET';
+  readonly terms: OrderTerms;
+}
+
+/**
+ * `POST /orders/save`, as a pipeline of named stages over the whole batch: parse and check each
+ * item, find the ones saved before (idempotency by order hash), check nonces and the open-order
+ * cap, verify the signatures, check the OCO links, then hand the batch to the trading desk. Any
+ * failure rejects the batch before a single order reaches a book.
+ */
+export class OrderIntake {
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly store: Store,
+    private readonly desk: TradingDesk,
+    private readonly fees: FeeSchedule,
+    private readonly hasher: OrderHasher,
+    private readonly verifier: SignatureVerifier,
+    private readonly domain: Eip712Domain,
+    private readonly clock: Clock,
+  ) {}
+
+  async save(identity: TradingIdentity, items: readonly SaveItem[], links: readonly OcoLink[]): Promise<SaveOutcome> {
+    const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index)));
+    const firstOfHash = new Map<string, number>();
+    for (const item of checked) if (!firstOfHash.has(item.hash)) firstOfHash.set(item.hash, item.index);
+
+    const saved = new Map<string, OrderRecord>();
+    for (const record of await this.store.orders.byHashes([...firstOfHash.keys()])) saved.set(record.orderHash, record);
+    for (const item of checked) {
+      const record = saved.get(item.hash);
+      if (record !== undefined && record.account !== identity.account) {
+        throw AppError.atItem(item.index, 'items', 'ORDER_HASH_TAKEN');
+      }
+    }
+    const fresh = checked.filter((item) => firstOfHash.get(item.hash) === item.index && !saved.has(item.hash));
+    const partners = this.checkLinks(checked, links, firstOfHash, saved);
+
+    await this.checkNonces(identity, fresh);
+    const open = this.desk.openOrderCount(identity.account);
+    if (open + fresh.length > MAX_OPEN_ORDERS_PER_ACCOUNT) {
+      throw new AppError(
+        'OPEN_ORDER_LIMIT',
+        `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; it has ${open} and the batch adds ${fresh.length}`,
+      );
+    }
+    await this.verifySignatures(identity, fresh);
+
+    const position = new Map(fresh.map((item, position) => [item.index, position]));
+    const candidates: OrderCandidate[] = fresh.map((item) => {
+      const partner = partners.get(item.index);
+      return {
+        fields: {
+          orderHash: item.hash,
+          account: identity.account,
+          bookId: item.bookId,
+          type: item.type,
+          side: item.terms.side === BUY ? 'buy' : 'sell',
+          priceTicks: item.terms.priceTicks,
+          nonce: item.order.info.nonce,
+          deadline: Number(item.order.info.deadline),
+          signedOrder: JSON.stringify(toWireOrder(item.order)),
+          signature: item.signatureHex,
+        },
+        terms: item.terms,
+        makerOnly: item.order.makerOnly,
+        takerOnce: item.order.takerOnce,
+        ocoWith: partner === undefined ? null : (position.get(partner) ?? null),
+      };
+    });
+    const records = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates);
+    for (const record of records) saved.set(record.orderHash, record);
+
+    const orders = checked.map((item) => saved.get(item.hash) as OrderRecord);
+    return {
+      orders,
+      links: links.map((link) => ({ a: (orders[link.a] as OrderRecord).id, b: (orders[link.b] as OrderRecord).id })),
+    };
+  }
+
+  /** Stage 1: everything about one item that needs neither the store nor its signature. */
+  private async check(identity: TradingIdentity, item: SaveItem, index: number): Promise<Checked> {
+    const check = new ItemChecks('items', index);
+    let order: PartialFillLimitOrder;
+    let signature: Uint8Array;
+    try {
+      order = parseWireOrder(item.order);
+      signature = parseOrderSignature(item.signature).signature;
+    } catch (error) {
+      if (error instanceof CoreError) {
+        throw check.fail(error.code === 'INVALID_SIGNATURE' ? 'INVALID_SIGNATURE' : 'INVALID_ORDER', error.shortMessage);
+      }
+      throw error;
+    }
+    const market = check.market(this.registry, item.orderbookId);
+    const { info } = order;
+    if (info.reactor !== this.domain.verifyingContract.toLowerCase()) throw check.fail('WRONG_REACTOR');
+    if (info.swapper !== identity.swapper) {
+      throw check.fail(
+        'SWAPPER_MISMATCH',
+        `order.info.swapper must be ${identity.swapper}, the address of the signed-in account`,
+      );
+    }
+    if (info.additionalValidationContract !== ZERO_ADDRESS || info.additionalValidationData !== '0x') {
+      throw check.fail('INVALID_ORDER', 'additional validation contracts are not supported; use the zero address and 0x');
+    }
+    if (item.type === 'MARKET' && order.makerOnly) {
+      throw check.fail('INVALID_ORDER', 'a MARKET order takes liquidity, so it cannot be makerOnly');
+    }
+    check.deadline(info.deadline, this.clock.now());
+    const terms = check.terms(
+      {
+        inputToken: order.input.token,
+        inputAmount: order.input.amount,
+        outputToken: order.output.token,
+        outputAmount: order.output.amount,
+      },
+      market,
+      item.type,
+    );
+    const rates = await this.fees.rates(identity.account, market);
+    if (order.maxTakerFeePips < rates.takerFeePips || order.maxMakerFeePips < rates.makerFeePips) {
+      throw check.fail(
+        'FEE_CAP_TOO_LOW',
+        `fee caps must be at least taker ${rates.takerFeePips} and maker ${rates.makerFeePips} pips; build the order again`,
+      );
+    }
+    const digest = this.hasher.digest(order);
+    return {
+      index,
+      order,
+      signature,
+      signatureHex: item.signature.toLowerCase(),
+      digest,
+      hash: bytesToHex(digest),
+      bookId: market.book.id,
+      type: item.type,
+      terms,
+    };
+  }
+
+  /** Stage 2: OCO links pair two distinct LIMIT orders of one book, each order in one link at most. */
+  private checkLinks(
+    checked: readonly Checked[],
+    links: readonly OcoLink[],
+    firstOfHash: ReadonlyMap<string, number>,
+    saved: ReadonlyMap<string, OrderRecord>,
+  ): Map<number, number> {
+    const partners = new Map<number, number>();
+    links.forEach((link, index) => {
+      const fail = (message: string) => AppError.atItem(index, 'ocoLinks', 'INVALID_OCO_LINK', message);
+      const a = checked[link.a];
+      const b = checked[link.b];
+      if (a === undefined || b === undefined) throw fail('a and b must be indexes of items in this batch');
+      if (a.hash === b.hash) throw fail('an order cannot be linked to itself');
+      if (a.type !== 'LIMIT' || b.type !== 'LIMIT') throw fail('only LIMIT orders can be linked');
+      if (a.bookId !== b.bookId) throw fail('linked orders must be on the same book');
+      const aSaved = saved.get(a.hash);
+      const bSaved = saved.get(b.hash);
+      if (aSaved !== undefined || bSaved !== undefined) {
+        // Replaying a saved batch is fine when the saved orders are already this pair.
+        if (aSaved?.ocoOrderId === bSaved?.id && bSaved !== undefined) return;
+        throw fail('an order saved earlier cannot be linked now');
+      }
+      const first = firstOfHash.get(a.hash) as number;
+      const second = firstOfHash.get(b.hash) as number;
+      if (partners.has(first) || partners.has(second)) throw fail('an order can be in one OCO link only');
+      partners.set(first, second);
+      partners.set(second, first);
+    });
+    return partners;
+  }
+
+  /** Stage 3: each nonce was issued to this account by /orders/build, is unused, and is above the floor. */
+  private async checkNonces(identity: TradingIdentity, fresh: readonly Checked[]): Promise<void> {
+    const floor = await this.store.nonces.floor(identity.account);
+    const unused = await this.store.nonces.unused(
+      identity.account,
+      fresh.map((item) => item.order.info.nonce),
+    );
+    const seen = new Set<bigint>();
+    for (const item of fresh) {
+      const { nonce } = item.order.info;
+      if (nonce < floor) throw AppError.atItem(item.index, 'items', 'NONCE_BELOW_FLOOR');
+      if (!unused.has(nonce) || seen.has(nonce)) throw AppError.atItem(item.index, 'items', 'NONCE_NOT_ISSUED');
+      seen.add(nonce);
+    }
+  }
+
+  /** Stage 4: the signatures, in one batch (a worker pool spreads it over the cores). */
+  private async verifySignatures(identity: TradingIdentity, fresh: readonly Checked[]): Promise<void> {
+    const checks: SignatureCheck[] = fresh.map((item) => ({
+      digest: item.digest,
+      signature: item.signature,
+      signer: identity.signer,
+    }));
+    const results = await this.verifier.verifyBatch(checks);
+    const failed = results.indexOf(false);
+    if (failed >= 0) throw AppError.atItem((fresh[failed] as Checked).index, 'items', 'INVALID_SIGNATURE');
+  }
+}

@@ -1,0 +1,139 @@
+import type { NewTrade, TakerDirection } from './ports.js';
+
+/**
+ * Persistence of orders, their history, the nonces handed out by /orders/build and the fee
+ * overrides of accounts. Everything one engine turn changes is written by `commitTurn` in a single
+ * transaction, so a crash leaves either all of a turn or none of it.
+ */
+
+export type OrderType = 'LIMIT' | 'MARKET';
+export type OrderState = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
+export type OrderEventType = 'CREATED' | 'PARTIAL_FILL' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
+export type FillRole = 'maker' | 'taker';
+
+/** The part of an order that changes as it trades. */
+export interface OrderProgress {
+  readonly status: OrderState;
+  /** Why it left the book (cancel, expiry or rejection reason), else null. */
+  readonly reason: string | null;
+  readonly filledSteps: number;
+  /** Raw input token units spent so far (before fees). */
+  readonly filledInput: bigint;
+  /** Raw output token units received so far (before fees). */
+  readonly filledOutput: bigint;
+  readonly updatedAt: number;
+}
+
+export interface OrderRecord extends OrderProgress {
+  readonly id: number;
+  /** EIP-712 digest of the signed order, 0x-prefixed lower-case hex: the idempotency key. */
+  readonly orderHash: string;
+  /** The JWT subject that saved it: `0.0.X` or a lower-case 0x address. */
+  readonly account: string;
+  readonly bookId: number;
+  readonly type: OrderType;
+  readonly side: TakerDirection;
+  readonly priceTicks: number;
+  readonly quantitySteps: number;
+  readonly nonce: bigint;
+  /** Unix seconds. */
+  readonly deadline: number;
+  readonly ocoOrderId: number | null;
+  /** The signed order as JSON text, exactly as it was verified (wire form). */
+  readonly signedOrder: string;
+  /** 0x-prefixed signature with its mode byte. */
+  readonly signature: string;
+  readonly createdAt: number;
+}
+
+export interface FillDetail {
+  readonly tradeId: number;
+  readonly price: string;
+  readonly baseAmount: bigint;
+  readonly quoteAmount: bigint;
+  readonly role: FillRole;
+}
+
+export interface OrderEventRecord {
+  readonly id: number;
+  readonly orderId: number;
+  readonly type: OrderEventType;
+  readonly timestamp: number;
+  readonly txHash: string | null;
+  readonly reason: string | null;
+  readonly fill: FillDetail | null;
+}
+
+/** A history event to write; a fill refers to a trade of the same turn by its index. */
+export interface NewOrderEvent {
+  readonly orderId: number;
+  readonly account: string;
+  readonly type: OrderEventType;
+  readonly timestamp: number;
+  readonly reason: string | null;
+  readonly fill: { readonly tradeIndex: number; readonly role: FillRole } | null;
+}
+
+/** Everything one engine turn changed. New orders carry their state as of the end of the turn. */
+export interface TurnWrite {
+  readonly newOrders: readonly OrderRecord[];
+  readonly progress: ReadonlyMap<number, OrderProgress>;
+  readonly trades: readonly NewTrade[];
+  readonly events: readonly NewOrderEvent[];
+  /** Depth update id of each book the turn touched. */
+  readonly lastUpdateIds: ReadonlyMap<number, number>;
+  /** Nonce floors raised by the turn (cancel/all), by account. */
+  readonly nonceFloors: ReadonlyMap<string, bigint>;
+}
+
+export interface OrderQuery {
+  readonly account: string;
+  readonly statuses: readonly OrderState[] | null;
+  readonly bookId: number | null;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface FeeOverride {
+  readonly account: string;
+  readonly bookId: number;
+  readonly takerFeePips: number;
+  readonly makerFeePips: number;
+  readonly updatedAt: number;
+}
+
+export interface OrderStore {
+  commitTurn(turn: TurnWrite): Promise<void>;
+  /** Every order still on a book, oldest first (the order they rest in). */
+  openOrders(): Promise<OrderRecord[]>;
+  /** Highest order id in use, 0 when none. */
+  maxOrderId(): Promise<number>;
+  byHashes(hashes: readonly string[]): Promise<OrderRecord[]>;
+  get(id: number): Promise<OrderRecord | undefined>;
+  page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }>;
+  history(orderId: number): Promise<OrderEventRecord[]>;
+  /** Id of the account's latest history event, 0 when none. */
+  lastEventId(account: string): Promise<number>;
+  lastUpdateIds(): Promise<Map<number, number>>;
+}
+
+export interface NonceStore {
+  /**
+   * Hands out `count` strictly increasing nonces for the account, each above both its last nonce
+   * and `atLeast`, remembered until `expiresAt` (unix ms).
+   */
+  issue(account: string, count: number, atLeast: bigint, expiresAt: number): Promise<bigint[]>;
+  /** The subset of `nonces` that were issued to the account and are not used by an order. */
+  unused(account: string, nonces: readonly bigint[]): Promise<Set<bigint>>;
+  /** Orders with a nonce below the floor are void (cancel/all); 0 when never set. */
+  floor(account: string): Promise<bigint>;
+  /** Forgets unused nonces whose orders could no longer be saved; returns how many. */
+  purgeExpired(now: number): Promise<number>;
+}
+
+export interface FeeOverrideStore {
+  get(account: string, bookId: number): Promise<FeeOverride | undefined>;
+  set(override: FeeOverride): Promise<void>;
+  clear(account: string, bookId: number): Promise<boolean>;
+  list(): Promise<FeeOverride[]>;
+}

@@ -1,0 +1,236 @@
+import type {
+  FillRole,
+  OrderEventRecord,
+  OrderEventType,
+  OrderQuery,
+  OrderRecord,
+  OrderState,
+  OrderStore,
+  OrderType,
+  TurnWrite,
+} from '../order-ports.js';
+import { inTransaction, type SqlDatabase } from './driver.js';
+import type { SqliteTradeStore } from './trade-store.js';
+
+interface OrderRow {
+  id: number;
+  order_hash: string;
+  account: string;
+  book_id: number;
+  type: OrderType;
+  side: 'buy' | 'sell';
+  price_ticks: number;
+  quantity_steps: number;
+  filled_steps: number;
+  filled_input: string;
+  filled_output: string;
+  status: OrderState;
+  reason: string | null;
+  nonce: string;
+  deadline: number;
+  oco_order_id: number | null;
+  signed_order: string;
+  signature: string;
+  created_at: number;
+  updated_at: number;
+}
+
+interface EventRow {
+  id: number;
+  order_id: number;
+  type: OrderEventType;
+  timestamp: number;
+  tx_hash: string | null;
+  reason: string | null;
+  trade_id: number | null;
+  role: FillRole | null;
+  price: string | null;
+  base_amount: string | null;
+  quote_amount: string | null;
+}
+
+function toOrder(row: OrderRow): OrderRecord {
+  return {
+    id: row.id,
+    orderHash: row.order_hash,
+    account: row.account,
+    bookId: row.book_id,
+    type: row.type,
+    side: row.side,
+    priceTicks: row.price_ticks,
+    quantitySteps: row.quantity_steps,
+    filledSteps: row.filled_steps,
+    filledInput: BigInt(row.filled_input),
+    filledOutput: BigInt(row.filled_output),
+    status: row.status,
+    reason: row.reason,
+    nonce: BigInt(row.nonce),
+    deadline: row.deadline,
+    ocoOrderId: row.oco_order_id,
+    signedOrder: row.signed_order,
+    signature: row.signature,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toEvent(row: EventRow): OrderEventRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    type: row.type,
+    timestamp: row.timestamp,
+    txHash: row.tx_hash,
+    reason: row.reason,
+    fill:
+      row.trade_id === null || row.role === null
+        ? null
+        : {
+            tradeId: row.trade_id,
+            price: row.price ?? '',
+            baseAmount: BigInt(row.base_amount ?? '0'),
+            quoteAmount: BigInt(row.quote_amount ?? '0'),
+            role: row.role,
+          },
+  };
+}
+
+const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
+
+/** Orders, their history and the depth update id of each book. */
+export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore): OrderStore {
+  const statements = {
+    insertOrder: db.prepare(
+      `INSERT INTO orders (id, order_hash, account, book_id, type, side, price_ticks, quantity_steps, filled_steps,
+         filled_input, filled_output, status, reason, nonce, deadline, oco_order_id, signed_order, signature, created_at, updated_at)
+       VALUES (@id, @orderHash, @account, @bookId, @type, @side, @priceTicks, @quantitySteps, @filledSteps,
+         @filledInput, @filledOutput, @status, @reason, @nonce, @deadline, @ocoOrderId, @signedOrder, @signature, @createdAt, @updatedAt)`,
+    ),
+    useNonce: db.prepare(
+      'UPDATE order_nonces SET order_id = @id WHERE account = @account AND nonce = @nonce AND order_id IS NULL',
+    ),
+    updateOrder: db.prepare(
+      `UPDATE orders SET status = @status, reason = @reason, filled_steps = @filledSteps, filled_input = @filledInput,
+         filled_output = @filledOutput, updated_at = @updatedAt WHERE id = @id`,
+    ),
+    insertEvent: db.prepare(
+      `INSERT INTO order_events (order_id, account, type, timestamp, reason, trade_id, role)
+       VALUES (@orderId, @account, @type, @timestamp, @reason, @tradeId, @role)`,
+    ),
+    setUpdateId: db.prepare(
+      `INSERT INTO book_state (book_id, last_update_id) VALUES (?, ?)
+       ON CONFLICT (book_id) DO UPDATE SET last_update_id = excluded.last_update_id`,
+    ),
+    floor: db.prepare<{ nonce_floor: string }>('SELECT nonce_floor FROM trading_accounts WHERE account = ?'),
+    setFloor: db.prepare(
+      `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, '0', @floor)
+       ON CONFLICT (account) DO UPDATE SET nonce_floor = excluded.nonce_floor`,
+    ),
+    openOrders: db.prepare<OrderRow>(`SELECT * FROM orders WHERE status IN ${OPEN_STATES} ORDER BY id`),
+    maxId: db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM orders'),
+    byHash: db.prepare<OrderRow>('SELECT * FROM orders WHERE order_hash = ?'),
+    byId: db.prepare<OrderRow>('SELECT * FROM orders WHERE id = ?'),
+    history: db.prepare<EventRow>(
+      `SELECT e.*, t.price, t.base_amount, t.quote_amount FROM order_events e LEFT JOIN trades t ON t.id = e.trade_id
+       WHERE e.order_id = ? ORDER BY e.id`,
+    ),
+    lastEventId: db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM order_events WHERE account = ?'),
+    updateIds: db.prepare<{ book_id: number; last_update_id: number }>('SELECT * FROM book_state'),
+  };
+
+  return {
+    async commitTurn(turn: TurnWrite) {
+      inTransaction(db, () => {
+        for (const order of turn.newOrders) {
+          const progress = turn.progress.get(order.id) ?? order;
+          statements.insertOrder.run({
+            ...order,
+            ...progress,
+            filledInput: progress.filledInput.toString(),
+            filledOutput: progress.filledOutput.toString(),
+            nonce: order.nonce.toString(),
+          });
+          const used = statements.useNonce.run({ id: order.id, account: order.account, nonce: order.nonce.toString() });
+          // The save checked the nonce; finding it used here means two saves raced for it.
+          if (used.changes !== 1) throw new Error(`nonce ${order.nonce} of ${order.account} is not available`);
+        }
+        const fresh = new Set(turn.newOrders.map((order) => order.id));
+        for (const [id, progress] of turn.progress) {
+          if (fresh.has(id)) continue;
+          statements.updateOrder.run({
+            id,
+            ...progress,
+            filledInput: progress.filledInput.toString(),
+            filledOutput: progress.filledOutput.toString(),
+          });
+        }
+        const tradeIds = trades.insertWithin(turn.trades);
+        for (const event of turn.events) {
+          statements.insertEvent.run({
+            orderId: event.orderId,
+            account: event.account,
+            type: event.type,
+            timestamp: event.timestamp,
+            reason: event.reason,
+            tradeId: event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
+            role: event.fill?.role ?? null,
+          });
+        }
+        for (const [bookId, updateId] of turn.lastUpdateIds) statements.setUpdateId.run(bookId, updateId);
+        for (const [account, floor] of turn.nonceFloors) {
+          // Floors only rise: a late, lower cancel/all must not revive orders.
+          if (floor > BigInt(statements.floor.get(account)?.nonce_floor ?? '0')) {
+            statements.setFloor.run({ account, floor: floor.toString() });
+          }
+        }
+      });
+    },
+    async openOrders() {
+      return statements.openOrders.all().map(toOrder);
+    },
+    async maxOrderId() {
+      return statements.maxId.get()?.id ?? 0;
+    },
+    async byHashes(hashes) {
+      const found: OrderRecord[] = [];
+      for (const hash of hashes) {
+        const row = statements.byHash.get(hash);
+        if (row !== undefined) found.push(toOrder(row));
+      }
+      return found;
+    },
+    async get(id) {
+      const row = statements.byId.get(id);
+      return row === undefined ? undefined : toOrder(row);
+    },
+    async page(query: OrderQuery) {
+      const where = ['account = ?'];
+      const parameters: (string | number)[] = [query.account];
+      if (query.statuses !== null) {
+        where.push(`status IN (${query.statuses.map(() => '?').join(', ')})`);
+        parameters.push(...query.statuses);
+      }
+      if (query.bookId !== null) {
+        where.push('book_id = ?');
+        parameters.push(query.bookId);
+      }
+      const clause = where.join(' AND ');
+      // The filter set is small and fixed, so these statements are few; SQLite caches its plans.
+      const total =
+        db.prepare<{ total: number }>(`SELECT count(*) AS total FROM orders WHERE ${clause}`).get(...parameters)?.total ?? 0;
+      const rows = db
+        .prepare<OrderRow>(`SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`)
+        .all(...parameters, query.limit, query.offset);
+      return { orders: rows.map(toOrder), total };
+    },
+    async history(orderId) {
+      return statements.history.all(orderId).map(toEvent);
+    },
+    async lastEventId(account) {
+      return statements.lastEventId.get(account)?.id ?? 0;
+    },
+    async lastUpdateIds() {
+      return new Map(statements.updateIds.all().map((row) => [row.book_id, row.last_update_id]));
+    },
+  };
+}

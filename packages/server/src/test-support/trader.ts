@@ -1,0 +1,281 @@
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { BUY, type Side } from '@dex/core';
+import type { FastifyInstance } from 'fastify';
+import type { Hex } from 'viem';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
+import type { Services } from '../services.js';
+
+/** A reply as tests look at it. */
+export interface Reply<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Record<string, unknown>;
+}
+
+/** A built order as the API returns it (wire form plus meta). */
+export interface BuiltOrder {
+  info: {
+    reactor: string;
+    swapper: string;
+    nonce: string;
+    deadline: string;
+    additionalValidationContract: string;
+    additionalValidationData: string;
+  };
+  input: { token: string; amount: string };
+  output: { token: string; amount: string; recipient: string };
+  makerOnly: boolean;
+  takerOnce: boolean;
+  maxTakerFeePips: number;
+  maxMakerFeePips: number;
+  meta: { orderbookId: number; type: 'LIMIT' | 'MARKET'; side: 'buy' | 'sell'; orderHash: string };
+}
+
+export interface SavedMeta {
+  id: number;
+  status: string;
+  reason: string | null;
+  orderHash: string;
+  filledAmount: string;
+}
+
+export interface OrderRequestBody {
+  orderbookId: number | string;
+  type: 'LIMIT' | 'MARKET';
+  inputToken: string;
+  inputAmount: string;
+  outputToken: string;
+  outputAmount: string;
+  deadline?: string;
+  recipient?: string;
+  makerOnly?: boolean;
+  takerOnce?: boolean;
+}
+
+const TYPES = {
+  PartialFillLimitOrder: [
+    { name: 'info', type: 'OrderInfo' },
+    { name: 'input', type: 'PartialFillInputToken' },
+    { name: 'output', type: 'OutputToken' },
+    { name: 'makerOnly', type: 'bool' },
+    { name: 'takerOnce', type: 'bool' },
+    { name: 'maxTakerFeePips', type: 'uint32' },
+    { name: 'maxMakerFeePips', type: 'uint32' },
+  ],
+  OrderInfo: [
+    { name: 'reactor', type: 'address' },
+    { name: 'swapper', type: 'address' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+    { name: 'additionalValidationContract', type: 'address' },
+    { name: 'additionalValidationData', type: 'bytes' },
+  ],
+  OutputToken: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'recipient', type: 'address' },
+  ],
+  PartialFillInputToken: [
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+  ],
+} as const;
+
+type Signer =
+  | { readonly type: 'secp256k1'; readonly account: PrivateKeyAccount }
+  | { readonly type: 'ed25519'; readonly privateKey: KeyObject };
+
+/** The wire order without meta, the way viem wants the message: uint256 as bigint. */
+function typedMessage(order: BuiltOrder) {
+  return {
+    info: {
+      reactor: order.info.reactor as Hex,
+      swapper: order.info.swapper as Hex,
+      nonce: BigInt(order.info.nonce),
+      deadline: BigInt(order.info.deadline),
+      additionalValidationContract: order.info.additionalValidationContract as Hex,
+      additionalValidationData: order.info.additionalValidationData as Hex,
+    },
+    input: { token: order.input.token as Hex, amount: BigInt(order.input.amount) },
+    output: { token: order.output.token as Hex, amount: BigInt(order.output.amount), recipient: order.output.recipient as Hex },
+    makerOnly: order.makerOnly,
+    takerOnce: order.takerOnce,
+    maxTakerFeePips: order.maxTakerFeePips,
+    maxMakerFeePips: order.maxMakerFeePips,
+  };
+}
+
+/** Strips `meta`, leaving the order exactly as signed. */
+export function wireOf(order: BuiltOrder): Omit<BuiltOrder, 'meta'> {
+  const { meta: _meta, ...wire } = order;
+  return wire;
+}
+
+/** Where a trader sends its requests: a harness or a running server (read on every request, so a restart is followed). */
+export interface TraderHost {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+}
+
+/**
+ * A wallet that trades through the real API: it logs in with the challenge flow, builds, signs on
+ * its side (viem for secp256k1, node:crypto for Ed25519) and saves. Keys are generated per test.
+ */
+export class Trader {
+  token = '';
+
+  private constructor(
+    private readonly host: TraderHost,
+    readonly account: string,
+    private readonly signer: Signer,
+  ) {}
+
+  /** A fresh secp256k1 wallet trading as its 0x address. */
+  static async secp256k1(host: TraderHost, privateKey: Hex = generatePrivateKey()): Promise<Trader> {
+    const account = privateKeyToAccount(privateKey);
+    const trader = new Trader(host, account.address.toLowerCase(), { type: 'secp256k1', account });
+    await trader.login();
+    return trader;
+  }
+
+  /** A fresh Ed25519 ledger account registered in the devnet's account registry. */
+  static async ed25519(host: TraderHost): Promise<Trader> {
+    const { services } = host;
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
+    const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew('ED25519', raw, services.clock.now());
+    const trader = new Trader(host, record.accountId, { type: 'ed25519', privateKey });
+    await trader.login();
+    return trader;
+  }
+
+  get app(): FastifyInstance {
+    return this.host.app;
+  }
+
+  get services(): Services {
+    return this.host.services;
+  }
+
+  async request<T = Record<string, unknown>>(method: 'GET' | 'POST', url: string, payload?: unknown): Promise<Reply<T>> {
+    const response = await this.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${this.token}` },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: response.statusCode, body: response.json() as T, headers: response.headers };
+  }
+
+  async signMessage(message: string): Promise<Hex> {
+    if (this.signer.type === 'secp256k1') return this.signer.account.signMessage({ message });
+    return `0x${sign(null, Buffer.from(message), this.signer.privateKey).toString('hex')}`;
+  }
+
+  async login(): Promise<void> {
+    const challenge = await this.app.inject({ method: 'POST', url: '/auth/challenge', payload: { accountId: this.account } });
+    const { message } = challenge.json() as { message: string };
+    const verify = await this.app.inject({
+      method: 'POST',
+      url: '/auth/verify',
+      payload: { accountId: this.account, signature: await this.signMessage(message) },
+    });
+    if (verify.statusCode !== 200) throw new Error(`login failed: ${verify.body}`);
+    this.token = (verify.json() as { token: string }).token;
+  }
+
+  /** The mode-byte signature of a built order. */
+  async signOrder(order: BuiltOrder): Promise<Hex> {
+    if (this.signer.type === 'secp256k1') {
+      const { domain } = this.services;
+      const signature = await this.signer.account.signTypedData({
+        domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
+        types: TYPES,
+        primaryType: 'PartialFillLimitOrder',
+        message: typedMessage(order),
+      });
+      return `0x00${signature.slice(2)}`;
+    }
+    const digest = Buffer.from(order.meta.orderHash.slice(2), 'hex');
+    return `0x00${sign(null, digest, this.signer.privateKey).toString('hex')}`;
+  }
+
+  async build(requests: OrderRequestBody[]): Promise<BuiltOrder[]> {
+    const reply = await this.request<{ orders: BuiltOrder[] }>('POST', '/orders/build', { orderRequests: requests });
+    if (reply.status !== 200) throw new Error(`build failed: ${JSON.stringify(reply.body)}`);
+    return reply.body.orders;
+  }
+
+  /** Save items for built orders, signed. */
+  async items(orders: BuiltOrder[]) {
+    return Promise.all(
+      orders.map(async (order) => ({
+        order: wireOf(order),
+        signature: await this.signOrder(order),
+        orderbookId: order.meta.orderbookId,
+        type: order.meta.type,
+      })),
+    );
+  }
+
+  async save(
+    orders: BuiltOrder[],
+    ocoLinks?: { a: number; b: number }[],
+  ): Promise<Reply<{ orders: (BuiltOrder & { meta: SavedMeta })[] }>> {
+    return this.request('POST', '/orders/save', { items: await this.items(orders), ...(ocoLinks ? { ocoLinks } : {}) });
+  }
+
+  /** The request of a limit order in grid units on a book: price in ticks, size in steps. */
+  limitRequest(
+    bookId: number,
+    side: Side,
+    priceTicks: number,
+    steps: number,
+    extra: Partial<OrderRequestBody> = {},
+  ): OrderRequestBody {
+    const market = this.services.registry.get(bookId);
+    if (market === undefined) throw new Error(`no book ${bookId}`);
+    const { grid, base, quote } = market;
+    const baseAmount = grid.baseAmount(steps).toString();
+    const quoteAmount = grid.quoteAmount(priceTicks, steps).toString();
+    return side === BUY
+      ? {
+          orderbookId: bookId,
+          type: 'LIMIT',
+          inputToken: quote.evmAddress,
+          inputAmount: quoteAmount,
+          outputToken: base.evmAddress,
+          outputAmount: baseAmount,
+          ...extra,
+        }
+      : {
+          orderbookId: bookId,
+          type: 'LIMIT',
+          inputToken: base.evmAddress,
+          inputAmount: baseAmount,
+          outputToken: quote.evmAddress,
+          outputAmount: quoteAmount,
+          ...extra,
+        };
+  }
+
+  /** Builds, signs and saves limit orders; throws unless the save succeeds. Returns each order's meta. */
+  async place(requests: OrderRequestBody[]): Promise<SavedMeta[]> {
+    const reply = await this.save(await this.build(requests));
+    if (reply.status !== 200) throw new Error(`save failed: ${JSON.stringify(reply.body)}`);
+    return reply.body.orders.map((order) => order.meta);
+  }
+
+  async limit(
+    bookId: number,
+    side: Side,
+    priceTicks: number,
+    steps: number,
+    extra: Partial<OrderRequestBody> = {},
+  ): Promise<SavedMeta> {
+    const [meta] = await this.place([this.limitRequest(bookId, side, priceTicks, steps, extra)]);
+    if (meta === undefined) throw new Error('no order saved');
+    return meta;
+  }
+}
