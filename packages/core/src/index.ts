@@ -5,6 +5,7 @@ export * from './book/types.js';
 export * from './eip712/hex.js';
 export * from './eip712/order-codec.js';
 export * from './eip712/order-hash.js';
+export * from './eip712/order-typed-data.js';
 export * from './eip712/order-types.js';
 export * from './errors.js';
 export * from './grid.js';

@@ -9,8 +9,8 @@ import { CoreError } from '../errors.js';
 import { bytesToHex } from './hex.js';
 import { parseWireOrder } from './order-codec.js';
 import { hashDomain, ORDER_TYPE_HASH, ORDER_TYPE_STRING, OrderHasher } from './order-hash.js';
+import { orderTypedData } from './order-typed-data.js';
 import type { Address, Eip712Domain, Hex, PartialFillLimitOrder } from './order-types.js';
-import { orderTypedData, VIEM_DOMAIN_TYPES } from './test-support/viem-order-types.js';
 
 interface VectorCase {
   domain: Eip712Domain;
@@ -80,6 +80,15 @@ const domainArbitrary: fc.Arbitrary<Eip712Domain> = fc.record({
 function viemDigest(domain: Eip712Domain, order: PartialFillLimitOrder): Hex {
   return hashTypedData(orderTypedData(domain, order));
 }
+
+const VIEM_DOMAIN_TYPES = {
+  EIP712Domain: [
+    { name: 'name', type: 'string' },
+    { name: 'version', type: 'string' },
+    { name: 'chainId', type: 'uint256' },
+    { name: 'verifyingContract', type: 'address' },
+  ],
+} as const;
 
 describe('OrderHasher', () => {
   it('computes the same digest as viem for random orders and domains', () => {

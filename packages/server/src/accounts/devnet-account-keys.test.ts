@@ -6,22 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountKeyStore, StoreConflictError } from '../store/ports.js';
 import { sqliteAccountKeyStore } from '../store/sqlite/account-key-store.js';
 import { openDatabase, type SqlDatabase } from '../store/sqlite/driver.js';
+import { migrate } from '../store/sqlite/sqlite-store.js';
 import { tempDataDir } from '../test-support/harness.js';
 import { InvalidAccountKeyError } from './account-keys.js';
 import { DevnetAccountKeys, FIRST_DEVNET_ACCOUNT_NUMBER } from './devnet-account-keys.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-/** The table as migration 2 creates it. */
-const ACCOUNT_KEYS_TABLE = `
-  CREATE TABLE account_keys (
-    account_id TEXT PRIMARY KEY,
-    account_num INTEGER NOT NULL UNIQUE,
-    key_type TEXT NOT NULL CHECK (key_type IN ('ED25519', 'ECDSA_SECP256K1')),
-    public_key TEXT NOT NULL,
-    evm_address TEXT NOT NULL UNIQUE,
-    created_at INTEGER NOT NULL
-  ) STRICT;`;
 
 describe('DevnetAccountKeys', () => {
   let data: ReturnType<typeof tempDataDir>;
@@ -32,7 +22,7 @@ describe('DevnetAccountKeys', () => {
   beforeEach(async () => {
     data = tempDataDir();
     db = await openDatabase(join(data.dir, 'keys.sqlite'));
-    db.exec(ACCOUNT_KEYS_TABLE);
+    migrate(db);
     store = sqliteAccountKeyStore(db);
     registry = new DevnetAccountKeys(store);
   });

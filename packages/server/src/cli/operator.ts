@@ -7,6 +7,7 @@ import { type AccountKeyType, InvalidAccountKeyError, parsePublicKeyHex } from '
 import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
 import { seedDevnet } from '../devnet/seed.js';
 import { DEFAULT_FEES } from '../registry/default-fees.js';
+import type { FeeOverride } from '../store/order-ports.js';
 import {
   type AccountKeyRecord,
   type BookRecord,
@@ -38,6 +39,10 @@ export const OPERATOR_USAGE = `Operator commands (the server picks up changes wi
                        devnet faucet: a new account 0.0.N with a fresh key pair; the private key
                        goes to PATH (hex, mode 600, never overwritten), the public key is registered
   account list
+  fee set --account <0.0.X|0x...> --book ID --taker-fee-pips N --maker-fee-pips N
+                       fee rates of one account on one book, replacing the book's own
+  fee clear --account <0.0.X|0x...> --book ID
+  fee list
   devnet seed          create the devnet markets in an empty store
 
 Add --json for machine-readable output.`;
@@ -70,6 +75,8 @@ const OPTIONS = {
   'maker-fee-pips': { type: 'string' },
   amm: { type: 'boolean' },
   'key-type': { type: 'string' },
+  account: { type: 'string' },
+  book: { type: 'string' },
   'public-key': { type: 'string' },
   'key-file': { type: 'string' },
   json: { type: 'boolean' },
@@ -259,6 +266,23 @@ async function createAccount(values: Values, io: OperatorIo): Promise<AccountKey
   }
 }
 
+const ACCOUNT = /^(0\.0\.[0-9]{1,19}|0x[0-9a-fA-F]{40})$/;
+
+/** The account and book a fee override is about: the account as the API names it, an existing book. */
+async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: string; bookId: number }> {
+  const account = need(values, 'account');
+  if (!ACCOUNT.test(account)) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  const bookText = need(values, 'book');
+  const books = await io.store.books.list();
+  const book = /^[1-9][0-9]{0,9}$/.test(bookText) ? books.find((candidate) => candidate.id === Number(bookText)) : undefined;
+  if (book === undefined) throw new UsageError(`--book: no book ${bookText}`);
+  return { account: account.startsWith('0x') ? account.toLowerCase() : account, bookId: book.id };
+}
+
+function describeFee(fee: FeeOverride): string {
+  return `${fee.account}	book ${fee.bookId}	taker ${fee.takerFeePips} maker ${fee.makerFeePips} pips`;
+}
+
 /** Runs one operator command; returns the process exit code (0 ok, 1 refused, 2 usage). */
 export async function runOperator(argv: readonly string[], io: OperatorIo): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
@@ -318,6 +342,28 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
       case 'account list': {
         const accounts = await io.store.accountKeys.list();
         print(accounts, accounts.map(describeAccount).join('\n'));
+        return 0;
+      }
+      case 'fee set': {
+        const fee: FeeOverride = {
+          ...(await feeTarget(values, io)),
+          takerFeePips: wholeNumber(need(values, 'taker-fee-pips'), 'taker-fee-pips', MAX_PIPS),
+          makerFeePips: wholeNumber(need(values, 'maker-fee-pips'), 'maker-fee-pips', MAX_PIPS),
+          updatedAt: io.clock.now(),
+        };
+        await io.store.feeOverrides.set(fee);
+        print(fee, `set fees ${describeFee(fee)}`);
+        return 0;
+      }
+      case 'fee clear': {
+        const { account, bookId } = await feeTarget(values, io);
+        const cleared = await io.store.feeOverrides.clear(account, bookId);
+        print({ cleared }, cleared ? `cleared the fees of ${account} on book ${bookId}` : 'no such fee override');
+        return cleared ? 0 : 1;
+      }
+      case 'fee list': {
+        const fees = await io.store.feeOverrides.list();
+        print(fees, fees.map(describeFee).join('\n'));
         return 0;
       }
       case 'devnet seed': {

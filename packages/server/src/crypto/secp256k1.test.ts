@@ -1,10 +1,9 @@
-import { type Eip712Domain, OrderHasher, type PartialFillLimitOrder } from '@dex/core';
+import { type Eip712Domain, OrderHasher, orderTypedData, type PartialFillLimitOrder } from '@dex/core';
 import { secp256k1 as nobleSecp256k1 } from '@noble/curves/secp256k1.js';
 import fc from 'fast-check';
 import { bytesToHex, hexToBytes, recoverAddress as viemRecoverAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { orderTypedData } from '../../../core/src/eip712/test-support/viem-order-types.js';
 import { keccak256 } from './keccak.js';
 import { addressOfPublicKey, recoverAddress, recoversToPublicKey, verifySecp256k1 } from './secp256k1.js';
 

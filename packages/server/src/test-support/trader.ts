@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { BUY, type Side } from '@dex/core';
+import { BUY, orderTypedData, parseWireOrder, type Side } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
@@ -53,58 +53,9 @@ export interface OrderRequestBody {
   takerOnce?: boolean;
 }
 
-const TYPES = {
-  PartialFillLimitOrder: [
-    { name: 'info', type: 'OrderInfo' },
-    { name: 'input', type: 'PartialFillInputToken' },
-    { name: 'output', type: 'OutputToken' },
-    { name: 'makerOnly', type: 'bool' },
-    { name: 'takerOnce', type: 'bool' },
-    { name: 'maxTakerFeePips', type: 'uint32' },
-    { name: 'maxMakerFeePips', type: 'uint32' },
-  ],
-  OrderInfo: [
-    { name: 'reactor', type: 'address' },
-    { name: 'swapper', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-    { name: 'additionalValidationContract', type: 'address' },
-    { name: 'additionalValidationData', type: 'bytes' },
-  ],
-  OutputToken: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-    { name: 'recipient', type: 'address' },
-  ],
-  PartialFillInputToken: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-} as const;
-
 type Signer =
   | { readonly type: 'secp256k1'; readonly account: PrivateKeyAccount }
   | { readonly type: 'ed25519'; readonly privateKey: KeyObject };
-
-/** The wire order without meta, the way viem wants the message: uint256 as bigint. */
-function typedMessage(order: BuiltOrder) {
-  return {
-    info: {
-      reactor: order.info.reactor as Hex,
-      swapper: order.info.swapper as Hex,
-      nonce: BigInt(order.info.nonce),
-      deadline: BigInt(order.info.deadline),
-      additionalValidationContract: order.info.additionalValidationContract as Hex,
-      additionalValidationData: order.info.additionalValidationData as Hex,
-    },
-    input: { token: order.input.token as Hex, amount: BigInt(order.input.amount) },
-    output: { token: order.output.token as Hex, amount: BigInt(order.output.amount), recipient: order.output.recipient as Hex },
-    makerOnly: order.makerOnly,
-    takerOnce: order.takerOnce,
-    maxTakerFeePips: order.maxTakerFeePips,
-    maxMakerFeePips: order.maxMakerFeePips,
-  };
-}
 
 /** Strips `meta`, leaving the order exactly as signed. */
 export function wireOf(order: BuiltOrder): Omit<BuiltOrder, 'meta'> {
@@ -189,12 +140,7 @@ export class Trader {
   async signOrder(order: BuiltOrder): Promise<Hex> {
     if (this.signer.type === 'secp256k1') {
       const { domain } = this.services;
-      const signature = await this.signer.account.signTypedData({
-        domain: { ...domain, verifyingContract: domain.verifyingContract as Hex },
-        types: TYPES,
-        primaryType: 'PartialFillLimitOrder',
-        message: typedMessage(order),
-      });
+      const signature = await this.signer.account.signTypedData(orderTypedData(domain, parseWireOrder(wireOf(order))));
       return `0x00${signature.slice(2)}`;
     }
     const digest = Buffer.from(order.meta.orderHash.slice(2), 'hex');

@@ -64,23 +64,38 @@ describe('ChallengeBook', () => {
     expect(challenges.size).toBe(4);
   });
 
-  it('keeps at most total challenges, pushing out the oldest challenge of the account least recently challenged', () => {
+  it('keeps at most total challenges, pushing out the one that would expire first', () => {
     const challenges = book({ total: 3 });
     const a1 = challenges.issue('a', 1, compose);
     const b2 = challenges.issue('b', 2, compose);
     const a3 = challenges.issue('a', 3, compose);
-    // 'b' was challenged last at 2, 'a' at 3: 'b' goes first although 'a' holds the older challenge.
     const c4 = challenges.issue('c', 4, compose);
     expect(challenges.size).toBe(3);
-    expect(challenges.pending('b', 5)).toEqual([]);
-    expect(nonces(challenges.pending('a', 5))).toEqual([a1.nonce, a3.nonce]);
-    // Now 'a' is the least recently challenged account, and a1 its oldest challenge.
+    expect(nonces(challenges.pending('a', 5))).toEqual([a3.nonce]);
+    expect(nonces(challenges.pending('b', 5))).toEqual([b2.nonce]);
     const c6 = challenges.issue('c', 6, compose);
-    expect(nonces(challenges.pending('a', 7))).toEqual([a3.nonce]);
+    expect(challenges.pending('b', 7)).toEqual([]);
     expect(nonces(challenges.pending('c', 7))).toEqual([c4.nonce, c6.nonce]);
-    expect(challenges.consume('b', b2.nonce, 7)).toBe(false);
     expect(challenges.consume('a', a1.nonce, 7)).toBe(false);
     expect(challenges.size).toBe(3);
+  });
+
+  it('evicts an expired challenge before a live one', () => {
+    const challenges = book({ ttlMs: 10, total: 3 });
+    challenges.issue('y', 0, compose);
+    const x1 = challenges.issue('x', 1, compose);
+    challenges.issue('y', 2, compose);
+    challenges.issue('z', 10, compose);
+    expect(nonces(challenges.pending('x', 10))).toEqual([x1.nonce]);
+  });
+
+  it('returns pending challenges as a snapshot that later issues do not change', () => {
+    const challenges = book({ ttlMs: 10, total: 2 });
+    challenges.issue('a', 0, compose);
+    const seen = challenges.pending('a', 1);
+    challenges.issue('b', 1, compose);
+    challenges.issue('b', 2, compose);
+    expect(seen).toHaveLength(1);
   });
 
   it('issues unique nonces of at least 128 bits in base64url', () => {
@@ -105,32 +120,30 @@ describe('ChallengeBook', () => {
     }
 
     /**
-     * The rules written plainly: every challenge held, oldest first. Expired challenges are
-     * dropped lazily, when their account is next used, so until then they count towards the caps.
+     * The rules written plainly: every challenge held, oldest first. Every operation first drops
+     * the expired ones; the per-account bound drops the account's oldest, the total bound the
+     * oldest of all.
      */
     class Model {
       held: Held[] = [];
-      private readonly lastIssued = new Map<string, number>();
-      private issues = 0;
 
       constructor(private readonly options: ChallengeBookOptions) {}
 
+      expire(now: number): void {
+        this.held = this.held.filter((entry) => entry.expiresAt > now);
+      }
+
       touch(account: string, now: number): Held[] {
-        this.held = this.held.filter((entry) => entry.account !== account || entry.expiresAt > now);
+        this.expire(now);
         return this.held.filter((entry) => entry.account === account);
       }
 
       issue(account: string, now: number, nonce: string): void {
-        this.touch(account, now);
+        this.expire(now);
         this.held.push({ account, nonce, expiresAt: now + this.options.ttlMs });
-        this.lastIssued.set(account, this.issues++);
         const own = this.held.filter((entry) => entry.account === account);
         if (own.length > this.options.perAccount) this.drop(own[0]);
-        while (this.held.length > this.options.total) {
-          const holders = [...new Set(this.held.map((entry) => entry.account))];
-          holders.sort((a, b) => (this.lastIssued.get(a) ?? 0) - (this.lastIssued.get(b) ?? 0));
-          this.drop(this.held.find((entry) => entry.account === holders[0]));
-        }
+        while (this.held.length > this.options.total) this.drop(this.held[0]);
       }
 
       consume(account: string, nonce: string, now: number): boolean {
@@ -196,6 +209,8 @@ describe('ChallengeBook', () => {
               for (const challenge of pending) expect(challenge.expiresAt).toBeGreaterThan(now);
             } else {
               now += step.ms;
+              challenges.pending(ACCOUNTS[0] ?? '', now);
+              model.expire(now);
             }
             expect(challenges.size).toBe(model.held.length);
             expect(challenges.size).toBeLessThanOrEqual(options.total);

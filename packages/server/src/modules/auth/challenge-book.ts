@@ -10,77 +10,75 @@ export interface Challenge {
 export interface ChallengeBookOptions {
   /** How long a challenge can be answered. */
   readonly ttlMs: number;
-  /** Open challenges kept per account; a new one pushes out the oldest. */
+  /** Open challenges kept per account; a new one pushes out the account's oldest. */
   readonly perAccount: number;
   /** Open challenges kept in all; bounds memory against floods of challenge requests. */
   readonly total: number;
 }
 
+interface Entry {
+  readonly account: string;
+  readonly challenge: Challenge;
+}
+
 /**
  * Login challenges, kept in memory: single-use (consumed by the verify that answers it) and
- * short-lived. Bounded per account and in total, evicting the oldest first.
+ * short-lived. Every challenge lives equally long, so issue order is expiry order: the global map
+ * keeps that order, expired challenges are always at its front, and when the total bound is hit
+ * the challenge that would expire first is the one evicted.
  */
 export class ChallengeBook {
-  private readonly open = new Map<string, Challenge[]>();
-  private count = 0;
+  private readonly byNonce = new Map<string, Entry>();
+  private readonly byAccount = new Map<string, string[]>();
 
   constructor(private readonly options: ChallengeBookOptions) {}
 
   /** Opens a challenge; `compose` writes the message around a fresh nonce and the expiry time. */
   issue(account: string, now: number, compose: (nonce: string, expiresAt: number) => string): Challenge {
+    this.dropExpired(now);
     const expiresAt = now + this.options.ttlMs;
     const nonce = randomBytes(16).toString('base64url');
     const challenge = { nonce, message: compose(nonce, expiresAt), expiresAt };
-    const list = this.live(account, now);
-    list.push(challenge);
-    this.count++;
-    // Re-insert so the Map's order is the order accounts were last challenged.
-    this.open.delete(account);
-    this.open.set(account, list);
-    if (list.length > this.options.perAccount) {
-      list.shift();
-      this.count--;
-    }
-    while (this.count > this.options.total) this.evictOldest();
+    this.byNonce.set(nonce, { account, challenge });
+    const nonces = this.byAccount.get(account) ?? [];
+    nonces.push(nonce);
+    this.byAccount.set(account, nonces);
+    if (nonces.length > this.options.perAccount) this.remove(nonces[0] as string);
+    while (this.byNonce.size > this.options.total) this.remove(this.byNonce.keys().next().value as string);
     return challenge;
   }
 
-  /** The account's challenges that can still be answered. */
-  pending(account: string, now: number): readonly Challenge[] {
-    return this.open.has(account) ? this.live(account, now) : [];
+  /** The account's challenges that can still be answered, oldest first (a copy). */
+  pending(account: string, now: number): Challenge[] {
+    this.dropExpired(now);
+    return (this.byAccount.get(account) ?? []).flatMap((nonce) => this.byNonce.get(nonce)?.challenge ?? []);
   }
 
-  /** Consumes a challenge; false when it was already used, evicted or expired. */
+  /** Consumes a challenge of the account; false when it was already used, evicted or expired. */
   consume(account: string, nonce: string, now: number): boolean {
-    const list = this.open.has(account) ? this.live(account, now) : [];
-    const index = list.findIndex((challenge) => challenge.nonce === nonce);
-    if (index < 0) return false;
-    list.splice(index, 1);
-    this.count--;
-    if (list.length === 0) this.open.delete(account);
+    this.dropExpired(now);
+    if (this.byNonce.get(nonce)?.account !== account) return false;
+    this.remove(nonce);
     return true;
   }
 
   get size(): number {
-    return this.count;
+    return this.byNonce.size;
   }
 
-  /** The account's list with expired challenges dropped. */
-  private live(account: string, now: number): Challenge[] {
-    const list = this.open.get(account) ?? [];
-    const kept = list.filter((challenge) => challenge.expiresAt > now);
-    this.count -= list.length - kept.length;
-    if (kept.length === 0) this.open.delete(account);
-    else this.open.set(account, kept);
-    return kept;
+  private dropExpired(now: number): void {
+    for (const [nonce, entry] of this.byNonce) {
+      if (entry.challenge.expiresAt > now) return;
+      this.remove(nonce);
+    }
   }
 
-  private evictOldest(): void {
-    const first = this.open.entries().next();
-    if (first.done) return;
-    const [account, list] = first.value;
-    list.shift();
-    this.count--;
-    if (list.length === 0) this.open.delete(account);
+  private remove(nonce: string): void {
+    const entry = this.byNonce.get(nonce);
+    if (entry === undefined) return;
+    this.byNonce.delete(nonce);
+    const nonces = (this.byAccount.get(entry.account) ?? []).filter((candidate) => candidate !== nonce);
+    if (nonces.length === 0) this.byAccount.delete(entry.account);
+    else this.byAccount.set(entry.account, nonces);
   }
 }

@@ -1,7 +1,7 @@
-import { BUY, SELL } from '@dex/core';
+import { BUY, orderTypedData, parseWireOrder, SELL } from '@dex/core';
 import { hashTypedData } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEVNET_ADDRESS, type Harness, startHarness, Trader } from '../../test-support/harness.js';
+import { DEVNET_ADDRESS, type Harness, startHarness, Trader, wireOf } from '../../test-support/harness.js';
 
 const { WHBAR, USDC, SAUCE } = DEVNET_ADDRESS;
 const DAY = 24 * 60 * 60;
@@ -66,59 +66,7 @@ describe('POST /orders/build', () => {
       chainId: number;
       verifyingContract: `0x${string}`;
     }>('GET', '/signature/domain');
-    const digest = hashTypedData({
-      domain: domainReply.body,
-      types: {
-        PartialFillLimitOrder: [
-          { name: 'info', type: 'OrderInfo' },
-          { name: 'input', type: 'PartialFillInputToken' },
-          { name: 'output', type: 'OutputToken' },
-          { name: 'makerOnly', type: 'bool' },
-          { name: 'takerOnce', type: 'bool' },
-          { name: 'maxTakerFeePips', type: 'uint32' },
-          { name: 'maxMakerFeePips', type: 'uint32' },
-        ],
-        OrderInfo: [
-          { name: 'reactor', type: 'address' },
-          { name: 'swapper', type: 'address' },
-          { name: 'nonce', type: 'uint256' },
-          { name: 'deadline', type: 'uint256' },
-          { name: 'additionalValidationContract', type: 'address' },
-          { name: 'additionalValidationData', type: 'bytes' },
-        ],
-        OutputToken: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint256' },
-          { name: 'recipient', type: 'address' },
-        ],
-        PartialFillInputToken: [
-          { name: 'token', type: 'address' },
-          { name: 'amount', type: 'uint256' },
-        ],
-      },
-      primaryType: 'PartialFillLimitOrder',
-      message: {
-        info: {
-          ...order.info,
-          reactor: order.info.reactor as `0x${string}`,
-          swapper: order.info.swapper as `0x${string}`,
-          additionalValidationContract: order.info.additionalValidationContract as `0x${string}`,
-          additionalValidationData: order.info.additionalValidationData as `0x${string}`,
-          nonce: BigInt(order.info.nonce),
-          deadline: BigInt(order.info.deadline),
-        },
-        input: { token: order.input.token as `0x${string}`, amount: BigInt(order.input.amount) },
-        output: {
-          token: order.output.token as `0x${string}`,
-          amount: BigInt(order.output.amount),
-          recipient: order.output.recipient as `0x${string}`,
-        },
-        makerOnly: order.makerOnly,
-        takerOnce: order.takerOnce,
-        maxTakerFeePips: order.maxTakerFeePips,
-        maxMakerFeePips: order.maxMakerFeePips,
-      },
-    });
+    const digest = hashTypedData(orderTypedData(domainReply.body, parseWireOrder(wireOf(order))));
     expect(order.meta.orderHash).toBe(digest);
   });
 

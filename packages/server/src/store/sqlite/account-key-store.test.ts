@@ -5,19 +5,9 @@ import { tempDataDir } from '../../test-support/harness.js';
 import { type AccountKeyRecord, type AccountKeyStore, StoreConflictError } from '../ports.js';
 import { sqliteAccountKeyStore } from './account-key-store.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
+import { migrate } from './sqlite-store.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
-
-/** The table as migration 2 creates it. */
-const ACCOUNT_KEYS_TABLE = `
-  CREATE TABLE account_keys (
-    account_id TEXT PRIMARY KEY,
-    account_num INTEGER NOT NULL UNIQUE,
-    key_type TEXT NOT NULL CHECK (key_type IN ('ED25519', 'ECDSA_SECP256K1')),
-    public_key TEXT NOT NULL,
-    evm_address TEXT NOT NULL UNIQUE,
-    created_at INTEGER NOT NULL
-  ) STRICT;`;
 
 function account(num: number, overrides: Partial<Omit<AccountKeyRecord, 'createdAt'>> = {}): Omit<AccountKeyRecord, 'createdAt'> {
   return {
@@ -37,7 +27,7 @@ describe('sqliteAccountKeyStore', () => {
   beforeEach(async () => {
     data = tempDataDir();
     db = await openDatabase(join(data.dir, 'keys.sqlite'));
-    db.exec(ACCOUNT_KEYS_TABLE);
+    migrate(db);
     store = sqliteAccountKeyStore(db);
   });
   afterEach(() => {

@@ -1,7 +1,10 @@
-import type { Eip712Domain, PartialFillLimitOrder } from '../order-types.js';
+import type { Eip712Domain, PartialFillLimitOrder } from './order-types.js';
 
-/** The order types as viem's typed-data API takes them: the independent implementation tests compare with. */
-export const VIEM_ORDER_TYPES = {
+/**
+ * The EIP-712 types of an order in the shape typed-data signers take (viem's `signTypedData`,
+ * ethers' `signTypedData`), without the domain type, which the signer derives from the domain.
+ */
+export const ORDER_EIP712_TYPES = {
   PartialFillLimitOrder: [
     { name: 'info', type: 'OrderInfo' },
     { name: 'input', type: 'PartialFillInputToken' },
@@ -30,16 +33,7 @@ export const VIEM_ORDER_TYPES = {
   ],
 } as const;
 
-export const VIEM_DOMAIN_TYPES = {
-  EIP712Domain: [
-    { name: 'name', type: 'string' },
-    { name: 'version', type: 'string' },
-    { name: 'chainId', type: 'uint256' },
-    { name: 'verifyingContract', type: 'address' },
-  ],
-} as const;
-
-/** The `hashTypedData` / `signTypedData` parameters of an order. */
+/** The typed-data parameters of an order (viem's `hashTypedData` / `signTypedData`): bigints as they are. */
 export function orderTypedData(domain: Eip712Domain, order: PartialFillLimitOrder) {
-  return { domain, types: VIEM_ORDER_TYPES, primaryType: 'PartialFillLimitOrder', message: order } as const;
+  return { domain, types: ORDER_EIP712_TYPES, primaryType: 'PartialFillLimitOrder', message: order } as const;
 }
