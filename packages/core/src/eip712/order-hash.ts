@@ -91,9 +91,11 @@ export class OrderHasher {
   private readonly validationData = new Uint8Array(MAX_VALIDATION_DATA_BYTES);
   /** 0x1901 ‖ domainSeparator ‖ structHash; only the last 32 bytes change per order. */
   private readonly signingInput = new Uint8Array(2 + 2 * WORD);
+  private readonly emptyDataHash: Uint8Array;
 
   constructor(domain: Eip712Domain, keccak256: Keccak256 = keccak_256) {
     this.keccak256 = keccak256;
+    this.emptyDataHash = keccak256(new Uint8Array(0));
     const separator = hashDomain(domain, keccak256);
     this.domainSeparator = separator.slice();
     this.signingInput.set([0x19, 0x01], 0);
@@ -131,6 +133,8 @@ export class OrderHasher {
   }
 
   private hashValidationData(data: string): Uint8Array {
+    // Nearly every order carries no validation data; its hash is a constant.
+    if (data === '0x') return this.emptyDataHash;
     const length = (data.length - 2) / 2;
     const valid =
       data.startsWith('0x') &&

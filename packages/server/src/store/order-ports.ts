@@ -2,8 +2,8 @@ import type { NewTrade, TakerDirection } from './ports.js';
 
 /**
  * Persistence of orders, their history, the nonces handed out by /orders/build and the fee
- * overrides of accounts. Everything one engine turn changes is written by `commitTurn` in a single
- * transaction, so a crash leaves either all of a turn or none of it.
+ * overrides of accounts. What engine turns change is written by `commitTurns` in a single
+ * transaction, so a crash leaves either all of those turns or none of them.
  */
 
 export type OrderType = 'LIMIT' | 'MARKET';
@@ -103,7 +103,8 @@ export interface FeeOverride {
 }
 
 export interface OrderStore {
-  commitTurn(turn: TurnWrite): Promise<void>;
+  /** Stores the turns, in order, in one transaction. */
+  commitTurns(turns: readonly TurnWrite[]): Promise<void>;
   /** Every order still on a book, oldest first (the order they rest in). */
   openOrders(): Promise<OrderRecord[]>;
   /** Highest order id in use, 0 when none. */
@@ -127,7 +128,7 @@ export interface NonceStore {
   unused(account: string, nonces: readonly bigint[]): Promise<Set<bigint>>;
   /** Orders with a nonce below the floor are void (cancel/all); 0 when never set. */
   floor(account: string): Promise<bigint>;
-  /** Forgets unused nonces whose orders could no longer be saved; returns how many. */
+  /** Forgets nonces past the deadline of their order: none can be saved any more (used ones stay unique in orders). */
   purgeExpired(now: number): Promise<number>;
 }
 

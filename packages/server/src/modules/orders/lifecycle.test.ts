@@ -131,6 +131,17 @@ describe('deadlines', () => {
     expect((await maker.request<{ asks: unknown[] }>('GET', '/depth/1')).body.asks).toEqual([]);
   });
 
+  it('never lets an order trade past its deadline, even before the sweep reaches it', async () => {
+    const deadline = Math.floor(harness.clock.now() / 1000) + 3_600;
+    const ask = await maker.limit(1, SELL, 25_000, 10, { deadline: String(deadline) });
+    harness.clock.time = deadline * 1000;
+    const taker = await Trader.secp256k1(harness);
+    const bid = await taker.limit(1, BUY, 25_000, 10);
+    expect(bid.status).toBe('OPEN');
+    await maker.login();
+    expect(await statusOf(maker, ask.id)).toEqual({ status: 'EXPIRED', reason: 'EXPIRED' });
+  });
+
   it('leaves orders that were filled or cancelled before their deadline alone', async () => {
     const deadline = Math.floor(harness.clock.now() / 1000) + 3_600;
     const ask = await maker.limit(1, SELL, 25_000, 10, { deadline: String(deadline) });

@@ -9,15 +9,16 @@ import {
   parseOrderSignature,
   parseWireOrder,
   toWireOrder,
+  type WireOrder,
 } from '@dex/core';
 import type { SignatureCheck } from '../../crypto/order-signatures.js';
 import type { SignatureVerifier } from '../../crypto/verify-pool.js';
 import { AppError } from '../../errors.js';
-import type { MarketRegistry } from '../../registry/market-registry.js';
+import type { Market, MarketRegistry } from '../../registry/market-registry.js';
 import type { OrderRecord } from '../../store/order-ports.js';
 import type { Store } from '../../store/ports.js';
 import type { Clock } from '../../util/clock.js';
-import type { FeeSchedule } from '../account/fee-schedule.js';
+import type { FeeRates, FeeSchedule } from '../account/fee-schedule.js';
 import type { TradingIdentity } from '../auth/trading-identity.js';
 import { ItemChecks } from './order-checks.js';
 import { MAX_OPEN_ORDERS_PER_ACCOUNT, type OrderCandidate, type TradingDesk } from './trading-desk.js';
@@ -37,7 +38,8 @@ export interface OcoLink {
 
 /** The record behind each item, in item order, and the OCO pairs by order id. */
 export interface SaveOutcome {
-  readonly orders: readonly OrderRecord[];
+  /** Per item: its order's record, and the signed order in wire form. */
+  readonly orders: readonly { record: OrderRecord; order: WireOrder }[];
   readonly links: { a: number; b: number }[];
 }
 
@@ -47,6 +49,8 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 interface Checked {
   readonly index: number;
   readonly order: PartialFillLimitOrder;
+  /** The order in wire form, normalised by the codec. */
+  readonly wire: WireOrder;
   readonly signature: Uint8Array;
   readonly signatureHex: string;
   readonly digest: Uint8Array;
@@ -58,9 +62,10 @@ interface Checked {
 
 /**
  * `POST /orders/save`, as a pipeline of named stages over the whole batch: parse and check each
- * item, find the ones saved before (idempotency by order hash), check nonces and the open-order
- * cap, verify the signatures, check the OCO links, then hand the batch to the trading desk. Any
- * failure rejects the batch before a single order reaches a book.
+ * item, find the ones saved before (idempotency by order hash), check the OCO links and the
+ * open-order cap, verify the signatures, then hand the batch to the trading desk, which checks the
+ * nonces inside its turn (where no other save can race for them). Any failure rejects the batch
+ * before a single order reaches a book.
  */
 export class OrderIntake {
   constructor(
@@ -75,7 +80,17 @@ export class OrderIntake {
   ) {}
 
   async save(identity: TradingIdentity, items: readonly SaveItem[], links: readonly OcoLink[]): Promise<SaveOutcome> {
-    const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index)));
+    // One fee lookup per book of the batch, not per order.
+    const rates = new Map<number, Promise<FeeRates>>();
+    const ratesOf = (market: Market) => {
+      let found = rates.get(market.book.id);
+      if (found === undefined) {
+        found = this.fees.rates(identity.account, market);
+        rates.set(market.book.id, found);
+      }
+      return found;
+    };
+    const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index, ratesOf)));
     const firstOfHash = new Map<string, number>();
     for (const item of checked) if (!firstOfHash.has(item.hash)) firstOfHash.set(item.hash, item.index);
 
@@ -90,7 +105,6 @@ export class OrderIntake {
     const fresh = checked.filter((item) => firstOfHash.get(item.hash) === item.index && !saved.has(item.hash));
     const partners = this.checkLinks(checked, links, firstOfHash, saved);
 
-    await this.checkNonces(identity, fresh);
     const open = this.desk.openOrderCount(identity.account);
     if (open + fresh.length > MAX_OPEN_ORDERS_PER_ACCOUNT) {
       throw new AppError(
@@ -104,6 +118,7 @@ export class OrderIntake {
     const candidates: OrderCandidate[] = fresh.map((item) => {
       const partner = partners.get(item.index);
       return {
+        index: item.index,
         fields: {
           orderHash: item.hash,
           account: identity.account,
@@ -113,7 +128,7 @@ export class OrderIntake {
           priceTicks: item.terms.priceTicks,
           nonce: item.order.info.nonce,
           deadline: Number(item.order.info.deadline),
-          signedOrder: JSON.stringify(toWireOrder(item.order)),
+          signedOrder: JSON.stringify(item.wire),
           signature: item.signatureHex,
         },
         terms: item.terms,
@@ -122,18 +137,24 @@ export class OrderIntake {
         ocoWith: partner === undefined ? null : (position.get(partner) ?? null),
       };
     });
-    const records = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates);
-    for (const record of records) saved.set(record.orderHash, record);
+    const accepted = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates);
+    for (const record of accepted) saved.set(record.orderHash, record);
 
-    const orders = checked.map((item) => saved.get(item.hash) as OrderRecord);
+    const records = checked.map((item) => saved.get(item.hash) as OrderRecord);
     return {
-      orders,
-      links: links.map((link) => ({ a: (orders[link.a] as OrderRecord).id, b: (orders[link.b] as OrderRecord).id })),
+      // Equal hashes mean equal orders, so the item's own wire form is the stored one.
+      orders: checked.map((item, index) => ({ record: records[index] as OrderRecord, order: item.wire })),
+      links: links.map((link) => ({ a: (records[link.a] as OrderRecord).id, b: (records[link.b] as OrderRecord).id })),
     };
   }
 
   /** Stage 1: everything about one item that needs neither the store nor its signature. */
-  private async check(identity: TradingIdentity, item: SaveItem, index: number): Promise<Checked> {
+  private async check(
+    identity: TradingIdentity,
+    item: SaveItem,
+    index: number,
+    ratesOf: (market: Market) => Promise<FeeRates>,
+  ): Promise<Checked> {
     const check = new ItemChecks('items', index);
     let order: PartialFillLimitOrder;
     let signature: Uint8Array;
@@ -172,7 +193,7 @@ export class OrderIntake {
       market,
       item.type,
     );
-    const rates = await this.fees.rates(identity.account, market);
+    const rates = await ratesOf(market);
     if (order.maxTakerFeePips < rates.takerFeePips || order.maxMakerFeePips < rates.makerFeePips) {
       throw check.fail(
         'FEE_CAP_TOO_LOW',
@@ -183,6 +204,7 @@ export class OrderIntake {
     return {
       index,
       order,
+      wire: toWireOrder(order),
       signature,
       signatureHex: item.signature.toLowerCase(),
       digest,
@@ -225,23 +247,7 @@ export class OrderIntake {
     return partners;
   }
 
-  /** Stage 3: each nonce was issued to this account by /orders/build, is unused, and is above the floor. */
-  private async checkNonces(identity: TradingIdentity, fresh: readonly Checked[]): Promise<void> {
-    const floor = await this.store.nonces.floor(identity.account);
-    const unused = await this.store.nonces.unused(
-      identity.account,
-      fresh.map((item) => item.order.info.nonce),
-    );
-    const seen = new Set<bigint>();
-    for (const item of fresh) {
-      const { nonce } = item.order.info;
-      if (nonce < floor) throw AppError.atItem(item.index, 'items', 'NONCE_BELOW_FLOOR');
-      if (!unused.has(nonce) || seen.has(nonce)) throw AppError.atItem(item.index, 'items', 'NONCE_NOT_ISSUED');
-      seen.add(nonce);
-    }
-  }
-
-  /** Stage 4: the signatures, in one batch (a worker pool spreads it over the cores). */
+  /** Stage 3: the signatures, in one batch (a worker pool spreads it over the cores). */
   private async verifySignatures(identity: TradingIdentity, fresh: readonly Checked[]): Promise<void> {
     const checks: SignatureCheck[] = fresh.map((item) => ({
       digest: item.digest,

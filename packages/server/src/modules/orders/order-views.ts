@@ -1,4 +1,4 @@
-import { type MarketGrid, parseWireOrder, toWireOrder, type WireOrder } from '@dex/core';
+import type { MarketGrid, WireOrder } from '@dex/core';
 import type { Market, MarketRegistry } from '../../registry/market-registry.js';
 import type { OrderEventRecord, OrderRecord, OrderState } from '../../store/order-ports.js';
 
@@ -106,10 +106,9 @@ export function listItemOf(registry: MarketRegistry, order: OrderRecord): OrderL
   };
 }
 
-export function savedOrderOf(order: OrderRecord): SavedOrder {
+export function savedOrderOf(order: OrderRecord, signed: WireOrder): SavedOrder {
   return {
-    // Stored orders passed the codec once; reading them back through it keeps the shape exact.
-    ...toWireOrder(parseWireOrder(JSON.parse(order.signedOrder))),
+    ...signed,
     meta: {
       id: order.id,
       orderbookId: order.bookId,

@@ -96,7 +96,7 @@ export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutes
       const identity = await directory.require(accountOf(request));
       const links = request.body.ocoLinks ?? [];
       const outcome = await intake.save(identity, request.body.items, links);
-      const orders = outcome.orders.map(savedOrderOf);
+      const orders = outcome.orders.map(({ record, order }) => savedOrderOf(record, order));
       return links.length === 0 ? { orders } : { orders, oco: { links: outcome.links } };
     },
   );

@@ -3,18 +3,23 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BookRecovery, EngineHost } from '../../engine/engine-host.js';
 import { AppError } from '../../errors.js';
 import type { MarketRegistry } from '../../registry/market-registry.js';
-import type { OrderRecord } from '../../store/order-ports.js';
+import type { OrderRecord, TurnWrite } from '../../store/order-ports.js';
 import type { Store } from '../../store/ports.js';
 import type { Clock } from '../../util/clock.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { type LiveOrder, LiveOrders, liveOrderOf } from './live-orders.js';
 import { type NewOrderFields, OrderTurn } from './order-turn.js';
+import { PendingWrites } from './pending-writes.js';
 
 /** Most open orders one wallet may have (spec 8.2). */
 export const MAX_OPEN_ORDERS_PER_ACCOUNT = 5_000;
+/** New orders after which a commit group is stored even while more turns wait. */
+const MAX_GROUP_ORDERS = 2_000;
 
 /** A verified order ready for the book; the desk assigns its id. */
 export interface OrderCandidate {
+  /** Position of the order in the request, for error messages. */
+  readonly index: number;
   readonly fields: Omit<NewOrderFields, 'id' | 'createdAt' | 'ocoOrderId'>;
   readonly terms: OrderTerms;
   readonly makerOnly: boolean;
@@ -30,16 +35,19 @@ export interface CancelOutcome {
 
 /**
  * The single writer of orders: accepts verified orders onto the books, cancels and expires them,
- * and stores each engine turn in one transaction before anyone hears about it. Turns run one at a
- * time, so the checks made inside a turn (nonce unused, open-order cap, nonce floor) cannot race.
- * If a turn cannot be stored, memory is ahead of the store; the desk then refuses all further work
- * and a restart recovers from the store.
+ * and stores what each engine turn changed before anyone hears about it (turns that queue up
+ * together share one transaction). Turns run one at a time, so the checks made inside a turn
+ * (order already saved, nonce unused, open-order cap, nonce floor) cannot race. If a commit fails,
+ * memory is ahead of the store; the desk then refuses all further work and a restart recovers
+ * from the store.
  */
 export class TradingDesk {
   private readonly live = new LiveOrders();
   private readonly expiries = new ExpiryQueue();
   private nextId: number;
   private tail: Promise<unknown> = Promise.resolve();
+  private pending = new PendingWrites();
+  private flushScheduled = false;
   private broken = false;
 
   private constructor(
@@ -99,16 +107,13 @@ export class TradingDesk {
    */
   accept(account: string, candidates: readonly OrderCandidate[]): Promise<OrderRecord[]> {
     return this.serial(async () => {
-      const floor = await this.store.nonces.floor(account);
-      const unused = await this.store.nonces.unused(
-        account,
-        candidates.map((candidate) => candidate.fields.nonce),
-      );
-      candidates.forEach((candidate, index) => {
-        if (candidate.fields.nonce < floor) throw AppError.atItem(index, 'items', 'NONCE_BELOW_FLOOR');
-        if (!unused.has(candidate.fields.nonce)) throw AppError.atItem(index, 'items', 'NONCE_NOT_ISSUED');
-      });
-      if (this.live.countOf(account) + candidates.length > MAX_OPEN_ORDERS_PER_ACCOUNT) {
+      // An order past its deadline must not trade, even if the sweep has not reached it yet.
+      this.expireDueNow();
+      // A concurrent save of the same signed order may have won the race: answer its order.
+      const saved = await this.savedByHash(candidates.map((candidate) => candidate.fields.orderHash));
+      const fresh = candidates.filter((candidate) => !saved.has(candidate.fields.orderHash));
+      await this.checkNonces(account, fresh);
+      if (this.live.countOf(account) + fresh.length > MAX_OPEN_ORDERS_PER_ACCOUNT) {
         throw new AppError(
           'OPEN_ORDER_LIMIT',
           `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; this account has ${this.live.countOf(account)}`,
@@ -116,10 +121,11 @@ export class TradingDesk {
       }
 
       const turn = new OrderTurn(this.live, this.clock.now());
-      const ids = candidates.map(() => this.nextId++);
-      const placed: LiveOrder[] = candidates.map((candidate, index) => {
-        const id = ids[index] as number;
-        const ocoOrderId = candidate.ocoWith === null ? null : (ids[candidate.ocoWith] ?? null);
+      const ids = new Map(fresh.map((candidate) => [candidate, this.nextId++]));
+      const placed = fresh.map((candidate) => {
+        const id = ids.get(candidate) as number;
+        const partner = candidate.ocoWith === null ? undefined : candidates[candidate.ocoWith];
+        const ocoOrderId = partner === undefined ? null : (ids.get(partner) ?? null);
         const fields: NewOrderFields = { ...candidate.fields, id, createdAt: turn.time, ocoOrderId };
         const order: LiveOrder = {
           id,
@@ -140,16 +146,15 @@ export class TradingDesk {
           updatedAt: turn.time,
         };
         turn.create(fields, order);
-        return order;
+        return { order, candidate };
       });
-      candidates.forEach((candidate, index) => {
-        this.place(turn, placed[index] as LiveOrder, candidate);
-      });
-      await this.commit(turn);
-      for (const order of placed) if (this.live.get(order.id) !== undefined) this.expiries.push(order.deadlineMs, order.id);
-      const records = await Promise.all(ids.map((id) => this.store.orders.get(id)));
-      return records.map((record, index) => {
-        if (record === undefined) throw new Error(`order ${ids[index]} vanished after its commit`);
+      for (const { order, candidate } of placed) this.place(turn, order, candidate);
+      const write = this.stage(turn);
+      for (const { order } of placed) if (this.live.get(order.id) !== undefined) this.expiries.push(order.deadlineMs, order.id);
+      const created = new Map(write.newOrders.map((record) => [record.orderHash, record]));
+      return candidates.map((candidate) => {
+        const record = created.get(candidate.fields.orderHash) ?? saved.get(candidate.fields.orderHash);
+        if (record === undefined) throw new Error(`no order for hash ${candidate.fields.orderHash}`);
         return record;
       });
     });
@@ -166,12 +171,12 @@ export class TradingDesk {
           outcome.accepted.push(id);
           this.remove(turn, order, 'USER');
         } else {
-          const stored = order === undefined ? await this.store.orders.get(id) : undefined;
+          const stored = order === undefined ? (this.pending.order(id) ?? (await this.store.orders.get(id))) : undefined;
           // Another account's order is reported exactly like one that does not exist.
           outcome.skipped.push({ orderId: id, reason: stored?.account === account ? 'NOT_OPEN' : 'NOT_FOUND' });
         }
       }
-      await this.commit(turn);
+      this.stage(turn);
       return outcome;
     });
   }
@@ -187,41 +192,110 @@ export class TradingDesk {
         canceled.push(order.id);
         this.remove(turn, order, 'NONCE_FLOOR');
       }
-      await this.commit(turn);
+      this.stage(turn);
       return canceled;
     });
   }
 
   /** Expires every open order whose deadline has passed; returns how many. */
   expireDue(): Promise<number> {
-    return this.serial(async () => {
-      const now = this.clock.now();
-      const due = this.expiries.popDue(now).flatMap((id) => this.live.get(id) ?? []);
-      if (due.length === 0) return 0;
-      const turn = new OrderTurn(this.live, now);
-      for (const order of due) if (this.live.get(order.id) !== undefined) this.remove(turn, order, 'EXPIRED');
-      await this.commit(turn);
-      return due.length;
-    });
+    return this.serial(async () => this.expireDueNow());
   }
 
-  /** Runs turns one after another; a failed turn does not block the ones after it. */
+  private expireDueNow(): number {
+    const now = this.clock.now();
+    const due = this.expiries.popDue(now).flatMap((id) => this.live.get(id) ?? []);
+    if (due.length === 0) return 0;
+    const turn = new OrderTurn(this.live, now);
+    for (const order of due) if (this.live.get(order.id) !== undefined) this.remove(turn, order, 'EXPIRED');
+    this.stage(turn);
+    return due.length;
+  }
+
+  /** Orders saved already, by hash: stored ones and those of the commit group. */
+  private async savedByHash(hashes: readonly string[]): Promise<Map<string, OrderRecord>> {
+    const saved = new Map((await this.store.orders.byHashes(hashes)).map((record) => [record.orderHash, record]));
+    for (const hash of hashes) {
+      const pending = this.pending.orderByHash(hash);
+      if (pending !== undefined) saved.set(hash, pending);
+    }
+    return saved;
+  }
+
+  /** Each nonce was issued to the account by /orders/build, is not used, is above the floor, and appears once. */
+  private async checkNonces(account: string, candidates: readonly OrderCandidate[]): Promise<void> {
+    const nonces = candidates.map((candidate) => candidate.fields.nonce);
+    const stored = await this.store.nonces.floor(account);
+    const floor = stored > this.pending.floor(account) ? stored : this.pending.floor(account);
+    const unused = nonces.length === 0 ? new Set<bigint>() : await this.store.nonces.unused(account, nonces);
+    const seen = new Set<bigint>();
+    for (const { index, fields } of candidates) {
+      const { nonce } = fields;
+      if (nonce < floor) throw AppError.atItem(index, 'items', 'NONCE_BELOW_FLOOR');
+      if (!unused.has(nonce) || seen.has(nonce) || this.pending.isNonceUsed(account, nonce)) {
+        throw AppError.atItem(index, 'items', 'NONCE_NOT_ISSUED');
+      }
+      seen.add(nonce);
+    }
+  }
+
+  /**
+   * Runs turns one after another; a failed turn does not block the ones after it. A turn's answer
+   * waits until its commit group is stored. The group is stored once the event loop has had a
+   * turn of its own (so requests arriving together under load join it), or at once when it has
+   * grown large.
+   */
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(() => {
+    const ran = this.tail.then(async () => {
       if (this.broken) throw new AppError('TRADING_UNAVAILABLE');
-      return work();
+      const group = this.pending;
+      let value: T;
+      try {
+        value = await work();
+      } finally {
+        if (this.pending.size >= MAX_GROUP_ORDERS) await this.flush();
+        else this.scheduleFlush();
+      }
+      return { value, group };
     });
-    this.tail = run.catch(() => {});
-    return run;
+    this.tail = ran.catch(() => {});
+    return ran.then(async ({ value, group }) => {
+      await group.stored;
+      return value;
+    });
   }
 
-  private async commit(turn: OrderTurn): Promise<void> {
+  /** Adds a turn's changes to the commit group. */
+  private stage(turn: OrderTurn): TurnWrite {
+    const write = turn.write();
+    this.pending.add(write);
+    return write;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.tail = this.tail.then(() => this.flush());
+    });
+  }
+
+  /** Stores the commit group in one transaction and opens the next one. */
+  private async flush(): Promise<void> {
+    const group = this.pending;
+    this.pending = new PendingWrites();
+    if (group.writes.length === 0) {
+      group.resolve();
+      return;
+    }
     try {
-      await this.store.orders.commitTurn(turn.write());
+      await this.store.orders.commitTurns(group.writes);
+      group.resolve();
     } catch (error) {
       this.broken = true;
-      this.logger.fatal({ err: error }, 'an engine turn could not be stored; trading is suspended until a restart');
-      throw new AppError('TRADING_UNAVAILABLE', undefined, { cause: error });
+      this.logger.fatal({ err: error }, 'engine turns could not be stored; trading is suspended until a restart');
+      group.reject(new AppError('TRADING_UNAVAILABLE', undefined, { cause: error }));
     }
   }
 

@@ -96,15 +96,15 @@ export const MIGRATIONS: readonly Migration[] = [
         nonce_floor TEXT NOT NULL
       ) STRICT;
 
-      -- Nonces issued by /orders/build; order_id is set when a saved order uses one.
+      -- Nonces issued by /orders/build, until the deadline of the order they were issued for; a
+      -- nonce is used when an order of the account carries it (orders_by_nonce keeps that unique).
       CREATE TABLE order_nonces (
         account TEXT NOT NULL,
         nonce TEXT NOT NULL,
         expires_at INTEGER NOT NULL,
-        order_id INTEGER,
         PRIMARY KEY (account, nonce)
       ) STRICT, WITHOUT ROWID;
-      CREATE INDEX order_nonces_unused ON order_nonces (expires_at) WHERE order_id IS NULL;
+      CREATE INDEX order_nonces_by_expiry ON order_nonces (expires_at);
 
       CREATE TABLE orders (
         id INTEGER PRIMARY KEY,
@@ -129,6 +129,7 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL
       ) STRICT;
       CREATE INDEX orders_by_account ON orders (account, id);
+      CREATE UNIQUE INDEX orders_by_nonce ON orders (account, nonce);
       CREATE INDEX orders_open ON orders (book_id, id) WHERE status IN ('OPEN', 'PARTIALLY_FILLED');
 
       CREATE TABLE order_events (

@@ -11,9 +11,13 @@ export function sqliteNonceStore(db: SqlDatabase): NonceStore {
       `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, @last, '0')
        ON CONFLICT (account) DO UPDATE SET last_nonce = excluded.last_nonce`,
     ),
-    insertNonce: db.prepare('INSERT INTO order_nonces (account, nonce, expires_at, order_id) VALUES (?, ?, ?, NULL)'),
-    unused: db.prepare<{ nonce: string }>('SELECT nonce FROM order_nonces WHERE account = ? AND nonce = ? AND order_id IS NULL'),
-    purge: db.prepare('DELETE FROM order_nonces WHERE order_id IS NULL AND expires_at < ?'),
+    insertNonce: db.prepare('INSERT INTO order_nonces (account, nonce, expires_at) VALUES (?, ?, ?)'),
+    unused: db.prepare<{ nonce: string }>(
+      `SELECT n.nonce FROM order_nonces n
+       WHERE n.account = ? AND n.nonce IN (SELECT value FROM json_each(?))
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.account = n.account AND o.nonce = n.nonce)`,
+    ),
+    purge: db.prepare('DELETE FROM order_nonces WHERE expires_at < ?'),
   };
 
   return {
@@ -31,9 +35,8 @@ export function sqliteNonceStore(db: SqlDatabase): NonceStore {
       });
     },
     async unused(account, nonces) {
-      const found = new Set<bigint>();
-      for (const nonce of nonces) if (statements.unused.get(account, nonce.toString()) !== undefined) found.add(nonce);
-      return found;
+      const listed = JSON.stringify(nonces.map((nonce) => nonce.toString()));
+      return new Set(statements.unused.all(account, listed).map((row) => BigInt(row.nonce)));
     },
     async floor(account) {
       return BigInt(statements.account.get(account)?.nonce_floor ?? '0');

@@ -44,6 +44,19 @@ function toTrade(row: TradeRow): TradeRecord {
   };
 }
 
+/** What a batch of trades adds to one candle. */
+interface CandleDelta {
+  readonly bookId: number;
+  readonly start: number;
+  readonly open: number;
+  high: number;
+  low: number;
+  close: number;
+  base: bigint;
+  quote: bigint;
+  count: number;
+}
+
 export interface SqliteTradeStore extends TradeStore {
   /** Inserts trades and folds them into the candles inside the caller's transaction; returns their ids. */
   insertWithin(trades: readonly NewTrade[]): number[];
@@ -60,11 +73,11 @@ export function sqliteTradeStore(db: SqlDatabase): SqliteTradeStore {
     getCandle: db.prepare<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
     insertCandle: db.prepare(
       `INSERT INTO candles_5m (book_id, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, base_volume, quote_volume, trade_count)
-       VALUES (@bookId, @start, @ticks, @ticks, @ticks, @ticks, @base, @quote, 1)`,
+       VALUES (@bookId, @start, @open, @high, @low, @close, @base, @quote, @count)`,
     ),
     updateCandle: db.prepare(
-      `UPDATE candles_5m SET high_ticks = max(high_ticks, @ticks), low_ticks = min(low_ticks, @ticks), close_ticks = @ticks,
-         base_volume = @base, quote_volume = @quote, trade_count = trade_count + 1
+      `UPDATE candles_5m SET high_ticks = max(high_ticks, @high), low_ticks = min(low_ticks, @low), close_ticks = @close,
+         base_volume = @base, quote_volume = @quote, trade_count = trade_count + @count
        WHERE book_id = @bookId AND start_ms = @start`,
     ),
     pageAsc: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id ASC LIMIT ? OFFSET ?'),
@@ -74,27 +87,66 @@ export function sqliteTradeStore(db: SqlDatabase): SqliteTradeStore {
     candlesSince: db.prepare<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms'),
   };
 
-  const insertWithin = (trades: readonly NewTrade[]): number[] =>
-    trades.map((trade) => {
-      const { lastInsertRowid } = statements.insertTrade.run({
-        ...trade,
-        baseAmount: trade.baseAmount.toString(),
-        quoteAmount: trade.quoteAmount.toString(),
-      });
+  /** Folds trades into their candles: one read and one write per candle touched, not per trade. */
+  const foldIntoCandles = (trades: readonly NewTrade[]): void => {
+    const touched = new Map<string, CandleDelta>();
+    for (const trade of trades) {
       const start = trade.executedAt - (trade.executedAt % CANDLE_MS);
-      const candle = statements.getCandle.get(trade.bookId, start);
-      const key = { bookId: trade.bookId, start, ticks: trade.priceTicks };
-      if (candle === undefined) {
-        statements.insertCandle.run({ ...key, base: trade.baseAmount.toString(), quote: trade.quoteAmount.toString() });
-      } else {
-        statements.updateCandle.run({
-          ...key,
-          base: (BigInt(candle.base_volume) + trade.baseAmount).toString(),
-          quote: (BigInt(candle.quote_volume) + trade.quoteAmount).toString(),
+      const key = `${trade.bookId}:${start}`;
+      const delta = touched.get(key);
+      if (delta === undefined) {
+        touched.set(key, {
+          bookId: trade.bookId,
+          start,
+          open: trade.priceTicks,
+          high: trade.priceTicks,
+          low: trade.priceTicks,
+          close: trade.priceTicks,
+          base: trade.baseAmount,
+          quote: trade.quoteAmount,
+          count: 1,
         });
+      } else {
+        delta.high = Math.max(delta.high, trade.priceTicks);
+        delta.low = Math.min(delta.low, trade.priceTicks);
+        delta.close = trade.priceTicks;
+        delta.base += trade.baseAmount;
+        delta.quote += trade.quoteAmount;
+        delta.count++;
       }
-      return Number(lastInsertRowid);
-    });
+    }
+    for (const delta of touched.values()) {
+      const candle = statements.getCandle.get(delta.bookId, delta.start);
+      const base = (candle === undefined ? 0n : BigInt(candle.base_volume)) + delta.base;
+      const quote = (candle === undefined ? 0n : BigInt(candle.quote_volume)) + delta.quote;
+      const row = {
+        bookId: delta.bookId,
+        start: delta.start,
+        high: delta.high,
+        low: delta.low,
+        close: delta.close,
+        base: base.toString(),
+        quote: quote.toString(),
+        count: delta.count,
+      };
+      if (candle === undefined) statements.insertCandle.run({ ...row, open: delta.open });
+      else statements.updateCandle.run(row);
+    }
+  };
+
+  const insertWithin = (trades: readonly NewTrade[]): number[] => {
+    const ids = trades.map((trade) =>
+      Number(
+        statements.insertTrade.run({
+          ...trade,
+          baseAmount: trade.baseAmount.toString(),
+          quoteAmount: trade.quoteAmount.toString(),
+        }).lastInsertRowid,
+      ),
+    );
+    foldIntoCandles(trades);
+    return ids;
+  };
 
   return {
     insertWithin,
