@@ -2,16 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CoreError } from './errors.js';
 import { type GridSpec, MarketGrid } from './grid.js';
+import { HBAR_USDC_GRID } from './test-support/engine-fixtures.js';
 
 /** WHBAR (8 decimals) priced in USDC (6 decimals). */
-const hbarUsdc: GridSpec = {
-  baseDecimals: 8,
-  quoteDecimals: 6,
-  tickStep: '0.00001',
-  sizeStep: '0.1',
-  lotSize: '1',
-  minNotional: '1',
-};
+const hbarUsdc: GridSpec = HBAR_USDC_GRID;
 
 describe('MarketGrid', () => {
   const grid = new MarketGrid(hbarUsdc);

@@ -13,7 +13,7 @@ import {
   type TermsResult,
   type TermsViolation,
 } from './order-terms.js';
-import { limit, recordingEngine } from './test-support/engine-fixtures.js';
+import { HBAR_USDC_GRID, limit, recordingEngine } from './test-support/engine-fixtures.js';
 
 const BASE = '0x00000000000000000000000000000000000abcde';
 const QUOTE = '0x0000000000000000000000000000000000fedcba';
@@ -22,14 +22,7 @@ const TOKENS: BookTokens = { base: BASE, quote: QUOTE };
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** WHBAR (8 decimals) priced in USDC (6 decimals): one tick times one step is exactly 1 raw USDC. */
-const hbarUsdc = new MarketGrid({
-  baseDecimals: 8,
-  quoteDecimals: 6,
-  tickStep: '0.00001',
-  sizeStep: '0.1',
-  lotSize: '1',
-  minNotional: '1',
-});
+const hbarUsdc = new MarketGrid(HBAR_USDC_GRID);
 
 /** An 18-decimal base in a 6-decimal quote, ten quote raw units per tick-step. */
 const ethUsdc = new MarketGrid({

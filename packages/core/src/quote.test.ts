@@ -4,17 +4,10 @@ import { MatchingEngine } from './book/matching-engine.js';
 import { BUY, SELL } from './book/types.js';
 import { MarketGrid } from './grid.js';
 import { quoteExactInput, quoteExactOutput } from './quote.js';
-import { limit } from './test-support/engine-fixtures.js';
+import { HBAR_USDC_GRID, limit } from './test-support/engine-fixtures.js';
 
 /** WHBAR/USDC: size step 0.1 WHBAR = 10^7 raw, one tick-step = 1 USDC raw unit, lot 1 WHBAR. */
-const grid = new MarketGrid({
-  baseDecimals: 8,
-  quoteDecimals: 6,
-  tickStep: '0.00001',
-  sizeStep: '0.1',
-  lotSize: '1',
-  minNotional: '1',
-});
+const grid = new MarketGrid(HBAR_USDC_GRID);
 
 function book(): MatchingEngine {
   const engine = new MatchingEngine(() => {});

@@ -1,6 +1,7 @@
 import type { EngineEvent, FillEvent, OrderEvent } from '../book/events.js';
 import { MatchingEngine, type MatchingEngineOptions } from '../book/matching-engine.js';
 import type { PlaceOrder, Side } from '../book/types.js';
+import type { GridSpec } from '../grid.js';
 
 /** Builder-style order fixture: a GTC limit order unless told otherwise. */
 export function limit(id: number, side: Side, price: number, quantity: number, extra: Partial<PlaceOrder> = {}): PlaceOrder {
@@ -23,3 +24,13 @@ export function statusesOf(events: readonly EngineEvent[], orderId: number): str
     .filter((event): event is OrderEvent => event.type === 'order' && event.orderId === orderId)
     .map((event) => (event.reason ? `${event.status}:${event.reason}` : event.status));
 }
+
+/** WHBAR (8 decimals) priced in USDC (6 decimals): one tick times one size step is exactly 1 raw USDC. */
+export const HBAR_USDC_GRID: GridSpec = {
+  baseDecimals: 8,
+  quoteDecimals: 6,
+  tickStep: '0.00001',
+  sizeStep: '0.1',
+  lotSize: '1',
+  minNotional: '1',
+};

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { BUY, orderTypedData, parseWireOrder, type Side } from '@dex/core';
+import { BUY, orderTypedData, parseWireOrder, type Side, type WireOrder } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
@@ -14,21 +14,7 @@ export interface Reply<T = Record<string, unknown>> {
 }
 
 /** A built order as the API returns it (wire form plus meta). */
-export interface BuiltOrder {
-  info: {
-    reactor: string;
-    swapper: string;
-    nonce: string;
-    deadline: string;
-    additionalValidationContract: string;
-    additionalValidationData: string;
-  };
-  input: { token: string; amount: string };
-  output: { token: string; amount: string; recipient: string };
-  makerOnly: boolean;
-  takerOnce: boolean;
-  maxTakerFeePips: number;
-  maxMakerFeePips: number;
+export interface BuiltOrder extends WireOrder {
   meta: { orderbookId: number; type: 'LIMIT' | 'MARKET'; side: 'buy' | 'sell'; orderHash: string };
 }
 
