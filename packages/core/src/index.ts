@@ -8,6 +8,7 @@ export * from './eip712/order-hash.js';
 export * from './eip712/order-typed-data.js';
 export * from './eip712/order-types.js';
 export * from './errors.js';
+export * from './evm-address.js';
 export * from './grid.js';
 export * from './ledger-id.js';
 export * from './order-terms.js';

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { isEvmAddress } from '@dex/core';
 
 export type Network = 'devnet' | 'testnet' | 'mainnet';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -51,7 +52,6 @@ export class ConfigError extends Error {
 const CHAIN_IDS: Record<Network, number> = { mainnet: 295, testnet: 296, devnet: 298 };
 /** Address of the first contract the devnet operator deploys; the settlement issue deploys it for real. */
 const DEVNET_REACTOR = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -111,7 +111,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', ['devnet', 'testnet', 'mainnet']);
   const dataDir = text(env, 'DATA_DIR', './data');
   const reactorAddress = text(env, 'REACTOR_ADDRESS', network === 'devnet' ? DEVNET_REACTOR : '');
-  if (!EVM_ADDRESS.test(reactorAddress)) {
+  if (!isEvmAddress(reactorAddress)) {
     throw new ConfigError(
       `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${network === 'devnet' ? '' : ` (required on ${network})`}`,
     );

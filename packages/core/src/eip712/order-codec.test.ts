@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_UINT256 } from '../amount.js';
 import { CoreError } from '../errors.js';
+import { orderArbitrary } from '../test-support/order-arbitraries.js';
 import { bytesToHex } from './hex.js';
 import { parseOrderSignature, parseWireOrder, toWireOrder } from './order-codec.js';
 import type { WireOrder } from './order-types.js';
@@ -123,25 +124,7 @@ describe('parseWireOrder', () => {
   });
 
   it('round-trips random orders through the wire form', () => {
-    const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map(bytesToHex);
-    const uint256 = fc.bigInt({ min: 0n, max: MAX_UINT256 }).map(String);
-    const pips = fc.integer({ min: 0, max: 0xffff_ffff });
-    const wire: fc.Arbitrary<WireOrder> = fc.record({
-      info: fc.record({
-        reactor: address,
-        swapper: address,
-        nonce: uint256,
-        deadline: uint256,
-        additionalValidationContract: address,
-        additionalValidationData: fc.uint8Array({ maxLength: 64 }).map(bytesToHex),
-      }),
-      input: fc.record({ token: address, amount: uint256 }),
-      output: fc.record({ token: address, amount: uint256, recipient: address }),
-      makerOnly: fc.boolean(),
-      takerOnce: fc.boolean(),
-      maxTakerFeePips: pips,
-      maxMakerFeePips: pips,
-    });
+    const wire: fc.Arbitrary<WireOrder> = orderArbitrary(64).map(toWireOrder);
     fc.assert(
       fc.property(wire, (order) => {
         expect(toWireOrder(parseWireOrder(order))).toEqual(order);

@@ -1,9 +1,9 @@
 import { parseRawAmount } from '../amount.js';
 import { CoreError } from '../errors.js';
+import { isEvmAddress } from '../evm-address.js';
 import { hexToBytes } from './hex.js';
 import type { Address, Hex, PartialFillLimitOrder, WireOrder } from './order-types.js';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** The reactor hashes this field in full, so its size bounds the work one order can cause. */
 export const MAX_VALIDATION_DATA_BYTES = 1024;
 const VALIDATION_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
@@ -43,7 +43,7 @@ function exactObject(value: unknown, path: string, fields: readonly string[]): J
 }
 
 function address(value: unknown, path: string): Address {
-  if (typeof value !== 'string' || !ADDRESS.test(value)) throw invalid(path, 'must be a 0x-prefixed 20-byte hex address');
+  if (!isEvmAddress(value)) throw invalid(path, 'must be a 0x-prefixed 20-byte hex address');
   return value.toLowerCase() as Address;
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedDir } from '../../../../bench/workload.js';
 import { MAX_UINT256 } from '../amount.js';
 import { CoreError } from '../errors.js';
+import { addressArbitrary, orderArbitrary as anyOrder } from '../test-support/order-arbitraries.js';
 import { bytesToHex } from './hex.js';
 import { parseWireOrder } from './order-codec.js';
 import { hashDomain, ORDER_TYPE_HASH, ORDER_TYPE_STRING, OrderHasher } from './order-hash.js';
@@ -49,32 +50,13 @@ describe.skipIf(!shared)('OrderHasher against the shared EIP-712 vectors', () =>
   });
 });
 
-const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => bytesToHex(bytes) as Address);
-const uint256 = fc.bigInt({ min: 0n, max: MAX_UINT256 });
-const uint32 = fc.integer({ min: 0, max: 0xffff_ffff });
-
-const orderArbitrary: fc.Arbitrary<PartialFillLimitOrder> = fc.record({
-  info: fc.record({
-    reactor: address,
-    swapper: address,
-    nonce: uint256,
-    deadline: uint256,
-    additionalValidationContract: address,
-    additionalValidationData: fc.uint8Array({ maxLength: 1024 }).map((bytes) => bytesToHex(bytes)),
-  }),
-  input: fc.record({ token: address, amount: uint256 }),
-  output: fc.record({ token: address, amount: uint256, recipient: address }),
-  makerOnly: fc.boolean(),
-  takerOnce: fc.boolean(),
-  maxTakerFeePips: uint32,
-  maxMakerFeePips: uint32,
-});
+const orderArbitrary = anyOrder(1024);
 
 const domainArbitrary: fc.Arbitrary<Eip712Domain> = fc.record({
   name: fc.string({ unit: 'grapheme', maxLength: 40 }),
   version: fc.string({ maxLength: 8 }),
   chainId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-  verifyingContract: address,
+  verifyingContract: addressArbitrary,
 });
 
 function viemDigest(domain: Eip712Domain, order: PartialFillLimitOrder): Hex {

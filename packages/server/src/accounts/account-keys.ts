@@ -1,4 +1,4 @@
-import { longZeroAddress } from '@dex/core';
+import { isEvmAddress, longZeroAddress } from '@dex/core';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -41,13 +41,9 @@ const SPKI_HEADERS: Record<AccountKeyType, readonly { header: string; keyHexLeng
   ],
 };
 
-const EVM_ADDRESS = /^0x[0-9a-f]{40}$/;
-
 /** The address in lower case when `value` is a 0x-prefixed 20-byte hex address, else undefined. */
 export function asEvmAddress(value: unknown): `0x${string}` | undefined {
-  if (typeof value !== 'string') return undefined;
-  const lower = value.toLowerCase();
-  return EVM_ADDRESS.test(lower) ? (lower as `0x${string}`) : undefined;
+  return isEvmAddress(value) ? (value.toLowerCase() as `0x${string}`) : undefined;
 }
 
 /**

@@ -27,33 +27,44 @@ function operator(store: Store, clock = new ManualClock()) {
   };
 }
 
-describe('operator CLI', () => {
-  let store: Store;
-  let run: ReturnType<typeof operator>;
-  let remove: () => void;
+/** A fresh store in a temporary folder for every test of the calling describe, with an operator on it. */
+interface OperatorFixture {
+  store: Store;
+  run: ReturnType<typeof operator>;
+  dir: string;
+}
 
+function withFreshStore(): OperatorFixture {
+  const fixture = {} as OperatorFixture;
+  let remove = () => {};
   beforeEach(async () => {
     const data = tempDataDir();
     remove = data.remove;
-    store = await openSqliteStore(join(data.dir, 'devnet.sqlite'));
-    run = operator(store);
+    fixture.dir = data.dir;
+    fixture.store = await openSqliteStore(join(data.dir, 'devnet.sqlite'));
+    fixture.run = operator(fixture.store);
   });
   afterEach(async () => {
-    await store.close();
+    await fixture.store.close();
     remove();
   });
+  return fixture;
+}
+
+describe('operator CLI', () => {
+  const cli = withFreshStore();
 
   async function addTokens(): Promise<void> {
-    expect((await run('token', 'add', '--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8')).code).toBe(
-      0,
-    );
-    expect((await run('token', 'add', '--id', '0.0.7002', '--symbol', 'BBB', '--name', 'Token B', '--decimals', '6')).code).toBe(
-      0,
-    );
+    expect(
+      (await cli.run('token', 'add', '--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8')).code,
+    ).toBe(0);
+    expect(
+      (await cli.run('token', 'add', '--id', '0.0.7002', '--symbol', 'BBB', '--name', 'Token B', '--decimals', '6')).code,
+    ).toBe(0);
   }
 
   it('adds a token with its long-zero address and lists it', async () => {
-    const added = await run(
+    const added = await cli.run(
       'token',
       'add',
       '--id',
@@ -68,7 +79,7 @@ describe('operator CLI', () => {
     );
     expect(added).toMatchObject({ code: 0, err: '' });
     expect(added.out).toContain('0x0000000000000000000000000000000000001b59');
-    const listed = JSON.parse((await run('token', 'list', '--json')).out) as { id: string; dueDiligenceComplete: boolean }[];
+    const listed = JSON.parse((await cli.run('token', 'list', '--json')).out) as { id: string; dueDiligenceComplete: boolean }[];
     expect(listed).toMatchObject([{ id: '0.0.7001', dueDiligenceComplete: true }]);
   });
 
@@ -80,22 +91,22 @@ describe('operator CLI', () => {
     [['--id', '0.0.1', '--symbol', 'A', '--name', 'A', '--decimals', '8', '--website', 'http://a.example'], /https/],
     [['--id', '0.0.1', '--symbol', 'A', '--decimals', '8'], /--name is required/],
   ])('refuses a token with bad input %j (exit 2)', async (args, message) => {
-    const result = await run('token', 'add', ...args);
+    const result = await cli.run('token', 'add', ...args);
     expect(result.code).toBe(2);
     expect(result.err).toMatch(message);
-    expect(await store.tokens.list()).toEqual([]);
+    expect(await cli.store.tokens.list()).toEqual([]);
   });
 
   it('refuses a duplicate token (exit 1)', async () => {
     await addTokens();
-    const again = await run('token', 'add', '--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Again', '--decimals', '8');
+    const again = await cli.run('token', 'add', '--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Again', '--decimals', '8');
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/already exists/);
   });
 
   it('adds a book by token symbol or id, with default fees', async () => {
     await addTokens();
-    const added = await run('book', 'add', '--base', 'aaa', '--quote', '0.0.7002', ...GRID, '--json');
+    const added = await cli.run('book', 'add', '--base', 'aaa', '--quote', '0.0.7002', ...GRID, '--json');
     expect(added.code).toBe(0);
     expect(JSON.parse(added.out)).toMatchObject({
       id: 1,
@@ -119,46 +130,46 @@ describe('operator CLI', () => {
     [[...GRID, '--taker-fee-pips', '2000000'], /taker-fee-pips/, 2],
   ])('refuses a book with a bad grid or fee %j', async (args, message, code) => {
     await addTokens();
-    const result = await run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...args);
+    const result = await cli.run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...args);
     expect(result.code).toBe(code);
     expect(result.err).toMatch(message);
-    expect(await store.books.list()).toEqual([]);
+    expect(await cli.store.books.list()).toEqual([]);
   });
 
   it('refuses a book whose tokens are unknown or the same', async () => {
     await addTokens();
-    expect((await run('book', 'add', '--base', 'ZZZ', '--quote', 'BBB', ...GRID)).err).toMatch(/no token ZZZ/);
-    expect((await run('book', 'add', '--base', 'AAA', '--quote', 'AAA', ...GRID)).err).toMatch(/different tokens/);
+    expect((await cli.run('book', 'add', '--base', 'ZZZ', '--quote', 'BBB', ...GRID)).err).toMatch(/no token ZZZ/);
+    expect((await cli.run('book', 'add', '--base', 'AAA', '--quote', 'AAA', ...GRID)).err).toMatch(/different tokens/);
   });
 
   it('opens, closes, halts and resumes a book', async () => {
     await addTokens();
-    await run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...GRID);
+    await cli.run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...GRID);
     for (const [action, status, halted] of [
       ['halt', 'OPEN', true],
       ['close', 'CLOSED', true],
       ['resume', 'CLOSED', false],
       ['open', 'OPEN', false],
     ] as const) {
-      const result = await run('book', action, '1', '--json');
+      const result = await cli.run('book', action, '1', '--json');
       expect(result.code).toBe(0);
       expect(JSON.parse(result.out)).toMatchObject({ status, isHalted: halted });
     }
-    expect((await run('book', 'halt', '9')).err).toMatch(/no book 9/);
-    expect((await run('book', 'halt')).code).toBe(2);
+    expect((await cli.run('book', 'halt', '9')).err).toMatch(/no book 9/);
+    expect((await cli.run('book', 'halt')).code).toBe(2);
   });
 
   it('seeds the devnet once', async () => {
-    expect((await run('devnet', 'seed')).code).toBe(0);
-    expect(await store.books.list()).toHaveLength(3);
-    expect((await run('devnet', 'seed')).code).toBe(1);
+    expect((await cli.run('devnet', 'seed')).code).toBe(0);
+    expect(await cli.store.books.list()).toHaveLength(3);
+    expect((await cli.run('devnet', 'seed')).code).toBe(1);
   });
 
   it('prints usage for no command, help, unknown commands and unknown flags', async () => {
-    expect((await run()).code).toBe(2);
-    expect((await run('--help')).out).toContain('book open|close|halt|resume');
-    expect((await run('book', 'delete', '1')).err).toMatch(/unknown command/);
-    expect((await run('token', 'list', '--colour')).code).toBe(2);
+    expect((await cli.run()).code).toBe(2);
+    expect((await cli.run('--help')).out).toContain('book open|close|halt|resume');
+    expect((await cli.run('book', 'delete', '1')).err).toMatch(/unknown command/);
+    expect((await cli.run('token', 'list', '--colour')).code).toBe(2);
   });
 });
 
@@ -189,37 +200,25 @@ describe('operator CLI beside a running server', () => {
 });
 
 describe('operator CLI accounts', () => {
-  let store: Store;
-  let run: ReturnType<typeof operator>;
-  let data: ReturnType<typeof tempDataDir>;
-
-  beforeEach(async () => {
-    data = tempDataDir();
-    store = await openSqliteStore(join(data.dir, 'devnet.sqlite'));
-    run = operator(store);
-  });
-  afterEach(async () => {
-    await store.close();
-    data.remove();
-  });
+  const cli = withFreshStore();
 
   const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
   it('adds an ED25519 account under its long-zero address and lists it', async () => {
     const publicKey = hex(ed25519.keygen().publicKey);
-    const added = await run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', publicKey);
+    const added = await cli.run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', publicKey);
     expect(added).toMatchObject({ code: 0, err: '' });
     expect(added.out).toContain('0x0000000000000000000000000000000000001771');
-    expect(JSON.parse((await run('account', 'list', '--json')).out)).toMatchObject([
+    expect(JSON.parse((await cli.run('account', 'list', '--json')).out)).toMatchObject([
       { accountId: '0.0.6001', keyType: 'ED25519', publicKey, evmAddress: '0x0000000000000000000000000000000000001771' },
     ]);
-    expect((await run('account', 'list')).out).toContain(`0.0.6001\tED25519`);
+    expect((await cli.run('account', 'list')).out).toContain(`0.0.6001\tED25519`);
   });
 
   it('adds a secp256k1 key given in DER form and keeps it compressed under its alias address', async () => {
     const secretKey = secp256k1.utils.randomSecretKey();
     const der = `3056301006072a8648ce3d020106052b8104000a034200${hex(secp256k1.getPublicKey(secretKey, false))}`;
-    const added = await run('account', 'add', '--id', '0.0.6002', '--key-type', 'SECP256K1', '--public-key', der, '--json');
+    const added = await cli.run('account', 'add', '--id', '0.0.6002', '--key-type', 'SECP256K1', '--public-key', der, '--json');
     expect(added.code).toBe(0);
     expect(JSON.parse(added.out)).toMatchObject({
       accountId: '0.0.6002',
@@ -238,25 +237,25 @@ describe('operator CLI accounts', () => {
     [['--id', '0.0.6001', '--key-type', 'secp256k1', '--public-key', `02${'ff'.repeat(32)}`], /not a point/],
     [['--id', '0.0.6001', '--key-type', 'ed25519'], /--public-key is required/],
   ])('refuses an account with bad input %j (exit 2)', async (args, message) => {
-    const result = await run('account', 'add', ...args);
+    const result = await cli.run('account', 'add', ...args);
     expect(result.code).toBe(2);
     expect(result.err).toMatch(message);
-    expect(await store.accountKeys.list()).toEqual([]);
+    expect(await cli.store.accountKeys.list()).toEqual([]);
   });
 
   it('refuses a second key for an account (exit 1) and an id that a token has (exit 2)', async () => {
     const key = () => hex(ed25519.keygen().publicKey);
-    await run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', key());
-    const again = await run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', key());
+    await cli.run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', key());
+    const again = await cli.run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', key());
     expect(again).toMatchObject({ code: 1, err: expect.stringMatching(/already has a key/) });
-    await run('token', 'add', '--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8');
-    const token = await run('account', 'add', '--id', '0.0.7001', '--key-type', 'ed25519', '--public-key', key());
+    await cli.run('token', 'add', '--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8');
+    const token = await cli.run('account', 'add', '--id', '0.0.7001', '--key-type', 'ed25519', '--public-key', key());
     expect(token).toMatchObject({ code: 2, err: expect.stringMatching(/is a token/) });
   });
 
   it('creates devnet accounts from 0.0.5001 with fresh keys, writing only the key file the private key', async () => {
-    const edFile = join(data.dir, 'ed.key');
-    const created = await run('account', 'create', '--key-type', 'ed25519', '--key-file', edFile);
+    const edFile = join(cli.dir, 'ed.key');
+    const created = await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', edFile);
     expect(created.code).toBe(0);
     const edSecret = readFileSync(edFile, 'utf8').trim();
     expect(edSecret).toMatch(/^[0-9a-f]{64}$/);
@@ -265,10 +264,10 @@ describe('operator CLI accounts', () => {
     expect(created.out).toContain('0.0.5001');
     expect(created.out).toContain(edPublic);
     expect(created.out + created.err).not.toContain(edSecret);
-    expect(await store.accountKeys.get('0.0.5001')).toMatchObject({ keyType: 'ED25519', publicKey: edPublic });
+    expect(await cli.store.accountKeys.get('0.0.5001')).toMatchObject({ keyType: 'ED25519', publicKey: edPublic });
 
-    const ecFile = join(data.dir, 'ec.key');
-    const ec = await run('account', 'create', '--key-type', 'secp256k1', '--key-file', ecFile, '--json');
+    const ecFile = join(cli.dir, 'ec.key');
+    const ec = await cli.run('account', 'create', '--key-type', 'secp256k1', '--key-file', ecFile, '--json');
     const ecSecret = readFileSync(ecFile, 'utf8').trim();
     expect(ec.out).not.toContain(ecSecret);
     expect(JSON.parse(ec.out)).toEqual({
@@ -282,75 +281,75 @@ describe('operator CLI accounts', () => {
   });
 
   it('creates the next account after the highest one, skipping token ids', async () => {
-    await run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', hex(ed25519.keygen().publicKey));
-    await run('token', 'add', '--id', '0.0.6002', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8');
-    const created = await run('account', 'create', '--key-type', 'ed25519', '--key-file', join(data.dir, 'a.key'), '--json');
+    await cli.run('account', 'add', '--id', '0.0.6001', '--key-type', 'ed25519', '--public-key', hex(ed25519.keygen().publicKey));
+    await cli.run('token', 'add', '--id', '0.0.6002', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8');
+    const created = await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', join(cli.dir, 'a.key'), '--json');
     expect(JSON.parse(created.out)).toMatchObject({ accountId: '0.0.6003' });
   });
 
   it('never overwrites a key file', async () => {
-    const file = join(data.dir, 'taken.key');
+    const file = join(cli.dir, 'taken.key');
     writeFileSync(file, 'precious\n');
-    const result = await run('account', 'create', '--key-type', 'ed25519', '--key-file', file);
+    const result = await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', file);
     expect(result).toMatchObject({ code: 2, err: expect.stringMatching(/exists/) });
     expect(readFileSync(file, 'utf8')).toBe('precious\n');
-    expect(await store.accountKeys.list()).toEqual([]);
+    expect(await cli.store.accountKeys.list()).toEqual([]);
   });
 
   it('removes the key file again when the account cannot be registered', async () => {
     const refusing: Store = {
-      ...store,
+      ...cli.store,
       accountKeys: {
-        ...store.accountKeys,
+        ...cli.store.accountKeys,
         insert: async () => {
           throw new StoreConflictError('the store refuses');
         },
       },
     };
-    const file = join(data.dir, 'orphan.key');
+    const file = join(cli.dir, 'orphan.key');
     const result = await operator(refusing)('account', 'create', '--key-type', 'secp256k1', '--key-file', file);
     expect(result).toMatchObject({ code: 1, err: 'the store refuses' });
     expect(existsSync(file)).toBe(false);
   });
 
   it('lists the account commands in the usage', async () => {
-    expect((await run('--help')).out).toMatch(/account add[\s\S]*account create[\s\S]*account list/);
-    expect((await run('account', 'create', '--key-type', 'ed25519')).err).toMatch(/--key-file is required/);
+    expect((await cli.run('--help')).out).toMatch(/account add[\s\S]*account create[\s\S]*account list/);
+    expect((await cli.run('account', 'create', '--key-type', 'ed25519')).err).toMatch(/--key-file is required/);
   });
 });
 
 describe('operator CLI fee overrides', () => {
-  let store: Store;
-  let run: ReturnType<typeof operator>;
-  let remove: () => void;
-
+  const cli = withFreshStore();
   beforeEach(async () => {
-    const data = tempDataDir();
-    remove = data.remove;
-    store = await openSqliteStore(join(data.dir, 'devnet.sqlite'));
-    run = operator(store);
-    expect((await run('devnet', 'seed')).code).toBe(0);
-  });
-  afterEach(async () => {
-    await store.close();
-    remove();
+    expect((await cli.run('devnet', 'seed')).code).toBe(0);
   });
 
   const WALLET = '0xAbCdEf0123456789aBcDeF0123456789abCDef01';
 
   it('sets, lists, replaces and clears the fees of an account on a book', async () => {
-    const set = await run('fee', 'set', '--account', WALLET, '--book', '1', '--taker-fee-pips', '250', '--maker-fee-pips', '0');
+    const set = await cli.run(
+      'fee',
+      'set',
+      '--account',
+      WALLET,
+      '--book',
+      '1',
+      '--taker-fee-pips',
+      '250',
+      '--maker-fee-pips',
+      '0',
+    );
     expect(set).toMatchObject({ code: 0, out: `set fees ${WALLET.toLowerCase()}\tbook 1\ttaker 250 maker 0 pips` });
-    await run('fee', 'set', '--account', '0.0.5001', '--book', '2', '--taker-fee-pips', '10', '--maker-fee-pips', '5');
-    await run('fee', 'set', '--account', WALLET, '--book', '1', '--taker-fee-pips', '300', '--maker-fee-pips', '1');
-    const listed = JSON.parse((await run('fee', 'list', '--json')).out) as { account: string; takerFeePips: number }[];
+    await cli.run('fee', 'set', '--account', '0.0.5001', '--book', '2', '--taker-fee-pips', '10', '--maker-fee-pips', '5');
+    await cli.run('fee', 'set', '--account', WALLET, '--book', '1', '--taker-fee-pips', '300', '--maker-fee-pips', '1');
+    const listed = JSON.parse((await cli.run('fee', 'list', '--json')).out) as { account: string; takerFeePips: number }[];
     expect(listed.map((fee) => [fee.account, fee.takerFeePips])).toEqual([
       ['0.0.5001', 10],
       [WALLET.toLowerCase(), 300],
     ]);
-    expect((await run('fee', 'clear', '--account', WALLET, '--book', '1')).code).toBe(0);
-    expect((await run('fee', 'clear', '--account', WALLET, '--book', '1')).code).toBe(1);
-    expect(await store.feeOverrides.get(WALLET.toLowerCase(), 1)).toBeUndefined();
+    expect((await cli.run('fee', 'clear', '--account', WALLET, '--book', '1')).code).toBe(0);
+    expect((await cli.run('fee', 'clear', '--account', WALLET, '--book', '1')).code).toBe(1);
+    expect(await cli.store.feeOverrides.get(WALLET.toLowerCase(), 1)).toBeUndefined();
   });
 
   it.each([
@@ -359,8 +358,8 @@ describe('operator CLI fee overrides', () => {
     ['fees above 100%', ['--account', '0.0.5001', '--book', '1', '--taker-fee-pips', '1000001', '--maker-fee-pips', '1']],
     ['a missing maker fee', ['--account', '0.0.5001', '--book', '1', '--taker-fee-pips', '1']],
   ])('refuses %s with a usage error', async (_name, args) => {
-    const result = await run('fee', 'set', ...args);
+    const result = await cli.run('fee', 'set', ...args);
     expect(result.code).toBe(2);
-    expect(await store.feeOverrides.list()).toEqual([]);
+    expect(await cli.store.feeOverrides.list()).toEqual([]);
   });
 });

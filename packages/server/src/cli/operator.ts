@@ -1,12 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { assertTokenDecimals, CoreError, isLedgerId, longZeroAddress, MarketGrid } from '@dex/core';
+import { assertTokenDecimals, CoreError, isEvmAddress, isLedgerId, longZeroAddress, MarketGrid } from '@dex/core';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { type AccountKeyType, InvalidAccountKeyError, parsePublicKeyHex } from '../accounts/account-keys.js';
 import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
 import { seedDevnet } from '../devnet/seed.js';
+import { normaliseAccountId } from '../modules/auth/trading-identity.js';
 import { DEFAULT_FEES } from '../registry/default-fees.js';
+import { parseBookId } from '../registry/market-registry.js';
 import type { FeeOverride } from '../store/order-ports.js';
 import {
   type AccountKeyRecord,
@@ -50,7 +52,6 @@ Add --json for machine-readable output.`;
 /** A mistake in the operator's command line; printed without a stack trace. */
 class UsageError extends Error {}
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SYMBOL = /^[A-Za-z0-9.+-]{1,16}$/;
 const MAX_PIPS = 1_000_000;
 
@@ -138,7 +139,7 @@ async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   const decimals = wholeNumber(need(values, 'decimals'), 'decimals', 36);
   assertTokenDecimals(decimals);
   const evm = optional(values, 'evm') ?? longZeroAddress(id);
-  if (!EVM_ADDRESS.test(evm)) throw new UsageError('--evm must be a 0x-prefixed 20-byte address');
+  if (!isEvmAddress(evm)) throw new UsageError('--evm must be a 0x-prefixed 20-byte address');
   const description = optional(values, 'description');
   if (description !== null && description.length > 1_000) throw new UsageError('--description must be at most 1000 characters');
   return io.store.tokens.insert(
@@ -266,17 +267,16 @@ async function createAccount(values: Values, io: OperatorIo): Promise<AccountKey
   }
 }
 
-const ACCOUNT = /^(0\.0\.[0-9]{1,19}|0x[0-9a-fA-F]{40})$/;
-
 /** The account and book a fee override is about: the account as the API names it, an existing book. */
 async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: string; bookId: number }> {
-  const account = need(values, 'account');
-  if (!ACCOUNT.test(account)) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  const account = normaliseAccountId(need(values, 'account'));
+  if (account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
   const bookText = need(values, 'book');
   const books = await io.store.books.list();
-  const book = /^[1-9][0-9]{0,9}$/.test(bookText) ? books.find((candidate) => candidate.id === Number(bookText)) : undefined;
+  const bookId = parseBookId(bookText);
+  const book = books.find((candidate) => candidate.id === bookId);
   if (book === undefined) throw new UsageError(`--book: no book ${bookText}`);
-  return { account: account.startsWith('0x') ? account.toLowerCase() : account, bookId: book.id };
+  return { account, bookId: book.id };
 }
 
 function describeFee(fee: FeeOverride): string {

@@ -20,6 +20,15 @@ function gridOf(book: BookRecord, base: TokenRecord, quote: TokenRecord): Market
   });
 }
 
+/** Book ids are positive integers written without leading zeros; anything else names no book. */
+const BOOK_ID = /^[1-9][0-9]{0,14}$/;
+
+/** A book id from a path segment or a request field (number or string), or undefined when it cannot name a book. */
+export function parseBookId(value: string | number): number | undefined {
+  const text = String(value);
+  return BOOK_ID.test(text) ? Number(text) : undefined;
+}
+
 /** Whether a reload left the parts of a book that engines follow untouched. */
 function sameState(before: BookRecord | undefined, after: BookRecord): boolean {
   return (
@@ -74,6 +83,12 @@ export class MarketRegistry {
   /** Every market, in id order. */
   list(): Market[] {
     return [...this.markets.values()];
+  }
+
+  /** The market an id names as clients send it (number or string), or undefined. */
+  find(id: string | number): Market | undefined {
+    const bookId = parseBookId(id);
+    return bookId === undefined ? undefined : this.markets.get(bookId);
   }
 
   get(bookId: number): Market | undefined {

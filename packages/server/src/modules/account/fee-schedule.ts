@@ -24,4 +24,17 @@ export class FeeSchedule {
       capFractionPips: 0,
     };
   }
+
+  /** The account's rates by market, each market read once: for a batch of orders. */
+  forAccount(account: string): (market: Market) => Promise<FeeRates> {
+    const seen = new Map<number, Promise<FeeRates>>();
+    return (market) => {
+      let rates = seen.get(market.book.id);
+      if (rates === undefined) {
+        rates = this.rates(account, market);
+        seen.set(market.book.id, rates);
+      }
+      return rates;
+    };
+  }
 }

@@ -40,10 +40,8 @@ const OnboardingResponse = Type.Object({
   isComplete: Type.Boolean(),
 });
 
-const BOOK_ID = /^[1-9][0-9]{0,14}$/;
-
 function marketOf(registry: MarketRegistry, text: string): Market {
-  const market = BOOK_ID.test(text) ? registry.get(Number(text)) : undefined;
+  const market = registry.find(text);
   if (market === undefined) throw new AppError('ORDERBOOK_NOT_FOUND');
   return market;
 }

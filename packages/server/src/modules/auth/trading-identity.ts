@@ -1,4 +1,4 @@
-import { type Address, isLedgerId } from '@dex/core';
+import { type Address, isEvmAddress, isLedgerId } from '@dex/core';
 import type { AccountKeyRegistry } from '../../accounts/account-keys.js';
 import { AccountKeyLookupError } from '../../accounts/mirror-node-account-keys.js';
 import type { SignerKey } from '../../crypto/order-signatures.js';
@@ -12,12 +12,10 @@ export interface TradingIdentity {
   readonly signer: SignerKey;
 }
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
 /** An account id as the API accepts it (`0.0.X` or `0x` + 40 hex), normalised; undefined otherwise. */
 export function normaliseAccountId(value: string): string | undefined {
   if (isLedgerId(value)) return value;
-  return EVM_ADDRESS.test(value) ? value.toLowerCase() : undefined;
+  return isEvmAddress(value) ? value.toLowerCase() : undefined;
 }
 
 /**

@@ -32,13 +32,6 @@ export interface MarketDataOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CACHE_ENTRIES = 10_000;
-/** Book ids are positive integers written without leading zeros; anything else names no book. */
-const BOOK_ID = /^[1-9][0-9]{0,14}$/;
-
-/** A book id from a path segment, or undefined when it cannot name a book. */
-export function parseBookId(text: string): number | undefined {
-  return BOOK_ID.test(text) ? Number(text) : undefined;
-}
 
 /** Percent with four decimals, for display only (never used in any amount). */
 function percent(numerator: number, denominator: number): number {

@@ -4,7 +4,8 @@ import { AppError } from '../../errors.js';
 import type { PublicCaller } from '../../http/access.js';
 import { parseCount, parseSort, single } from '../../http/query.js';
 import { errorResponses } from '../../http/schemas.js';
-import { type MarketDataService, parseBookId } from './market-data-service.js';
+import { parseBookId } from '../../registry/market-registry.js';
+import type { MarketDataService } from './market-data-service.js';
 import {
   BookParams,
   BooksResponse,

@@ -65,6 +65,7 @@ export class OrderBuilder {
   async build(identity: TradingIdentity, requests: readonly OrderRequest[]): Promise<BuiltOrder[]> {
     const nowMs = this.clock.now();
     const now = Math.floor(nowMs / 1000);
+    const ratesOf = this.fees.forAccount(identity.account);
     const drafts = await Promise.all(
       requests.map(async (request, index) => {
         const check = new ItemChecks('orderRequests', index);
@@ -82,7 +83,7 @@ export class OrderBuilder {
           outputAmount: check.amount(request.outputAmount, 'outputAmount'),
         };
         const terms = check.terms(amounts, market, request.type);
-        const fees = await this.fees.rates(identity.account, market);
+        const fees = await ratesOf(market);
         return { request, market, amounts, terms, fees, deadline: this.deadlineOf(request, now, check) };
       }),
     );

@@ -24,8 +24,6 @@ const VIOLATION_CODES: Record<TermsViolation, ErrorCode> = {
   PRICE_OUT_OF_RANGE: 'ORDER_PRICE_OUT_OF_RANGE',
 };
 
-const BOOK_ID = /^[1-9][0-9]{0,14}$/;
-
 /** Checks on one item of a batch; every error names the item. */
 export class ItemChecks {
   constructor(
@@ -49,9 +47,8 @@ export class ItemChecks {
 
   /** The open, trading market of an `orderbookId` given as a number or a numeric string. */
   market(registry: MarketRegistry, orderbookId: number | string): Market {
-    const text = String(orderbookId);
-    const market = BOOK_ID.test(text) ? registry.get(Number(text)) : undefined;
-    if (market === undefined) throw this.fail('UNKNOWN_ORDERBOOK', `unknown order book ${text.slice(0, 20)}`);
+    const market = registry.find(orderbookId);
+    if (market === undefined) throw this.fail('UNKNOWN_ORDERBOOK', `unknown order book ${String(orderbookId).slice(0, 20)}`);
     if (market.book.status === 'CLOSED') throw this.fail('MARKET_CLOSED');
     if (market.book.isHalted) throw this.fail('MARKET_HALTED');
     return market;

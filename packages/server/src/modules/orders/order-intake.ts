@@ -21,7 +21,7 @@ import type { Clock } from '../../util/clock.js';
 import type { FeeRates, FeeSchedule } from '../account/fee-schedule.js';
 import type { TradingIdentity } from '../auth/trading-identity.js';
 import { ItemChecks } from './order-checks.js';
-import { MAX_OPEN_ORDERS_PER_ACCOUNT, type OrderCandidate, type TradingDesk } from './trading-desk.js';
+import type { OrderCandidate, TradingDesk } from './trading-desk.js';
 
 /** One entry of `POST /orders/save`, as validated by its schema. */
 export interface SaveItem {
@@ -80,16 +80,7 @@ export class OrderIntake {
   ) {}
 
   async save(identity: TradingIdentity, items: readonly SaveItem[], links: readonly OcoLink[]): Promise<SaveOutcome> {
-    // One fee lookup per book of the batch, not per order.
-    const rates = new Map<number, Promise<FeeRates>>();
-    const ratesOf = (market: Market) => {
-      let found = rates.get(market.book.id);
-      if (found === undefined) {
-        found = this.fees.rates(identity.account, market);
-        rates.set(market.book.id, found);
-      }
-      return found;
-    };
+    const ratesOf = this.fees.forAccount(identity.account);
     const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index, ratesOf)));
     const firstOfHash = new Map<string, number>();
     for (const item of checked) if (!firstOfHash.has(item.hash)) firstOfHash.set(item.hash, item.index);
@@ -105,13 +96,8 @@ export class OrderIntake {
     const fresh = checked.filter((item) => firstOfHash.get(item.hash) === item.index && !saved.has(item.hash));
     const partners = this.checkLinks(checked, links, firstOfHash, saved);
 
-    const open = this.desk.openOrderCount(identity.account);
-    if (open + fresh.length > MAX_OPEN_ORDERS_PER_ACCOUNT) {
-      throw new AppError(
-        'OPEN_ORDER_LIMIT',
-        `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; it has ${open} and the batch adds ${fresh.length}`,
-      );
-    }
+    // Checked again inside the desk's turn; here it saves verifying a batch that cannot fit.
+    this.desk.assertRoomFor(identity.account, fresh.length);
     await this.verifySignatures(identity, fresh);
 
     const position = new Map(fresh.map((item, position) => [item.index, position]));

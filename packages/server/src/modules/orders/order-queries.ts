@@ -7,7 +7,6 @@ import { type HistoryEventView, historyEventOf, listItemOf, type OrderListItem }
 
 const STATES: readonly OrderState[] = ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
 const ORDER_ID = /^[1-9][0-9]{0,15}$/;
-const BOOK_ID = /^[1-9][0-9]{0,14}$/;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 500;
 
@@ -48,8 +47,9 @@ export class OrderQueries {
     const bookText = single(query.orderbookId, 'orderbookId');
     let bookId: number | null = null;
     if (bookText !== undefined && bookText !== '') {
-      if (!BOOK_ID.test(bookText) || this.registry.get(Number(bookText)) === undefined) throw new AppError('UNKNOWN_ORDERBOOK');
-      bookId = Number(bookText);
+      const market = this.registry.find(bookText);
+      if (market === undefined) throw new AppError('UNKNOWN_ORDERBOOK');
+      bookId = market.book.id;
     }
     const page = parseCount(single(query.page, 'page'), 1);
     const limit = parseCount(single(query.limit, 'limit'), DEFAULT_LIMIT, MAX_LIMIT);

@@ -100,6 +100,17 @@ export class TradingDesk {
     return this.live.countOf(account);
   }
 
+  /** Throws OPEN_ORDER_LIMIT when `adding` more orders would take the account past the cap. */
+  assertRoomFor(account: string, adding: number): void {
+    const open = this.live.countOf(account);
+    if (open + adding > MAX_OPEN_ORDERS_PER_ACCOUNT) {
+      throw new AppError(
+        'OPEN_ORDER_LIMIT',
+        `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; it has ${open} and the batch adds ${adding}`,
+      );
+    }
+  }
+
   /**
    * Stores and places a batch of verified orders of one account, in batch order. Returns the
    * stored record of each candidate. Throws before anything changes when a nonce is no longer
@@ -113,12 +124,7 @@ export class TradingDesk {
       const saved = await this.savedByHash(candidates.map((candidate) => candidate.fields.orderHash));
       const fresh = candidates.filter((candidate) => !saved.has(candidate.fields.orderHash));
       await this.checkNonces(account, fresh);
-      if (this.live.countOf(account) + fresh.length > MAX_OPEN_ORDERS_PER_ACCOUNT) {
-        throw new AppError(
-          'OPEN_ORDER_LIMIT',
-          `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; this account has ${this.live.countOf(account)}`,
-        );
-      }
+      this.assertRoomFor(account, fresh.length);
 
       const turn = new OrderTurn(this.live, this.clock.now());
       const ids = new Map(fresh.map((candidate) => [candidate, this.nextId++]));
