@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {IERC20} from "./interfaces/IERC20.sol";
+import {OrderHashing} from "./lib/OrderHashing.sol";
+import {OrderSignatures} from "./lib/OrderSignatures.sol";
+import {Fill, PartialFillLimitOrder, SignedOrder} from "./lib/OrderTypes.sol";
+
+/// Settles the fills the exchange's off-chain engine matched, and is the source of truth for
+/// order state: how much of each order is filled, which orders are cancelled, and each swapper's
+/// nonce floor.
+///
+/// Every fill is checked against both signed orders: the signature (verified once per order
+/// hash), the reactor, the deadline, the swapper's nonce floor and cancellations, the tokens, the
+/// roles (`makerOnly` never takes, `takerOnce` takes once), the signed limit price pro rata, the
+/// fee caps and the signed input amount. A fill that fails any check, or whose transfers fail,
+/// is skipped with a `FillRejected` event and the rest of the batch settles.
+///
+/// Rounding: the operator states both amounts of a fill; the contract checks them exactly
+/// (integer cross-multiplication, nothing rounded), so rounding of prices is the operator's,
+/// and the service rounds in the maker's favour. Fees are rates in pips (1e-6) of what each side
+/// receives: the taker's fee rounds up and the maker's down, both against the taker.
+contract PartialFillLimitOrderReactor {
+    enum Reject {
+        None,
+        AlreadySettled,
+        BadIndex,
+        SameOrder,
+        WrongReactor,
+        Expired,
+        NonceBelowFloor,
+        Cancelled,
+        BadSignature,
+        ValidationContract,
+        AmountTooLarge,
+        TokenMismatch,
+        MakerOnly,
+        TakerOnce,
+        ZeroAmount,
+        MakerOverfill,
+        TakerOverfill,
+        MakerPrice,
+        TakerPrice,
+        MakerFeeCap,
+        TakerFeeCap,
+        MakerTransfer,
+        TakerTransfer,
+        TransferReverted
+    }
+
+    error NotOwner();
+    error NotOperator();
+    error NotSelf();
+    error TransferFailed(bool maker);
+
+    event Filled(
+        uint64 indexed fillId,
+        bytes32 indexed makerHash,
+        bytes32 indexed takerHash,
+        address maker,
+        address taker,
+        uint256 makerAmount,
+        uint256 takerAmount,
+        uint256 makerFee,
+        uint256 takerFee
+    );
+    event FillRejected(uint64 indexed fillId, bytes32 indexed makerHash, bytes32 indexed takerHash, Reject reason);
+    event OrderCancelled(bytes32 indexed orderHash, address indexed swapper, address indexed by);
+    event NonceFloorRaised(address indexed swapper, uint256 nonceFloor, address indexed by);
+    event OperatorChanged(address operator);
+    event FeeRecipientChanged(address feeRecipient);
+
+    uint256 internal constant PIPS = 1_000_000;
+    /// Amounts stay below 2^128 so every price and fee product fits in 256 bits.
+    uint256 internal constant MAX_AMOUNT = type(uint128).max;
+    uint256 private constant VERIFIED = 1;
+    uint256 private constant HAS_TAKEN = 2;
+    bytes32 private constant DOMAIN_TYPEHASH =
+        keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
+
+    address public immutable owner;
+    bytes32 private immutable nameHash;
+    bytes32 private immutable versionHash;
+    uint256 private immutable deployChainId;
+    bytes32 private immutable deployDomainSeparator;
+
+    address public operator;
+    address public feeRecipient;
+    /// Input-token amount filled so far, per order hash.
+    mapping(bytes32 => uint256) public filled;
+    mapping(address => mapping(bytes32 => bool)) public cancelled;
+    /// Orders with a nonce below their swapper's floor are void.
+    mapping(address => uint256) public nonceFloor;
+    mapping(bytes32 => uint256) private orderFlags;
+    /// One bit per settled fill id.
+    mapping(uint256 => uint256) private settledFillWords;
+
+    modifier onlyOwner() {
+        if (msg.sender != owner) revert NotOwner();
+        _;
+    }
+
+    modifier onlyOperator() {
+        if (msg.sender != operator) revert NotOperator();
+        _;
+    }
+
+    constructor(string memory name, string memory version, address operator_, address feeRecipient_) {
+        owner = msg.sender;
+        nameHash = keccak256(bytes(name));
+        versionHash = keccak256(bytes(version));
+        deployChainId = block.chainid;
+        deployDomainSeparator = computeDomainSeparator();
+        operator = operator_;
+        feeRecipient = feeRecipient_;
+    }
+
+    function setOperator(address operator_) external onlyOwner {
+        operator = operator_;
+        emit OperatorChanged(operator_);
+    }
+
+    function setFeeRecipient(address feeRecipient_) external onlyOwner {
+        feeRecipient = feeRecipient_;
+        emit FeeRecipientChanged(feeRecipient_);
+    }
+
+    function domainSeparator() public view returns (bytes32) {
+        return block.chainid == deployChainId ? deployDomainSeparator : computeDomainSeparator();
+    }
+
+    /// The EIP-712 digest a swapper signs for `order`.
+    function orderDigest(PartialFillLimitOrder calldata order) public view returns (bytes32) {
+        return keccak256(abi.encodePacked("\x19\x01", domainSeparator(), OrderHashing.hash(order)));
+    }
+
+    function isFillSettled(uint64 fillId) public view returns (bool) {
+        return settledFillWords[fillId >> 8] & (1 << (fillId & 0xff)) != 0;
+    }
+
+    /// Settles matched pairs and returns one outcome per fill (`None` when it settled), so a
+    /// simulation tells the operator which fills would fail before it sends the batch.
+    function settle(SignedOrder[] calldata orders, Fill[] calldata fills)
+        external
+        onlyOperator
+        returns (Reject[] memory outcomes)
+    {
+        bytes32[] memory digests = new bytes32[](orders.length);
+        Reject[] memory states = new Reject[](orders.length);
+        for (uint256 i = 0; i < orders.length; i++) {
+            digests[i] = orderDigest(orders[i].order);
+            states[i] = checkOrder(orders[i], digests[i]);
+        }
+        outcomes = new Reject[](fills.length);
+        for (uint256 i = 0; i < fills.length; i++) {
+            outcomes[i] = settleOne(orders, digests, states, fills[i]);
+        }
+    }
+
+    /// The swapper cancels its own orders by hash.
+    function cancel(bytes32[] calldata orderHashes) external {
+        cancelOrders(msg.sender, orderHashes);
+    }
+
+    /// The operator cancels a swapper's orders (the service's `POST /cancel`).
+    function cancelFor(address swapper, bytes32[] calldata orderHashes) external onlyOperator {
+        cancelOrders(swapper, orderHashes);
+    }
+
+    /// The swapper voids every order with a nonce below `floor`. The floor only rises.
+    function cancelAll(uint256 floor) external {
+        raiseNonceFloor(msg.sender, floor);
+    }
+
+    /// The operator raises a swapper's nonce floor (the service's `POST /cancel/all`).
+    function cancelAllFor(address swapper, uint256 floor) external onlyOperator {
+        raiseNonceFloor(swapper, floor);
+    }
+
+    /// Moves the tokens of one fill; reverts as a whole, so a failed transfer leaves no trace.
+    /// External only so `settle` can contain its failure.
+    function transferFill(
+        address maker,
+        address taker,
+        address makerToken,
+        address takerToken,
+        address makerRecipient,
+        address takerRecipient,
+        uint256[4] calldata amounts
+    ) external {
+        if (msg.sender != address(this)) revert NotSelf();
+        // amounts: maker pays, taker pays, maker's fee, taker's fee
+        pull(makerToken, maker, takerRecipient, amounts[0] - amounts[3], true);
+        pull(makerToken, maker, feeRecipient, amounts[3], true);
+        pull(takerToken, taker, makerRecipient, amounts[1] - amounts[2], false);
+        pull(takerToken, taker, feeRecipient, amounts[2], false);
+    }
+
+    function computeDomainSeparator() private view returns (bytes32) {
+        return keccak256(abi.encode(DOMAIN_TYPEHASH, nameHash, versionHash, block.chainid, address(this)));
+    }
+
+    function checkOrder(SignedOrder calldata signed, bytes32 digest) private returns (Reject) {
+        PartialFillLimitOrder calldata order = signed.order;
+        address swapper = order.info.swapper;
+        if (order.info.reactor != address(this)) return Reject.WrongReactor;
+        if (order.info.deadline < block.timestamp) return Reject.Expired;
+        if (order.info.nonce < nonceFloor[swapper]) return Reject.NonceBelowFloor;
+        if (cancelled[swapper][digest]) return Reject.Cancelled;
+        if (order.info.additionalValidationContract != address(0)) return Reject.ValidationContract;
+        if (order.input.amount > MAX_AMOUNT || order.output.amount > MAX_AMOUNT) return Reject.AmountTooLarge;
+        if (orderFlags[digest] & VERIFIED == 0) {
+            if (!OrderSignatures.isValid(signed.signature, digest, swapper)) return Reject.BadSignature;
+            orderFlags[digest] |= VERIFIED;
+        }
+        return Reject.None;
+    }
+
+    function settleOne(
+        SignedOrder[] calldata orders,
+        bytes32[] memory digests,
+        Reject[] memory states,
+        Fill calldata fill
+    ) private returns (Reject reason) {
+        if (fill.maker >= orders.length || fill.taker >= orders.length) {
+            emit FillRejected(fill.fillId, bytes32(0), bytes32(0), Reject.BadIndex);
+            return Reject.BadIndex;
+        }
+        bytes32 makerHash = digests[fill.maker];
+        bytes32 takerHash = digests[fill.taker];
+        reason = checkFill(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
+        if (reason == Reject.None) reason = states[fill.maker];
+        if (reason == Reject.None) reason = states[fill.taker];
+        if (reason == Reject.None) {
+            reason = execute(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
+        }
+        if (reason != Reject.None) {
+            emit FillRejected(fill.fillId, makerHash, takerHash, reason);
+            return reason;
+        }
+        filled[makerHash] += fill.makerAmount;
+        filled[takerHash] += fill.takerAmount;
+        orderFlags[takerHash] |= HAS_TAKEN;
+        settledFillWords[fill.fillId >> 8] |= 1 << (fill.fillId & 0xff);
+    }
+
+    function checkFill(
+        PartialFillLimitOrder calldata maker,
+        PartialFillLimitOrder calldata taker,
+        Fill calldata fill,
+        bytes32 makerHash,
+        bytes32 takerHash
+    ) private view returns (Reject) {
+        if (isFillSettled(fill.fillId)) return Reject.AlreadySettled;
+        if (makerHash == takerHash) return Reject.SameOrder;
+        if (maker.input.token != taker.output.token || maker.output.token != taker.input.token) {
+            return Reject.TokenMismatch;
+        }
+        if (taker.makerOnly) return Reject.MakerOnly;
+        if (taker.takerOnce && orderFlags[takerHash] & HAS_TAKEN != 0) return Reject.TakerOnce;
+        if (fill.makerAmount == 0 || fill.takerAmount == 0) return Reject.ZeroAmount;
+        // filled never exceeds the input amount, so these subtractions cannot underflow.
+        if (fill.makerAmount > maker.input.amount - filled[makerHash]) return Reject.MakerOverfill;
+        if (fill.takerAmount > taker.input.amount - filled[takerHash]) return Reject.TakerOverfill;
+        // Each side receives at least its signed rate: received / paid >= output / input.
+        if (fill.takerAmount * maker.input.amount < maker.output.amount * fill.makerAmount) return Reject.MakerPrice;
+        if (fill.makerAmount * taker.input.amount < taker.output.amount * fill.takerAmount) return Reject.TakerPrice;
+        if (fill.makerFeePips > maker.maxMakerFeePips || fill.makerFeePips > PIPS) return Reject.MakerFeeCap;
+        if (fill.takerFeePips > taker.maxTakerFeePips || fill.takerFeePips > PIPS) return Reject.TakerFeeCap;
+        return Reject.None;
+    }
+
+    function execute(
+        PartialFillLimitOrder calldata maker,
+        PartialFillLimitOrder calldata taker,
+        Fill calldata fill,
+        bytes32 makerHash,
+        bytes32 takerHash
+    ) private returns (Reject) {
+        uint256 makerFee = fill.takerAmount * fill.makerFeePips / PIPS;
+        uint256 takerFee = (fill.makerAmount * fill.takerFeePips + PIPS - 1) / PIPS;
+        try this.transferFill(
+            maker.info.swapper,
+            taker.info.swapper,
+            maker.input.token,
+            taker.input.token,
+            maker.output.recipient,
+            taker.output.recipient,
+            [fill.makerAmount, fill.takerAmount, makerFee, takerFee]
+        ) {
+            emit Filled(
+                fill.fillId,
+                makerHash,
+                takerHash,
+                maker.info.swapper,
+                taker.info.swapper,
+                fill.makerAmount,
+                fill.takerAmount,
+                makerFee,
+                takerFee
+            );
+            return Reject.None;
+        } catch (bytes memory failure) {
+            return transferFailure(failure);
+        }
+    }
+
+    /// The side a failed `transferFill` blames, or `TransferReverted` when it failed otherwise
+    /// (out of gas, say) and neither side is known to be at fault.
+    function transferFailure(bytes memory failure) private pure returns (Reject) {
+        if (failure.length != 36 || bytes4(failure) != TransferFailed.selector) return Reject.TransferReverted;
+        bool maker;
+        assembly {
+            maker := mload(add(failure, 36))
+        }
+        return maker ? Reject.MakerTransfer : Reject.TakerTransfer;
+    }
+
+    function pull(address token, address from, address to, uint256 amount, bool maker) private {
+        if (amount == 0) return;
+        (bool ok, bytes memory result) = token.call(abi.encodeCall(IERC20.transferFrom, (from, to, amount)));
+        // Tokens that return nothing succeed by not reverting; the rest must return true.
+        if (!ok || (result.length != 0 && (result.length != 32 || !abi.decode(result, (bool)))) || token.code.length == 0) {
+            revert TransferFailed(maker);
+        }
+    }
+
+    function cancelOrders(address swapper, bytes32[] calldata orderHashes) private {
+        for (uint256 i = 0; i < orderHashes.length; i++) {
+            if (cancelled[swapper][orderHashes[i]]) continue;
+            cancelled[swapper][orderHashes[i]] = true;
+            emit OrderCancelled(orderHashes[i], swapper, msg.sender);
+        }
+    }
+
+    function raiseNonceFloor(address swapper, uint256 floor) private {
+        if (floor <= nonceFloor[swapper]) return;
+        nonceFloor[swapper] = floor;
+        emit NonceFloorRaised(swapper, floor, msg.sender);
+    }
+}

@@ -1,0 +1,135 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
+
+export interface DevnetNodeOptions {
+  readonly chainId: number;
+  /** File the node loads its state from and writes it to; null keeps the chain in memory only. */
+  readonly stateFile: string | null;
+  /** Seconds between state dumps while running (a crash loses at most this much). */
+  readonly stateIntervalSeconds?: number;
+  /** Block gas limit of the devnet. */
+  readonly gasLimit?: number;
+  /** Explicit path of the anvil binary; else ANVIL_PATH, the pinned npm package, then PATH. */
+  readonly binary?: string;
+  /** Loopback port; 0 lets the node pick a free one. */
+  readonly port?: number;
+  readonly startTimeoutMs?: number;
+}
+
+export class DevnetNodeError extends Error {
+  override readonly name = 'DevnetNodeError';
+}
+
+const LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
+const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * Where the anvil binary is: the pinned `@foundry-rs/anvil-linux-amd64` package on Linux x64
+ * (an optional dependency, absent elsewhere), else `ANVIL_PATH`, else an `anvil` on PATH.
+ */
+export function findAnvil(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ANVIL_PATH) return env.ANVIL_PATH;
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
+    const binary = join(dirname(manifest), 'bin', 'anvil');
+    if (existsSync(binary)) return binary;
+  } catch {
+    // not installed on this platform
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'anvil');
+    if (dir !== '' && existsSync(candidate)) return candidate;
+  }
+  throw new DevnetNodeError(
+    'no anvil binary: install the optional dependency @foundry-rs/anvil-linux-amd64 (Linux x64), set ANVIL_PATH, or put anvil on PATH',
+  );
+}
+
+/**
+ * A local EVM node (anvil) the service starts and supervises for the embedded devnet: loopback
+ * only, state persisted to a file and written on a clean stop (SIGINT) and every few seconds.
+ */
+export class DevnetNode {
+  private exited: Promise<void>;
+  private stopping = false;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly rpcUrl: string,
+    readonly port: number,
+    onExit: Promise<void>,
+  ) {
+    this.exited = onExit;
+  }
+
+  static async start(options: DevnetNodeOptions): Promise<DevnetNode> {
+    const args = [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(options.port ?? 0),
+      '--chain-id',
+      String(options.chainId),
+      '--accounts',
+      '1',
+      '--hardfork',
+      'cancun',
+      '--gas-limit',
+      String(options.gasLimit ?? 30_000_000),
+    ];
+    if (options.stateFile !== null) {
+      args.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2));
+    }
+    const child = spawn(options.binary ?? findAnvil(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const port = await new Promise<number>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(
+        () => fail(new DevnetNodeError('the devnet node did not start in time')),
+        options.startTimeoutMs ?? 20_000,
+      );
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+        reject(error);
+      };
+      child.once('error', (error) => fail(new DevnetNodeError(`the devnet node could not start: ${error.message}`)));
+      child.once('exit', (code) => fail(new DevnetNodeError(`the devnet node exited with code ${code}: ${output.slice(-500)}`)));
+      const onData = (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-4_000);
+        const match = LISTENING.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          resolve(Number(match[1]));
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+    });
+    // Keep draining the node's output so it never blocks on a full pipe; it logs every request.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return new DevnetNode(child, `http://127.0.0.1:${port}`, port, exited);
+  }
+
+  /** Stops the node with SIGINT so it writes its state, escalating to SIGKILL after a timeout. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    if (!this.stopping) {
+      this.stopping = true;
+      this.child.kill('SIGINT');
+    }
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  /** Kills the node without letting it save (tests of a crash that loses the latest state). */
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+/// The signed order (EIP-712 primary type `PartialFillLimitOrder`), field for field as the
+/// service's API builds it.
+struct OrderInfo {
+    address reactor;
+    address swapper;
+    uint256 nonce;
+    uint256 deadline;
+    address additionalValidationContract;
+    bytes additionalValidationData;
+}
+
+struct PartialFillInputToken {
+    address token;
+    uint256 amount;
+}
+
+struct OutputToken {
+    address token;
+    uint256 amount;
+    address recipient;
+}
+
+struct PartialFillLimitOrder {
+    OrderInfo info;
+    PartialFillInputToken input;
+    OutputToken output;
+    bool makerOnly;
+    bool takerOnce;
+    uint32 maxTakerFeePips;
+    uint32 maxMakerFeePips;
+}
+
+/// An order with its wire signature: a mode byte, then the signature.
+struct SignedOrder {
+    PartialFillLimitOrder order;
+    bytes signature;
+}
+
+/// One matched pair to settle. `maker` and `taker` index the batch's orders. The maker pays
+/// `makerAmount` of its input token to the taker; the taker pays `takerAmount` of its input token
+/// to the maker. Fees are rates in pips (1 pip = 1e-6) of what each side receives.
+struct Fill {
+    uint64 fillId;
+    uint16 maker;
+    uint16 taker;
+    uint32 makerFeePips;
+    uint32 takerFeePips;
+    uint256 makerAmount;
+    uint256 takerAmount;
+}
