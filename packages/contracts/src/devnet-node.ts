@@ -86,26 +86,35 @@ export class DevnetNode {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const port = await new Promise<number>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(
-        () => fail(new DevnetNodeError('the devnet node did not start in time')),
-        options.startTimeoutMs ?? 20_000,
-      );
-      const fail = (error: Error) => {
+      const onExit = (code: number | null) =>
+        fail(new DevnetNodeError(`the devnet node exited with code ${code}: ${output.slice(-500)}`));
+      const onError = (error: Error) => fail(new DevnetNodeError(`the devnet node could not start: ${error.message}`));
+      const settle = () => {
         clearTimeout(timer);
+        child.off('exit', onExit);
+        child.off('error', onError);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+      };
+      const fail = (error: Error) => {
+        settle();
         child.kill('SIGKILL');
         reject(error);
       };
-      child.once('error', (error) => fail(new DevnetNodeError(`the devnet node could not start: ${error.message}`)));
-      child.once('exit', (code) => fail(new DevnetNodeError(`the devnet node exited with code ${code}: ${output.slice(-500)}`)));
       const onData = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-4_000);
         const match = LISTENING.exec(output);
         if (match) {
-          clearTimeout(timer);
-          child.removeAllListeners('exit');
+          settle();
           resolve(Number(match[1]));
         }
       };
+      const timer = setTimeout(
+        () => fail(new DevnetNodeError('the devnet node did not start in time')),
+        options.startTimeoutMs ?? 20_000,
+      );
+      child.once('exit', onExit);
+      child.once('error', onError);
       child.stdout?.on('data', onData);
       child.stderr?.on('data', onData);
     });

@@ -1,2 +1,10 @@
+export {
+  type DevnetClients,
+  devnetChain,
+  devnetClients,
+  fund,
+  installTestToken,
+  type TestTokenSpec,
+} from './devnet-chain.js';
 export { DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
 export { PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
