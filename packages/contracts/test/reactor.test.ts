@@ -1,0 +1,417 @@
+import { readFileSync } from 'node:fs';
+import { bytesToHex, type Eip712Domain, ORDER_EIP712_TYPES, OrderHasher } from '@dex/core';
+import { orderArbitrary } from '@dex/core/test-support/order-arbitraries';
+import fc from 'fast-check';
+import { type Address, hashTypedData, parseEventLogs } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installTestToken } from '../src/devnet-chain.js';
+import { PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
+import { REJECT_REASONS, type RejectReason, rejectReason } from '../src/reject-reasons.js';
+import { startTestDevnet, type TestDevnet, type Wallet } from './support/devnet.js';
+import { fill, type SignedOrder, TestOrder } from './support/orders.js';
+
+const BASE = '0x00000000000000000000000000000000000003e9' as Address;
+const QUOTE = '0x00000000000000000000000000000000000003ea' as Address;
+const FEES = '0x000000000000000000000000000000000000fee5' as Address;
+const E8 = 100_000_000n;
+const E6 = 1_000_000n;
+
+let devnet: TestDevnet;
+let operator: Wallet;
+let reactor: Address;
+let domain: Eip712Domain;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  operator = await devnet.newWallet();
+  reactor = await devnet.deploy(operator, PartialFillLimitOrderReactor, [
+    'PartialFillLimitOrderReactor',
+    '1',
+    operator.account.address,
+    FEES,
+  ]);
+  domain = { name: 'PartialFillLimitOrderReactor', version: '1', chainId: devnet.chain.id, verifyingContract: reactor };
+  await installTestToken(devnet, operator, { address: BASE, name: 'Wrapped HBAR', symbol: 'WHBAR', decimals: 8 });
+  await installTestToken(devnet, operator, { address: QUOTE, name: 'USD Coin', symbol: 'USDC', decimals: 6 });
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+async function send(hash: Promise<`0x${string}`>) {
+  const receipt = await devnet.public.waitForTransactionReceipt({ hash: await hash });
+  expect(receipt.status).toBe('success');
+  return receipt;
+}
+
+/** A wallet holding `base` and `quote` with the reactor approved for both. */
+async function trader(base = 1_000n * E8, quote = 100_000n * E6): Promise<Wallet> {
+  const wallet = await devnet.newWallet();
+  for (const [token, amount] of [
+    [BASE, base],
+    [QUOTE, quote],
+  ] as const) {
+    await send(
+      operator.writeContract({
+        address: token,
+        abi: TestToken.abi,
+        functionName: 'mint',
+        args: [wallet.account.address, amount],
+      }),
+    );
+    await send(
+      wallet.writeContract({ address: token, abi: TestToken.abi, functionName: 'approve', args: [reactor, 2n ** 256n - 1n] }),
+    );
+  }
+  return wallet;
+}
+
+const balance = (token: Address, owner: Address) =>
+  devnet.public.readContract({ address: token, abi: TestToken.abi, functionName: 'balanceOf', args: [owner] });
+
+let nextFillId = 1n;
+const newFillId = () => nextFillId++;
+
+/** A sell of `base` BASE for at least `quote` QUOTE. */
+const sellBase = (seller: Wallet, base: bigint, quote: bigint) =>
+  TestOrder.sell(reactor, seller.account.address, { token: BASE, amount: base }, { token: QUOTE, amount: quote });
+/** A buy of `base` BASE paying at most `quote` QUOTE. */
+const buyBase = (buyer: Wallet, base: bigint, quote: bigint) =>
+  TestOrder.sell(reactor, buyer.account.address, { token: QUOTE, amount: quote }, { token: BASE, amount: base });
+
+type FillArgs = ReturnType<typeof fill>;
+
+const digestOf = (signed: SignedOrder) =>
+  devnet.public.readContract({
+    address: reactor,
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'orderDigest',
+    args: [signed.order],
+  });
+
+async function filledOf(signed: SignedOrder): Promise<bigint> {
+  return devnet.public.readContract({
+    address: reactor,
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'filled',
+    args: [await digestOf(signed)],
+  });
+}
+
+async function simulate(orders: readonly SignedOrder[], fills: readonly FillArgs[]): Promise<RejectReason[]> {
+  const { result } = await devnet.public.simulateContract({
+    account: operator.account,
+    address: reactor,
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'settle',
+    args: [orders, fills],
+  });
+  return result.map(rejectReason);
+}
+
+async function settle(orders: readonly SignedOrder[], fills: readonly FillArgs[]) {
+  const outcomes = await simulate(orders, fills);
+  const receipt = await send(
+    operator.writeContract({
+      address: reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'settle',
+      args: [orders, fills],
+    }),
+  );
+  const events = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: receipt.logs });
+  return { outcomes, events, receipt };
+}
+
+describe('order digest', () => {
+  it("equals the TypeScript hasher's and viem's for the same order", async () => {
+    const hasher = new OrderHasher(domain);
+    await fc.assert(
+      fc.asyncProperty(orderArbitrary(64), async (order) => {
+        const onChain = await devnet.public.readContract({
+          address: reactor,
+          abi: PartialFillLimitOrderReactor.abi,
+          functionName: 'orderDigest',
+          args: [order],
+        });
+        expect(onChain).toBe(bytesToHex(hasher.digest(order)));
+        expect(onChain).toBe(
+          hashTypedData({ domain, types: ORDER_EIP712_TYPES, primaryType: 'PartialFillLimitOrder', message: order }),
+        );
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+const balancesOf = (...owners: Address[]) =>
+  Promise.all(owners.flatMap((owner) => [balance(BASE, owner), balance(QUOTE, owner)]));
+
+describe('settle', () => {
+  it('moves the tokens of a fill exactly, fees to the fee recipient, rounding the taker fee up and the maker fee down', async () => {
+    const maker = await trader();
+    const taker = await trader();
+    // The maker sells 10 BASE at 0.25 QUOTE; the taker buys up to 5 BASE at 0.26.
+    const ask = await sellBase(maker, 10n * E8, 2_500_000n).signedBy(maker, domain);
+    const bid = await buyBase(taker, 5n * E8, 1_300_000n).signedBy(taker, domain);
+    const parties = [maker.account.address, taker.account.address, FEES];
+    const before = await balancesOf(...parties);
+    const id = newFillId();
+    // 4.00000001 BASE for 1.000001 QUOTE: the least the maker's price allows.
+    const { outcomes, events } = await settle(
+      [ask, bid],
+      [fill(id, 0, 1, 4n * E8 + 1n, 1_000_001n, { makerFeePips: 1_000, takerFeePips: 3_000 })],
+    );
+    expect(outcomes).toEqual(['None']);
+    // Taker fee: 3,000 pips of 400,000,001 = 1,200,000.003 -> 1,200,001 (up).
+    // Maker fee: 1,000 pips of 1,000,001 = 1,000.001 -> 1,000 (down).
+    expect(events.find((event) => event.eventName === 'Filled')?.args).toEqual({
+      fillId: id,
+      makerHash: await digestOf(ask),
+      takerHash: await digestOf(bid),
+      maker: maker.account.address,
+      taker: taker.account.address,
+      makerAmount: 4n * E8 + 1n,
+      takerAmount: 1_000_001n,
+      makerFee: 1_000n,
+      takerFee: 1_200_001n,
+    });
+    expect(await balancesOf(...parties)).toEqual([
+      before[0] - (4n * E8 + 1n),
+      before[1] + 1_000_001n - 1_000n,
+      before[2] + 4n * E8 + 1n - 1_200_001n,
+      before[3] - 1_000_001n,
+      (before[4] as bigint) + 1_200_001n,
+      (before[5] as bigint) + 1_000n,
+    ]);
+    expect(await filledOf(ask)).toBe(4n * E8 + 1n);
+    expect(await filledOf(bid)).toBe(1_000_001n);
+  });
+});
+
+/** An ask of 10 BASE at 0.25 and a bid of 10 BASE at 0.26 by fresh traders, and a fill of 4 BASE at 0.25. */
+async function crossingPair(change: { ask?: (o: TestOrder) => TestOrder; bid?: (o: TestOrder) => TestOrder } = {}) {
+  const maker = await trader();
+  const taker = await trader();
+  const ask = await (change.ask ?? ((o) => o))(sellBase(maker, 10n * E8, 2_500_000n)).signedBy(maker, domain);
+  const bid = await (change.bid ?? ((o) => o))(buyBase(taker, 10n * E8, 2_600_000n)).signedBy(taker, domain);
+  return { maker, taker, ask, bid, fill: (fees = {}) => fill(newFillId(), 0, 1, 4n * E8, 1_000_000n, fees) };
+}
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+describe('settle rejects a fill', () => {
+  it('whose order was signed for another chain id', async () => {
+    const { taker, ask, fill } = await crossingPair();
+    const bid = await buyBase(taker, 10n * E8, 2_600_000n).signedBy(taker, { ...domain, chainId: 296 });
+    expect(await simulate([ask, bid], [fill()])).toEqual(['BadSignature']);
+  });
+
+  it('whose order names another reactor, or was signed for another reactor', async () => {
+    const other = '0x0000000000000000000000000000000000000bad' as Address;
+    const { maker, taker, bid, fill } = await crossingPair();
+    const named = await sellBase(maker, 10n * E8, 2_500_000n)
+      .with({ info: { reactor: other } })
+      .signedBy(maker, domain);
+    expect(await simulate([named, bid], [fill()])).toEqual(['WrongReactor']);
+    const signed = await buyBase(taker, 10n * E8, 2_600_000n).signedBy(taker, { ...domain, verifyingContract: other });
+    expect(await simulate([named, signed], [fill()])).toEqual(['WrongReactor']);
+    const { ask } = await crossingPair();
+    expect(await simulate([ask, signed], [fill()])).toEqual(['BadSignature']);
+  });
+
+  it('signed by another key, or with a high-s signature', async () => {
+    const { taker, ask, bid, fill } = await crossingPair();
+    const forged = await sellBase(taker, 10n * E8, 2_500_000n).signedBy(taker, domain);
+    expect(await simulate([{ order: ask.order, signature: forged.signature }, bid], [fill()])).toEqual(['BadSignature']);
+    // The same signature with s' = n - s and the other v verifies in ecrecover; the reactor refuses it.
+    const raw = bid.signature.slice(4);
+    const s = BigInt(`0x${raw.slice(64, 128)}`);
+    const v = Number.parseInt(raw.slice(128, 130), 16);
+    const malleable =
+      `0x00${raw.slice(0, 64)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as const;
+    expect(await simulate([ask, { order: bid.order, signature: malleable }], [fill()])).toEqual(['BadSignature']);
+    expect(await simulate([ask, { order: bid.order, signature: `0x01${raw}` }], [fill()])).toEqual(['BadSignature']);
+  });
+
+  it('past its deadline', async () => {
+    const past = BigInt(Math.floor(Date.now() / 1000) - 60);
+    const { ask, bid, fill } = await crossingPair({ bid: (o) => o.with({ info: { deadline: past } }) });
+    expect(await simulate([ask, bid], [fill()])).toEqual(['Expired']);
+  });
+
+  it('that would fill more than the signed input, in one fill or across fills', async () => {
+    const { ask, bid } = await crossingPair();
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 10n * E8 + 1n, 2_600_000n)])).toEqual(['MakerOverfill']);
+    const { outcomes } = await settle(
+      [ask, bid],
+      [
+        fill(newFillId(), 0, 1, 6n * E8, 1_500_000n),
+        fill(newFillId(), 0, 1, 4n * E8, 1_000_000n),
+        fill(newFillId(), 0, 1, 1n, 1n),
+      ],
+    );
+    expect(outcomes).toEqual(['None', 'None', 'MakerOverfill']);
+    expect(await filledOf(ask)).toBe(10n * E8);
+  });
+
+  it('that pays either side below its signed price', async () => {
+    const { ask, bid } = await crossingPair();
+    // 4 BASE for 0.999999 QUOTE: below the maker's 0.25; for 1.04 + 1: above the taker's 0.26.
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 999_999n)])).toEqual(['MakerPrice']);
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 1_040_001n)])).toEqual(['TakerPrice']);
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 1_040_000n)])).toEqual(['None']);
+  });
+
+  it('with a fee above either signed cap', async () => {
+    const { ask, bid, fill } = await crossingPair();
+    expect(await simulate([ask, bid], [fill({ makerFeePips: 1_001 })])).toEqual(['MakerFeeCap']);
+    expect(await simulate([ask, bid], [fill({ takerFeePips: 3_001 })])).toEqual(['TakerFeeCap']);
+    expect(await simulate([ask, bid], [fill({ makerFeePips: 1_000, takerFeePips: 3_000 })])).toEqual(['None']);
+  });
+
+  it('that makes a makerOnly order take, or a takerOnce order take twice', async () => {
+    const makerOnly = await crossingPair({ bid: (o) => o.with({ makerOnly: true }) });
+    expect(await simulate([makerOnly.ask, makerOnly.bid], [makerOnly.fill()])).toEqual(['MakerOnly']);
+    expect(await simulate([makerOnly.bid, makerOnly.ask], [fill(newFillId(), 0, 1, 1_000_000n, 4n * E8)])).toEqual(['None']);
+
+    const once = await crossingPair({ bid: (o) => o.with({ takerOnce: true }) });
+    const { outcomes } = await settle([once.ask, once.bid], [once.fill(), once.fill()]);
+    expect(outcomes).toEqual(['None', 'TakerOnce']);
+    // It may still be the maker of a later fill.
+    expect(await simulate([once.bid, once.ask], [fill(newFillId(), 0, 1, 1_000_000n, 4n * E8)])).toEqual(['None']);
+  });
+
+  it('whose tokens do not match, whose orders are the same, or whose indexes or amounts are bad', async () => {
+    const { maker, ask, bid, fill: pairFill } = await crossingPair();
+    const wrong = await sellBase(maker, 10n * E8, 2_500_000n)
+      .with({ input: { token: QUOTE, amount: 10n * E8 } })
+      .signedBy(maker, domain);
+    expect(await simulate([wrong, bid], [pairFill()])).toEqual(['TokenMismatch']);
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 0, 1n, 1n)])).toEqual(['SameOrder']);
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 2, 1n, 1n)])).toEqual(['BadIndex']);
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 0n, 1n)])).toEqual(['ZeroAmount']);
+    const validated = await sellBase(maker, 10n * E8, 2_500_000n)
+      .with({ info: { additionalValidationContract: FEES } })
+      .signedBy(maker, domain);
+    expect(await simulate([validated, bid], [pairFill()])).toEqual(['ValidationContract']);
+  });
+
+  it('whose maker or taker cannot pay, leaving every balance as it was', async () => {
+    const { ask, bid, maker, taker, fill: pairFill } = await crossingPair();
+    const poor = await trader(0n, 0n);
+    const poorAsk = await sellBase(poor, 10n * E8, 2_500_000n).signedBy(poor, domain);
+    const poorBid = await buyBase(poor, 10n * E8, 2_600_000n).signedBy(poor, domain);
+    const parties = [maker.account.address, taker.account.address, poor.account.address];
+    const before = await balancesOf(...parties);
+    const { outcomes } = await settle([poorAsk, bid, ask, poorBid], [pairFill(), fill(newFillId(), 2, 3, 4n * E8, 1_000_000n)]);
+    expect(outcomes).toEqual(['MakerTransfer', 'TakerTransfer']);
+    expect(await balancesOf(...parties)).toEqual(before);
+  });
+
+  it('already settled, in the same batch or a later one, and settles the others of its batch', async () => {
+    const { ask, bid } = await crossingPair();
+    const id = newFillId();
+    const first = await settle([ask, bid], [fill(id, 0, 1, 1n * E8, 250_000n), fill(id, 0, 1, 1n * E8, 250_000n)]);
+    expect(first.outcomes).toEqual(['None', 'AlreadySettled']);
+    const second = await settle([ask, bid], [fill(id, 0, 1, 1n * E8, 250_000n), fill(newFillId(), 0, 1, 1n * E8, 250_000n)]);
+    expect(second.outcomes).toEqual(['AlreadySettled', 'None']);
+    expect(second.events.filter((event) => event.eventName === 'FillRejected').map((event) => event.args)).toEqual([
+      { fillId: id, makerHash: await digestOf(ask), takerHash: await digestOf(bid), reason: 1 },
+    ]);
+    expect(await filledOf(ask)).toBe(2n * E8);
+  });
+
+  it('only from the operator', async () => {
+    const { ask, bid, taker, fill: pairFill } = await crossingPair();
+    await expect(
+      devnet.public.simulateContract({
+        account: taker.account,
+        address: reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'settle',
+        args: [[ask, bid], [pairFill()]],
+      }),
+    ).rejects.toThrow(/NotOperator/);
+  });
+});
+
+describe('cancellation', () => {
+  it('by the swapper or the operator voids the order for good, and nobody else can cancel it', async () => {
+    const { ask, bid, taker, maker, fill: pairFill } = await crossingPair();
+    const askHash = await digestOf(ask);
+    const bidHash = await digestOf(bid);
+    // Another account cancelling the maker's hash touches only its own namespace.
+    await send(
+      taker.writeContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'cancel', args: [[askHash]] }),
+    );
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['None']);
+
+    const byMaker = await send(
+      maker.writeContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'cancel', args: [[askHash]] }),
+    );
+    expect(parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: byMaker.logs }).map((event) => event.args)).toEqual([
+      { orderHash: askHash, swapper: maker.account.address, by: maker.account.address },
+    ]);
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['Cancelled']);
+
+    const { ask: other } = await crossingPair();
+    await send(
+      operator.writeContract({
+        address: reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancelFor',
+        args: [taker.account.address, [bidHash]],
+      }),
+    );
+    expect(await simulate([other, bid], [pairFill()])).toEqual(['Cancelled']);
+    await expect(
+      devnet.public.simulateContract({
+        account: taker.account,
+        address: reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancelFor',
+        args: [maker.account.address, [askHash]],
+      }),
+    ).rejects.toThrow(/NotOperator/);
+  });
+
+  it('by nonce floor voids every order below the floor, and the floor only rises', async () => {
+    const { ask, bid, maker, fill: pairFill } = await crossingPair({ ask: (o) => o.with({ info: { nonce: 100n } }) });
+    const cancelAll = (floor: bigint) =>
+      send(
+        maker.writeContract({
+          address: reactor,
+          abi: PartialFillLimitOrderReactor.abi,
+          functionName: 'cancelAll',
+          args: [floor],
+        }),
+      );
+    await cancelAll(100n);
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['None']);
+    await cancelAll(101n);
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['NonceBelowFloor']);
+    await cancelAll(50n);
+    expect(
+      await devnet.public.readContract({
+        address: reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'nonceFloor',
+        args: [maker.account.address],
+      }),
+    ).toBe(101n);
+    const later = await sellBase(maker, 10n * E8, 2_500_000n)
+      .with({ info: { nonce: 101n } })
+      .signedBy(maker, domain);
+    expect(await simulate([later, bid], [pairFill()])).toEqual(['None']);
+  });
+});
+
+describe('reject reasons', () => {
+  it('list the Reject enum of the contract in order', () => {
+    const source = readFileSync(new URL('../src/PartialFillLimitOrderReactor.sol', import.meta.url), 'utf8');
+    const body = /enum Reject \{([^}]*)\}/.exec(source)?.[1] ?? '';
+    expect(body.split(',').map((name) => name.trim())).toEqual([...REJECT_REASONS]);
+  });
+});
