@@ -48,6 +48,19 @@ contract PartialFillLimitOrderReactor {
         TransferReverted
     }
 
+    /// Whose order a rejected fill is blamed on; `None` when neither signed order is at fault.
+    enum Party {
+        None,
+        Maker,
+        Taker
+    }
+
+    /// What became of one fill of a `settle` call.
+    struct Outcome {
+        Reject reason;
+        Party party;
+    }
+
     error NotOwner();
     error NotOperator();
     error NotSelf();
@@ -64,7 +77,9 @@ contract PartialFillLimitOrderReactor {
         uint256 makerFee,
         uint256 takerFee
     );
-    event FillRejected(uint64 indexed fillId, bytes32 indexed makerHash, bytes32 indexed takerHash, Reject reason);
+    event FillRejected(
+        uint64 indexed fillId, bytes32 indexed makerHash, bytes32 indexed takerHash, Reject reason, Party party
+    );
     event OrderCancelled(bytes32 indexed orderHash, address indexed swapper, address indexed by);
     event NonceFloorRaised(address indexed swapper, uint256 nonceFloor, address indexed by);
     event OperatorChanged(address operator);
@@ -138,12 +153,13 @@ contract PartialFillLimitOrderReactor {
         return settledFillWords[fillId >> 8] & (1 << (fillId & 0xff)) != 0;
     }
 
-    /// Settles matched pairs and returns one outcome per fill (`None` when it settled), so a
-    /// simulation tells the operator which fills would fail before it sends the batch.
+    /// Settles matched pairs and returns one outcome per fill (reason `None` when it settled), so
+    /// a simulation tells the operator which fills would fail, and whose order is at fault, before
+    /// it sends the batch.
     function settle(SignedOrder[] calldata orders, Fill[] calldata fills)
         external
         onlyOperator
-        returns (Reject[] memory outcomes)
+        returns (Outcome[] memory outcomes)
     {
         bytes32[] memory digests = new bytes32[](orders.length);
         Reject[] memory states = new Reject[](orders.length);
@@ -151,7 +167,7 @@ contract PartialFillLimitOrderReactor {
             digests[i] = orderDigest(orders[i].order);
             states[i] = checkOrder(orders[i], digests[i]);
         }
-        outcomes = new Reject[](fills.length);
+        outcomes = new Outcome[](fills.length);
         for (uint256 i = 0; i < fills.length; i++) {
             outcomes[i] = settleOne(orders, digests, states, fills[i]);
         }
@@ -221,22 +237,24 @@ contract PartialFillLimitOrderReactor {
         bytes32[] memory digests,
         Reject[] memory states,
         Fill calldata fill
-    ) private returns (Reject reason) {
+    ) private returns (Outcome memory outcome) {
         if (fill.maker >= orders.length || fill.taker >= orders.length) {
-            emit FillRejected(fill.fillId, bytes32(0), bytes32(0), Reject.BadIndex);
-            return Reject.BadIndex;
+            outcome = Outcome(Reject.BadIndex, Party.None);
+            emit FillRejected(fill.fillId, bytes32(0), bytes32(0), outcome.reason, outcome.party);
+            return outcome;
         }
         bytes32 makerHash = digests[fill.maker];
         bytes32 takerHash = digests[fill.taker];
-        reason = checkFill(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
-        if (reason == Reject.None) reason = states[fill.maker];
-        if (reason == Reject.None) reason = states[fill.taker];
-        if (reason == Reject.None) {
-            reason = execute(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
+        if (isFillSettled(fill.fillId)) outcome = Outcome(Reject.AlreadySettled, Party.None);
+        else if (states[fill.maker] != Reject.None) outcome = Outcome(states[fill.maker], Party.Maker);
+        else if (states[fill.taker] != Reject.None) outcome = Outcome(states[fill.taker], Party.Taker);
+        else outcome = checkFill(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
+        if (outcome.reason == Reject.None) {
+            outcome = execute(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
         }
-        if (reason != Reject.None) {
-            emit FillRejected(fill.fillId, makerHash, takerHash, reason);
-            return reason;
+        if (outcome.reason != Reject.None) {
+            emit FillRejected(fill.fillId, makerHash, takerHash, outcome.reason, outcome.party);
+            return outcome;
         }
         filled[makerHash] += fill.makerAmount;
         filled[takerHash] += fill.takerAmount;
@@ -250,24 +268,31 @@ contract PartialFillLimitOrderReactor {
         Fill calldata fill,
         bytes32 makerHash,
         bytes32 takerHash
-    ) private view returns (Reject) {
-        if (isFillSettled(fill.fillId)) return Reject.AlreadySettled;
-        if (makerHash == takerHash) return Reject.SameOrder;
+    ) private view returns (Outcome memory) {
+        if (makerHash == takerHash) return Outcome(Reject.SameOrder, Party.None);
         if (maker.input.token != taker.output.token || maker.output.token != taker.input.token) {
-            return Reject.TokenMismatch;
+            return Outcome(Reject.TokenMismatch, Party.None);
         }
-        if (taker.makerOnly) return Reject.MakerOnly;
-        if (taker.takerOnce && orderFlags[takerHash] & HAS_TAKEN != 0) return Reject.TakerOnce;
-        if (fill.makerAmount == 0 || fill.takerAmount == 0) return Reject.ZeroAmount;
+        if (fill.makerAmount == 0 || fill.takerAmount == 0) return Outcome(Reject.ZeroAmount, Party.None);
+        if (taker.makerOnly) return Outcome(Reject.MakerOnly, Party.Taker);
+        if (taker.takerOnce && orderFlags[takerHash] & HAS_TAKEN != 0) return Outcome(Reject.TakerOnce, Party.Taker);
         // filled never exceeds the input amount, so these subtractions cannot underflow.
-        if (fill.makerAmount > maker.input.amount - filled[makerHash]) return Reject.MakerOverfill;
-        if (fill.takerAmount > taker.input.amount - filled[takerHash]) return Reject.TakerOverfill;
+        if (fill.makerAmount > maker.input.amount - filled[makerHash]) return Outcome(Reject.MakerOverfill, Party.Maker);
+        if (fill.takerAmount > taker.input.amount - filled[takerHash]) return Outcome(Reject.TakerOverfill, Party.Taker);
         // Each side receives at least its signed rate: received / paid >= output / input.
-        if (fill.takerAmount * maker.input.amount < maker.output.amount * fill.makerAmount) return Reject.MakerPrice;
-        if (fill.makerAmount * taker.input.amount < taker.output.amount * fill.takerAmount) return Reject.TakerPrice;
-        if (fill.makerFeePips > maker.maxMakerFeePips || fill.makerFeePips > PIPS) return Reject.MakerFeeCap;
-        if (fill.takerFeePips > taker.maxTakerFeePips || fill.takerFeePips > PIPS) return Reject.TakerFeeCap;
-        return Reject.None;
+        if (fill.takerAmount * maker.input.amount < maker.output.amount * fill.makerAmount) {
+            return Outcome(Reject.MakerPrice, Party.Maker);
+        }
+        if (fill.makerAmount * taker.input.amount < taker.output.amount * fill.takerAmount) {
+            return Outcome(Reject.TakerPrice, Party.Taker);
+        }
+        if (fill.makerFeePips > maker.maxMakerFeePips || fill.makerFeePips > PIPS) {
+            return Outcome(Reject.MakerFeeCap, Party.Maker);
+        }
+        if (fill.takerFeePips > taker.maxTakerFeePips || fill.takerFeePips > PIPS) {
+            return Outcome(Reject.TakerFeeCap, Party.Taker);
+        }
+        return Outcome(Reject.None, Party.None);
     }
 
     function execute(
@@ -276,7 +301,7 @@ contract PartialFillLimitOrderReactor {
         Fill calldata fill,
         bytes32 makerHash,
         bytes32 takerHash
-    ) private returns (Reject) {
+    ) private returns (Outcome memory) {
         uint256 makerFee = fill.takerAmount * fill.makerFeePips / PIPS;
         uint256 takerFee = (fill.makerAmount * fill.takerFeePips + PIPS - 1) / PIPS;
         try this.transferFill(
@@ -299,7 +324,7 @@ contract PartialFillLimitOrderReactor {
                 makerFee,
                 takerFee
             );
-            return Reject.None;
+            return Outcome(Reject.None, Party.None);
         } catch (bytes memory failure) {
             return transferFailure(failure);
         }
@@ -307,13 +332,15 @@ contract PartialFillLimitOrderReactor {
 
     /// The side a failed `transferFill` blames, or `TransferReverted` when it failed otherwise
     /// (out of gas, say) and neither side is known to be at fault.
-    function transferFailure(bytes memory failure) private pure returns (Reject) {
-        if (failure.length != 36 || bytes4(failure) != TransferFailed.selector) return Reject.TransferReverted;
+    function transferFailure(bytes memory failure) private pure returns (Outcome memory) {
+        if (failure.length != 36 || bytes4(failure) != TransferFailed.selector) {
+            return Outcome(Reject.TransferReverted, Party.None);
+        }
         bool maker;
         assembly {
             maker := mload(add(failure, 36))
         }
-        return maker ? Reject.MakerTransfer : Reject.TakerTransfer;
+        return maker ? Outcome(Reject.MakerTransfer, Party.Maker) : Outcome(Reject.TakerTransfer, Party.Taker);
     }
 
     function pull(address token, address from, address to, uint256 amount, bool maker) private {

@@ -8,4 +8,4 @@ export {
 } from './devnet-chain.js';
 export { DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
 export { PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
-export { REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';
+export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -36,3 +36,15 @@ export function rejectReason(code: number): RejectReason {
   if (reason === undefined) throw new RangeError(`unknown reactor reject code ${code}`);
   return reason;
 }
+
+/** Whose order a rejected fill is blamed on: the `Party` enum of the reactor. */
+export const PARTIES = ['None', 'Maker', 'Taker'] as const;
+
+export type Party = (typeof PARTIES)[number];
+
+/** A `settle` outcome as the reactor returns it, with names for its enum values. */
+export function outcomeOf(raw: { reason: number; party: number }): { reason: RejectReason; party: Party } {
+  const party = PARTIES[raw.party];
+  if (party === undefined) throw new RangeError(`unknown reactor party ${raw.party}`);
+  return { reason: rejectReason(raw.reason), party };
+}

@@ -6,7 +6,7 @@ import { type Address, hashTypedData, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installTestToken } from '../src/devnet-chain.js';
 import { PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
-import { REJECT_REASONS, type RejectReason, rejectReason } from '../src/reject-reasons.js';
+import { outcomeOf, PARTIES, REJECT_REASONS, type RejectReason } from '../src/reject-reasons.js';
 import { startTestDevnet, type TestDevnet, type Wallet } from './support/devnet.js';
 import { fill, type SignedOrder, TestOrder } from './support/orders.js';
 
@@ -100,6 +100,10 @@ async function filledOf(signed: SignedOrder): Promise<bigint> {
 }
 
 async function simulate(orders: readonly SignedOrder[], fills: readonly FillArgs[]): Promise<RejectReason[]> {
+  return (await outcomes(orders, fills)).map((outcome) => outcome.reason);
+}
+
+async function outcomes(orders: readonly SignedOrder[], fills: readonly FillArgs[]) {
   const { result } = await devnet.public.simulateContract({
     account: operator.account,
     address: reactor,
@@ -107,7 +111,7 @@ async function simulate(orders: readonly SignedOrder[], fills: readonly FillArgs
     functionName: 'settle',
     args: [orders, fills],
   });
-  return result.map(rejectReason);
+  return result.map(outcomeOf);
 }
 
 async function settle(orders: readonly SignedOrder[], fills: readonly FillArgs[]) {
@@ -318,7 +322,7 @@ describe('settle rejects a fill', () => {
     const second = await settle([ask, bid], [fill(id, 0, 1, 1n * E8, 250_000n), fill(newFillId(), 0, 1, 1n * E8, 250_000n)]);
     expect(second.outcomes).toEqual(['AlreadySettled', 'None']);
     expect(second.events.filter((event) => event.eventName === 'FillRejected').map((event) => event.args)).toEqual([
-      { fillId: id, makerHash: await digestOf(ask), takerHash: await digestOf(bid), reason: 1 },
+      { fillId: id, makerHash: await digestOf(ask), takerHash: await digestOf(bid), reason: 1, party: 0 },
     ]);
     expect(await filledOf(ask)).toBe(2n * E8);
   });
@@ -408,10 +412,46 @@ describe('cancellation', () => {
   });
 });
 
-describe('reject reasons', () => {
-  it('list the Reject enum of the contract in order', () => {
+describe('outcomes', () => {
+  it("blame the order at fault: the maker's or the taker's, or neither", async () => {
+    const past = BigInt(Math.floor(Date.now() / 1000) - 60);
+    const expiredTaker = await crossingPair({ bid: (o) => o.with({ info: { deadline: past } }) });
+    const expiredMaker = await crossingPair({ ask: (o) => o.with({ info: { deadline: past } }) });
+    const poorMaker = await trader(0n, 0n);
+    const poorAsk = await sellBase(poorMaker, 10n * E8, 2_500_000n).signedBy(poorMaker, domain);
+    expect(
+      await outcomes(
+        [expiredTaker.ask, expiredTaker.bid, expiredMaker.ask, expiredMaker.bid, poorAsk],
+        [
+          fill(newFillId(), 0, 1, 4n * E8, 1_000_000n),
+          fill(newFillId(), 2, 3, 4n * E8, 1_000_000n),
+          fill(newFillId(), 4, 1, 4n * E8, 1_000_000n, { takerFeePips: 3_001 }),
+          fill(newFillId(), 0, 0, 1n, 1n),
+        ],
+      ),
+    ).toEqual([
+      { reason: 'Expired', party: 'Taker' },
+      { reason: 'Expired', party: 'Maker' },
+      { reason: 'Expired', party: 'Taker' },
+      { reason: 'SameOrder', party: 'None' },
+    ]);
+    const { ask, bid } = await crossingPair();
+    expect(
+      await outcomes(
+        [poorAsk, bid, ask],
+        [fill(newFillId(), 0, 1, 4n * E8, 1_000_000n), fill(newFillId(), 2, 1, 4n * E8, 1_000_000n, { takerFeePips: 3_001 })],
+      ),
+    ).toEqual([
+      { reason: 'MakerTransfer', party: 'Maker' },
+      { reason: 'TakerFeeCap', party: 'Taker' },
+    ]);
+  });
+
+  it('list the Reject and Party enums of the contract in order', () => {
     const source = readFileSync(new URL('../src/PartialFillLimitOrderReactor.sol', import.meta.url), 'utf8');
-    const body = /enum Reject \{([^}]*)\}/.exec(source)?.[1] ?? '';
-    expect(body.split(',').map((name) => name.trim())).toEqual([...REJECT_REASONS]);
+    const members = (name: string) =>
+      (new RegExp(`enum ${name} \\{([^}]*)\\}`).exec(source)?.[1] ?? '').split(',').map((member) => member.trim());
+    expect(members('Reject')).toEqual([...REJECT_REASONS]);
+    expect(members('Party')).toEqual([...PARTIES]);
   });
 });

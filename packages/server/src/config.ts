@@ -17,7 +17,10 @@ export interface Config {
   /** Creates the devnet markets on the first start of an empty devnet store. */
   readonly seedDevnet: boolean;
   readonly chainId: number;
-  readonly reactorAddress: string;
+  /** The settlement chain, or `off` (devnet only): matching without settlement. */
+  readonly chain: ChainConfig;
+  /** The reactor of the signing domain; null on the embedded devnet chain, which deploys its own. */
+  readonly reactorAddress: string | null;
   readonly signatureDomainName: string;
   readonly signatureDomainVersion: string;
   /** HS256 key for access tokens; devnet generates one under DATA_DIR when unset. */
@@ -38,6 +41,35 @@ export interface Config {
   readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
 }
 
+/**
+ * Where fills settle: a devnet node the service starts itself (the embedded default), any EVM
+ * JSON-RPC endpoint with a deployed reactor and the operator's key, or nowhere (devnet only).
+ */
+export type ChainConfig =
+  | {
+      readonly kind: 'devnet';
+      /** Loopback port of the node; 0 picks a free one. */
+      readonly port: number;
+      /** Seconds between state dumps of the node: what a crash of the node can lose. */
+      readonly stateIntervalSeconds: number;
+      readonly settlement: SettlementConfig;
+    }
+  | {
+      readonly kind: 'rpc';
+      readonly rpcUrl: string;
+      /** The operator's secp256k1 key (0x + 64 hex); it sends settlements and cancellations. */
+      readonly operatorKey: `0x${string}`;
+      readonly settlement: SettlementConfig;
+    }
+  | { readonly kind: 'off' };
+
+export interface SettlementConfig {
+  /** Most fills in one settlement transaction. */
+  readonly batchFills: number;
+  /** Gas limit of one settlement transaction; batches are cut to fit it. */
+  readonly txGasLimit: number;
+}
+
 /** A token bucket: `capacity` requests at once, refilled at `refillPerSecond`. */
 export interface RateBucket {
   readonly capacity: number;
@@ -50,8 +82,8 @@ export class ConfigError extends Error {
 
 /** Chain ids of the ledger's networks (its JSON-RPC relay reports the same ones). */
 const CHAIN_IDS: Record<Network, number> = { mainnet: 295, testnet: 296, devnet: 298 };
-/** Address of the first contract the devnet operator deploys; the settlement issue deploys it for real. */
-const DEVNET_REACTOR = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+/** Signing-domain reactor of a devnet without a chain (CHAIN=off): anvil's first deployment address. */
+const UNSETTLED_DEVNET_REACTOR = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -106,16 +138,54 @@ function httpUrl(env: Env, name: string): string | null {
   return raw.replace(/\/+$/, '');
 }
 
+function settlementConfig(env: Env): SettlementConfig {
+  return {
+    batchFills: integer(env, 'SETTLEMENT_BATCH_FILLS', 150, 1, 500),
+    txGasLimit: integer(env, 'SETTLEMENT_TX_GAS_LIMIT', 15_000_000, 1_000_000, 100_000_000),
+  };
+}
+
+function chainConfig(env: Env, network: Network): ChainConfig {
+  const kind = oneOf(env, 'CHAIN', network === 'devnet' ? 'devnet' : 'rpc', ['devnet', 'rpc', 'off'] as const);
+  if (kind !== 'rpc' && network !== 'devnet') throw new ConfigError(`CHAIN must be rpc on ${network}`);
+  if (kind === 'off') return { kind };
+  if (kind === 'devnet') {
+    return {
+      kind,
+      port: integer(env, 'DEVNET_CHAIN_PORT', 0, 0, 65_535),
+      stateIntervalSeconds: integer(env, 'DEVNET_CHAIN_STATE_INTERVAL_SECONDS', 2, 1, 3_600),
+      settlement: settlementConfig(env),
+    };
+  }
+  const rpcUrl = httpUrl(env, 'CHAIN_RPC_URL');
+  if (rpcUrl === null) throw new ConfigError('CHAIN_RPC_URL is required with CHAIN=rpc');
+  const operatorKey = text(env, 'OPERATOR_PRIVATE_KEY', '');
+  // The value is never echoed: it is a secret.
+  if (!/^0x[0-9a-fA-F]{64}$/.test(operatorKey)) {
+    throw new ConfigError('OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits (required with CHAIN=rpc)');
+  }
+  return { kind, rpcUrl, operatorKey: operatorKey as `0x${string}`, settlement: settlementConfig(env) };
+}
+
+/** The embedded devnet chain deploys its own reactor; elsewhere the address comes from the environment. */
+function reactorOf(env: Env, chain: ChainConfig): string | null {
+  if (chain.kind === 'devnet') {
+    if (text(env, 'REACTOR_ADDRESS', '') !== '') throw new ConfigError('REACTOR_ADDRESS is set by the devnet chain itself (CHAIN=devnet)');
+    return null;
+  }
+  const address = text(env, 'REACTOR_ADDRESS', chain.kind === 'off' ? UNSETTLED_DEVNET_REACTOR : '');
+  if (!isEvmAddress(address)) {
+    throw new ConfigError(`REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${chain.kind === 'rpc' ? ' (required with CHAIN=rpc)' : ''}`);
+  }
+  return address;
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', ['devnet', 'testnet', 'mainnet']);
   const dataDir = text(env, 'DATA_DIR', './data');
-  const reactorAddress = text(env, 'REACTOR_ADDRESS', network === 'devnet' ? DEVNET_REACTOR : '');
-  if (!isEvmAddress(reactorAddress)) {
-    throw new ConfigError(
-      `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${network === 'devnet' ? '' : ` (required on ${network})`}`,
-    );
-  }
+  const chain = chainConfig(env, network);
+  const reactorAddress = reactorOf(env, chain);
   const jwtSecret = env.JWT_SECRET === '' ? undefined : env.JWT_SECRET;
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
     throw new ConfigError('JWT_SECRET must be at least 32 bytes');
@@ -136,6 +206,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     // Parsed on every network so a typo fails loudly; only the devnet is ever seeded.
     seedDevnet: flag(env, 'SEED_DEVNET', true) && network === 'devnet',
     chainId: integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1),
+    chain,
     reactorAddress,
     signatureDomainName: text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor'),
     signatureDomainVersion: text(env, 'SIGNATURE_DOMAIN_VERSION', '1'),

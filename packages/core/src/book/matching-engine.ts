@@ -90,6 +90,8 @@ export class MatchingEngine {
         return this.place(command);
       case 'cancel':
         return this.cancel(command.id, command.reason, command.time);
+      case 'replenish':
+        return this.replenish(command.id, command.quantity, command.time);
       case 'halt':
         this.halted = true;
         return true;
@@ -172,6 +174,24 @@ export class MatchingEngine {
     if (level.count === 0) (side === BUY ? this.bids : this.asks).drop(level);
     this.emitDepth(side, level.price, level.total, time);
     this.emitOrder(id, 'CANCELED', side, level.price, filled, 0, reason, time);
+    return true;
+  }
+
+  /**
+   * Gives a resting order back quantity it lost to a fill that did not settle, keeping its place
+   * in time priority; only a depth event follows. Returns false when the order is not on the book
+   * or would end up larger than it was placed (the caller then places the quantity anew).
+   */
+  replenish(id: number, quantity: number, time: number): boolean {
+    const slot = this.orders.get(id);
+    if (slot === NONE || !Number.isSafeInteger(quantity) || quantity < 1) return false;
+    const slots = this.slots;
+    const remaining = slots.remaining(slot) + quantity;
+    const level = slots.level(slot);
+    if (remaining > slots.quantity(slot) || level.total > MAX - quantity) return false;
+    slots.setRemaining(slot, remaining);
+    level.total += quantity;
+    this.emitDepth(level.side, level.price, level.total, time);
     return true;
   }
 

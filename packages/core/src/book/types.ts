@@ -54,5 +54,6 @@ export interface PlaceOrder {
 export type EngineCommand =
   | ({ readonly type: 'place' } & PlaceOrder)
   | { readonly type: 'cancel'; readonly id: number; readonly reason: CancelReason; readonly time: number }
+  | { readonly type: 'replenish'; readonly id: number; readonly quantity: number; readonly time: number }
   | { readonly type: 'halt'; readonly time: number }
   | { readonly type: 'resume'; readonly time: number };

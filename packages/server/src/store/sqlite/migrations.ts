@@ -162,4 +162,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 3,
+    name: 'settlement of trades on the reactor and the indexer cursor',
+    sql: `
+      -- One row per trade matched while settlement exists: pending until sent, submitted with the
+      -- hash of the transaction that carries it, then settled (from the reactor's Filled event) or
+      -- failed (dropped before or by the reactor, with the reason).
+      CREATE TABLE settlements (
+        trade_id INTEGER PRIMARY KEY REFERENCES trades (id),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'submitted', 'settled', 'failed')),
+        tx_hash TEXT,
+        block_number INTEGER,
+        maker_fee TEXT,
+        taker_fee TEXT,
+        reason TEXT,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX settlements_unsettled ON settlements (status, trade_id) WHERE status IN ('pending', 'submitted');
+      CREATE INDEX order_events_by_trade ON order_events (trade_id) WHERE trade_id IS NOT NULL;
+      -- Last block whose reactor events are applied, per chain and reactor.
+      CREATE TABLE chain_cursors (
+        name TEXT PRIMARY KEY,
+        block_number INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import type {
   TurnWrite,
 } from '../order-ports.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
+import type { SqliteSettlementStore } from './settlement-store.js';
 import type { SqliteTradeStore } from './trade-store.js';
 
 interface OrderRow {
@@ -98,7 +99,7 @@ function toEvent(row: EventRow): OrderEventRecord {
 const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
 
 /** Orders, their history and the depth update id of each book. */
-export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore): OrderStore {
+export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, settlements: SqliteSettlementStore): OrderStore {
   const statements = {
     insertOrder: db.prepare(
       `INSERT INTO orders (id, order_hash, account, book_id, type, side, price_ticks, quantity_steps, filled_steps,
@@ -171,6 +172,7 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore): Ord
       });
     }
     const tradeIds = trades.insertWithin(turn.trades);
+    settlements.insertPendingWithin(tradeIds.map((id, index) => ({ id, executedAt: turn.trades[index]?.executedAt ?? 0 })));
     for (const event of turn.events) {
       statements.insertEvent.run(
         event.orderId,

@@ -13,6 +13,7 @@ import { sqliteFeeOverrideStore } from './fee-override-store.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { sqliteNonceStore } from './nonce-store.js';
 import { sqliteOrderStore } from './order-store.js';
+import { sqliteSettlementStore } from './settlement-store.js';
 import { sqliteTradeStore } from './trade-store.js';
 
 interface TokenRow {
@@ -139,7 +140,8 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
   }
   let open = true;
   const trades = sqliteTradeStore(db);
-  const orders = sqliteOrderStore(db, trades);
+  const settlements = sqliteSettlementStore(db);
+  const orders = sqliteOrderStore(db, trades, settlements);
   const nonces = sqliteNonceStore(db);
   const feeOverrides = sqliteFeeOverrideStore(db);
   const accountKeys = sqliteAccountKeyStore(db);
@@ -218,6 +220,7 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
       },
     },
     trades,
+    settlements,
     orders,
     nonces,
     feeOverrides,

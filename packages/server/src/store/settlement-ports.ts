@@ -1,0 +1,53 @@
+/** One side of a trade awaiting settlement: the stored order as its swapper signed it. */
+export interface SettlementOrder {
+  readonly orderId: number;
+  readonly account: string;
+  readonly orderHash: string;
+  /** The signed order as JSON (wire form). */
+  readonly signedOrder: string;
+  readonly signature: string;
+}
+
+/** A matched trade that is not settled yet, with both of its orders. */
+export interface UnsettledTrade {
+  readonly tradeId: number;
+  readonly bookId: number;
+  /** The taker's side. */
+  readonly direction: 'buy' | 'sell';
+  readonly baseAmount: bigint;
+  readonly quoteAmount: bigint;
+  readonly status: 'pending' | 'submitted';
+  readonly txHash: string | null;
+  readonly maker: SettlementOrder;
+  readonly taker: SettlementOrder;
+}
+
+/** A fill the reactor settled, from its `Filled` event. */
+export interface SettledFill {
+  readonly tradeId: number;
+  readonly txHash: string;
+  readonly blockNumber: bigint;
+  readonly makerFee: bigint;
+  readonly takerFee: bigint;
+}
+
+export interface SettlementStore {
+  /** Trades waiting to be sent, oldest first. */
+  pending(limit: number): Promise<UnsettledTrade[]>;
+  /** Trades sent in a transaction whose outcome is not applied yet. */
+  submitted(): Promise<UnsettledTrade[]>;
+  /** Records the transaction that carries these trades (still pending ones only). */
+  markSubmitted(tradeIds: readonly number[], txHash: string, now: number): Promise<void>;
+  /** Puts trades back in the queue, e.g. after their transaction was lost or reverted. */
+  markPending(tradeIds: readonly number[], now: number): Promise<void>;
+  /**
+   * Records settled fills: the settlement, the trade's transaction hash, and the hash on the fill
+   * events of both orders' histories. Idempotent; returns the trade ids that changed.
+   */
+  markSettled(fills: readonly SettledFill[], now: number): Promise<number[]>;
+  /** Records trades that will never settle, with the reason; settled ones are left alone. */
+  markFailed(failures: readonly { tradeId: number; reason: string }[], now: number): Promise<number[]>;
+  /** Last block whose events were applied for `cursor`, or null before the first. */
+  cursor(name: string): Promise<bigint | null>;
+  setCursor(name: string, block: bigint): Promise<void>;
+}
