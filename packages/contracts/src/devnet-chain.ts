@@ -37,7 +37,8 @@ export function devnetClients(rpcUrl: string, chainId: number): DevnetClients {
   const transport = http(rpcUrl, { batch: { wait: 0 }, retryCount: 0 });
   return {
     chain,
-    public: createPublicClient({ chain, transport }),
+    // Blocks are mined as transactions arrive: poll receipts often.
+    public: createPublicClient({ chain, transport, pollingInterval: 20 }),
     test: createTestClient({ chain, transport, mode: 'anvil' }),
     wallet: (account) => createWalletClient({ chain, transport, account }) as WalletClient<HttpTransport, Chain, Account>,
   };
@@ -57,21 +58,23 @@ export interface TestTokenSpec {
 
 /**
  * Installs the devnet ERC-20 at a fixed address (a token's ledger address, as the ledger's own
- * tokens have) and initialises it with `minter` as the only minter. Skips a token already there.
+ * tokens have), initialised by `sender` with `minter` (default: the sender) as the only minter.
+ * Skips a token already there.
  */
 export async function installTestToken(
   clients: DevnetClients,
-  minter: WalletClient<HttpTransport, Chain, Account>,
+  sender: WalletClient<HttpTransport, Chain, Account>,
   token: TestTokenSpec,
+  minter: Address = sender.account.address,
 ): Promise<void> {
   const code = await clients.public.getCode({ address: token.address });
   if (code !== undefined && code !== '0x') return;
   await clients.test.setCode({ address: token.address, bytecode: TestToken.deployedBytecode });
-  const hash = await minter.writeContract({
+  const hash = await sender.writeContract({
     address: token.address,
     abi: TestToken.abi,
     functionName: 'initialize',
-    args: [token.name, token.symbol, token.decimals, minter.account.address],
+    args: [token.name, token.symbol, token.decimals, minter],
   });
   await clients.public.waitForTransactionReceipt({ hash });
 }

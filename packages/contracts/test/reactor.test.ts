@@ -160,7 +160,14 @@ describe('settle', () => {
     const ask = await sellBase(maker, 10n * E8, 2_500_000n).signedBy(maker, domain);
     const bid = await buyBase(taker, 5n * E8, 1_300_000n).signedBy(taker, domain);
     const parties = [maker.account.address, taker.account.address, FEES];
-    const before = await balancesOf(...parties);
+    const [makerBase, makerQuote, takerBase, takerQuote, feeBase, feeQuote] = (await balancesOf(...parties)) as bigint[] as [
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
     const id = newFillId();
     // 4.00000001 BASE for 1.000001 QUOTE: the least the maker's price allows.
     const { outcomes, events } = await settle(
@@ -182,12 +189,12 @@ describe('settle', () => {
       takerFee: 1_200_001n,
     });
     expect(await balancesOf(...parties)).toEqual([
-      before[0] - (4n * E8 + 1n),
-      before[1] + 1_000_001n - 1_000n,
-      before[2] + 4n * E8 + 1n - 1_200_001n,
-      before[3] - 1_000_001n,
-      (before[4] as bigint) + 1_200_001n,
-      (before[5] as bigint) + 1_000n,
+      makerBase - (4n * E8 + 1n),
+      makerQuote + 1_000_001n - 1_000n,
+      takerBase + 4n * E8 + 1n - 1_200_001n,
+      takerQuote - 1_000_001n,
+      feeBase + 1_200_001n,
+      feeQuote + 1_000n,
     ]);
     expect(await filledOf(ask)).toBe(4n * E8 + 1n);
     expect(await filledOf(bid)).toBe(1_000_001n);

@@ -6,6 +6,8 @@ const CWD = '/srv/exchange';
 const SECRET = 'k'.repeat(32);
 const REACTOR = '0x1111111111111111111111111111111111111111';
 const MIRROR = 'https://mirror.example.org';
+/** A settlement chain over JSON-RPC, as every network but the devnet needs (a test key, not a secret). */
+const RPC = { CHAIN: 'rpc', CHAIN_RPC_URL: 'https://relay.example.org/api', OPERATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}` };
 
 /** The ConfigError that loading `env` throws; fails the test when it loads. */
 function configError(env: Record<string, string>): ConfigError {
@@ -30,7 +32,13 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       seedDevnet: true,
       chainId: 298,
-      reactorAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      chain: {
+        kind: 'devnet',
+        port: 0,
+        stateIntervalSeconds: 2,
+        settlement: { batchFills: 150, txGasLimit: 15_000_000 },
+      },
+      reactorAddress: null,
       signatureDomainName: 'PartialFillLimitOrderReactor',
       signatureDomainVersion: '1',
       jwtSecret: undefined,
@@ -73,6 +81,7 @@ describe('loadConfig defaults', () => {
         QUOTE_SLIPPAGE_BPS: '9999',
         BODY_LIMIT_BYTES: '1024',
         TRUST_PROXY: 'yes',
+        ...RPC,
         REACTOR_ADDRESS: REACTOR,
         CHAIN_ID: '31337',
       },
@@ -99,7 +108,10 @@ describe('loadConfig networks', () => {
     ['testnet', 296],
     ['devnet', 298],
   ])('uses chain id %s -> %i', (network, chainId) => {
-    const config = loadConfig({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR }, CWD);
+    const config = loadConfig(
+      { NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      CWD,
+    );
     expect(config.network).toBe(network);
     expect(config.chainId).toBe(chainId);
   });
@@ -111,7 +123,7 @@ describe('loadConfig networks', () => {
 
   it.each(['testnet', 'mainnet'])('never seeds %s, even with SEED_DEVNET=true', (network) => {
     const config = loadConfig(
-      { NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR },
+      { NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
       CWD,
     );
     expect(config.seedDevnet).toBe(false);
@@ -211,24 +223,24 @@ describe('loadConfig validation names the bad variable', () => {
   });
 
   it.each(['mainnet', 'testnet'])('requires REACTOR_ADDRESS on %s', (network) => {
-    const error = configError({ NETWORK: network, JWT_SECRET: SECRET });
+    const error = configError({ NETWORK: network, JWT_SECRET: SECRET, ...RPC });
     expect(error.message).toContain('REACTOR_ADDRESS');
-    expect(error.message).toContain(network);
+    expect(error.message).toContain('required with CHAIN=rpc');
   });
 
   it('accepts a REACTOR_ADDRESS with mixed-case hex digits', () => {
     const address = '0xAbCdEf0123456789aBcDeF0123456789ABCDEF01';
-    expect(loadConfig({ REACTOR_ADDRESS: address }, CWD).reactorAddress).toBe(address);
+    expect(loadConfig({ CHAIN: 'off', REACTOR_ADDRESS: address }, CWD).reactorAddress).toBe(address);
   });
 
   it.each(['mainnet', 'testnet'])('requires JWT_SECRET on %s', (network) => {
-    const error = configError({ NETWORK: network, REACTOR_ADDRESS: REACTOR });
+    const error = configError({ NETWORK: network, REACTOR_ADDRESS: REACTOR, ...RPC });
     expect(error.message).toContain('JWT_SECRET');
     expect(error.message).toContain(network);
   });
 
   it('requires JWT_SECRET on testnet even when it is set to the empty string', () => {
-    expect(configError({ NETWORK: 'testnet', REACTOR_ADDRESS: REACTOR, JWT_SECRET: '' }).message).toContain('JWT_SECRET');
+    expect(configError({ NETWORK: 'testnet', REACTOR_ADDRESS: REACTOR, JWT_SECRET: '', ...RPC }).message).toContain('JWT_SECRET');
   });
 
   it('counts JWT_SECRET length in UTF-8 bytes, not characters', () => {
@@ -251,7 +263,9 @@ describe('loadConfig validation names the bad variable', () => {
 
 describe('loadConfig trading settings', () => {
   it.each(['mainnet', 'testnet'])('requires MIRROR_NODE_URL on %s', (network) => {
-    expect(configError({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR }).message).toContain('MIRROR_NODE_URL');
+    expect(configError({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, ...RPC }).message).toContain(
+      'MIRROR_NODE_URL',
+    );
   });
 
   it('refuses a MIRROR_NODE_URL that is not an http(s) URL', () => {
@@ -264,7 +278,10 @@ describe('loadConfig trading settings', () => {
   });
 
   it('switches order rate limits on by default off the devnet, with the default buckets', () => {
-    const config = loadConfig({ NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR }, CWD);
+    const config = loadConfig(
+      { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      CWD,
+    );
     expect(config.orderRateLimit).toEqual({
       perIp: { capacity: 200, refillPerSecond: 100 },
       perAccount: { capacity: 100, refillPerSecond: 50 },
@@ -281,5 +298,49 @@ describe('loadConfig trading settings', () => {
 
   it.each(['10', '10/0', '0/1', '1.5/1', '10/5/1'])('refuses the rate bucket %s', (value) => {
     expect(configError({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: value }).message).toContain('ORDER_RATE_LIMIT_IP');
+  });
+});
+
+describe('loadConfig settlement chain', () => {
+  it('starts its own devnet chain by default, which deploys the reactor', () => {
+    const config = loadConfig({}, CWD);
+    expect(config.chain.kind).toBe('devnet');
+    expect(config.reactorAddress).toBeNull();
+    expect(configError({ REACTOR_ADDRESS: REACTOR }).message).toContain('REACTOR_ADDRESS is set by the devnet chain');
+  });
+
+  it('runs matching without settlement only on the devnet (CHAIN=off)', () => {
+    expect(loadConfig({ CHAIN: 'off' }, CWD)).toMatchObject({
+      chain: { kind: 'off' },
+      reactorAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    });
+    expect(configError({ NETWORK: 'testnet', CHAIN: 'off', JWT_SECRET: SECRET, MIRROR_NODE_URL: MIRROR }).message).toBe(
+      'CHAIN must be rpc on testnet',
+    );
+  });
+
+  it('takes the RPC chain, the operator key and the settlement limits from the environment', () => {
+    const config = loadConfig(
+      { ...RPC, REACTOR_ADDRESS: REACTOR, SETTLEMENT_BATCH_FILLS: '20', SETTLEMENT_TX_GAS_LIMIT: '8000000' },
+      CWD,
+    );
+    expect(config.chain).toEqual({
+      kind: 'rpc',
+      rpcUrl: 'https://relay.example.org/api',
+      operatorKey: RPC.OPERATOR_PRIVATE_KEY,
+      settlement: { batchFills: 20, txGasLimit: 8_000_000 },
+    });
+  });
+
+  it('requires the RPC address and a well-formed operator key, and never echoes the key', () => {
+    expect(configError({ CHAIN: 'rpc', REACTOR_ADDRESS: REACTOR }).message).toContain('CHAIN_RPC_URL');
+    const key = `0x${'cd'.repeat(31)}`;
+    const error = configError({ ...RPC, OPERATOR_PRIVATE_KEY: key, REACTOR_ADDRESS: REACTOR });
+    expect(error.message).toContain('OPERATOR_PRIVATE_KEY');
+    expect(error.message).not.toContain(key);
+    expect(configError({ ...RPC, SETTLEMENT_BATCH_FILLS: '501', REACTOR_ADDRESS: REACTOR }).message).toContain(
+      'SETTLEMENT_BATCH_FILLS',
+    );
+    expect(configError({ CHAIN: 'sepolia' }).message).toContain('CHAIN');
   });
 });

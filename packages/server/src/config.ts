@@ -170,12 +170,15 @@ function chainConfig(env: Env, network: Network): ChainConfig {
 /** The embedded devnet chain deploys its own reactor; elsewhere the address comes from the environment. */
 function reactorOf(env: Env, chain: ChainConfig): string | null {
   if (chain.kind === 'devnet') {
-    if (text(env, 'REACTOR_ADDRESS', '') !== '') throw new ConfigError('REACTOR_ADDRESS is set by the devnet chain itself (CHAIN=devnet)');
+    if (text(env, 'REACTOR_ADDRESS', '') !== '')
+      throw new ConfigError('REACTOR_ADDRESS is set by the devnet chain itself (CHAIN=devnet)');
     return null;
   }
   const address = text(env, 'REACTOR_ADDRESS', chain.kind === 'off' ? UNSETTLED_DEVNET_REACTOR : '');
   if (!isEvmAddress(address)) {
-    throw new ConfigError(`REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${chain.kind === 'rpc' ? ' (required with CHAIN=rpc)' : ''}`);
+    throw new ConfigError(
+      `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${chain.kind === 'rpc' ? ' (required with CHAIN=rpc)' : ''}`,
+    );
   }
   return address;
 }

@@ -8,6 +8,11 @@ import { MirrorNodeAccountKeys } from './accounts/mirror-node-account-keys.js';
 import type { AppDeps } from './app.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
+import type { ChainContext } from './chain/chain-context.js';
+import { openChain } from './chain/open-chain.js';
+import { OperatorTransactions } from './chain/operator-transactions.js';
+import { ReactorIndexer } from './chain/reactor-indexer.js';
+import { Settler, type SettlerDeps } from './chain/settler.js';
 import type { Config } from './config.js';
 import { keccak256 } from './crypto/keccak.js';
 import { SignatureVerifier } from './crypto/verify-pool.js';
@@ -26,8 +31,17 @@ import type { Store } from './store/ports.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 import { type Clock, systemClock } from './util/clock.js';
 
+/** Settlement on the chain: absent when CHAIN=off. */
+export interface Settlement {
+  readonly chain: ChainContext;
+  readonly transactions: OperatorTransactions;
+  readonly indexer: ReactorIndexer;
+  readonly settler: Settler;
+}
+
 /** The wired service graph of one process, and how to release it. */
 export interface Services extends AppDeps {
+  readonly settlement: Settlement | null;
   close(): Promise<void>;
 }
 
@@ -36,6 +50,8 @@ export function storeFile(config: Config): string {
   return join(config.dataDir, `${config.network}.sqlite`);
 }
 
+/** How often the indexer looks for new reactor events. */
+const INDEX_POLL_MS = 500;
 /** How often resting orders are checked against their deadlines. */
 const EXPIRY_SWEEP_MS = 1_000;
 /** How often nonces that can no longer be used are forgotten. */
@@ -45,6 +61,30 @@ function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRe
   return config.mirrorNodeUrl === null
     ? new DevnetAccountKeys(store.accountKeys)
     : new MirrorNodeAccountKeys({ baseUrl: config.mirrorNodeUrl, clock });
+}
+
+/** Starts the settler and the indexer (after reconciling with the chain) and registers their stop. */
+async function startSettlement(
+  config: Config,
+  chain: ChainContext,
+  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'desk' | 'clock' | 'logger'>,
+  closers: (() => Promise<void>)[],
+): Promise<Settlement> {
+  if (config.chain.kind === 'off') throw new Error('settlement needs a chain');
+  const transactions = new OperatorTransactions(chain);
+  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger);
+  const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
+  await settler.start();
+  closers.push(() => settler.stop());
+  const poll = setInterval(() => {
+    indexer.catchUp().catch((error: unknown) => deps.logger.warn({ err: error }, 'indexing reactor events failed'));
+  }, INDEX_POLL_MS);
+  poll.unref();
+  closers.push(async () => {
+    clearInterval(poll);
+    await indexer.catchUp().catch(() => {});
+  });
+  return { chain, transactions, indexer, settler };
 }
 
 /**
@@ -64,6 +104,8 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     await registry.load();
     const engines = new EngineHost(registry);
     const desk = await TradingDesk.open(registry, engines, store, clock, logger);
+    const chain = await openChain(config, store, logger);
+    if (chain !== null) closers.push(() => chain.close());
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
     const verifier = await SignatureVerifier.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());
@@ -72,11 +114,13 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       name: config.signatureDomainName,
       version: config.signatureDomainVersion,
       chainId: config.chainId,
-      verifyingContract: config.reactorAddress as Eip712Domain['verifyingContract'],
+      verifyingContract: (chain?.reactor.toLowerCase() ?? config.reactorAddress) as Eip712Domain['verifyingContract'],
     };
     const hasher = new OrderHasher(domain, keccak256);
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
+    const settlement =
+      chain === null ? null : await startSettlement(config, chain, { store, registry, fees, desk, clock, logger }, closers);
     const challenges = new ChallengeBook({ ttlMs: config.challengeTtlSeconds * 1000, perAccount: 5, total: 100_000 });
 
     const sweep = setInterval(() => {
@@ -102,6 +146,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       logger,
       domain,
       desk,
+      settlement,
       directory,
       fees,
       login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),

@@ -14,11 +14,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real order book API on loopback, with its store in a fresh temporary folder. */
+/**
+ * The real order book API on loopback, with its store in a fresh temporary folder; settlement is
+ * off unless `env` sets CHAIN (these tests read market data the tests' own trades make).
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dex-sdk-test-'));
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CHAIN: 'off', ...env });
     const server = await startServer(config, createLogger('silent'));
     return {
       server,

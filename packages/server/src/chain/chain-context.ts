@@ -1,3 +1,4 @@
+import type { DevnetClients } from '@dex/contracts';
 import type { Account, Address, Chain, HttpTransport, PublicClient, WalletClient } from 'viem';
 
 /** The settlement chain as the service uses it: reads, the operator's wallet and the reactor. */
@@ -9,5 +10,9 @@ export interface ChainContext {
   readonly chainId: number;
   /** Head block when the service connected, before it sent anything: what reconciliation trusts. */
   readonly headAtStart: bigint;
+  /** First block the indexer reads when it has no cursor yet. */
+  readonly indexFrom: bigint;
+  /** anvil's test methods, on the embedded devnet only (funding and impersonation). */
+  readonly devnet: DevnetClients | null;
   close(): Promise<void>;
 }

@@ -2,12 +2,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DevnetNode, devnetClients, fund, installTestToken, PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Address, getAddress, type Hex, nonceManager } from 'viem';
+import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Config } from '../config.js';
 import type { Store } from '../store/ports.js';
 import { localSecret } from '../util/local-secret.js';
 import type { ChainContext } from './chain-context.js';
+import { DEVNET_FAUCET_ADDRESS } from './devnet-faucet.js';
 
 /** What the devnet deployed, kept in DATA_DIR so a restart reuses it. */
 interface DevnetRecord {
@@ -51,7 +52,7 @@ export async function openEmbeddedDevnet(
   try {
     const clients = devnetClients(node.rpcUrl, config.chainId);
     const headAtStart = await clients.public.getBlockNumber();
-    const operator = clients.wallet(privateKeyToAccount(devnetOperatorKey(config.dataDir), { nonceManager }));
+    const operator = clients.wallet(privateKeyToAccount(devnetOperatorKey(config.dataDir)));
     await fund(clients, operator.account.address);
 
     let reactor = readDevnetRecord(config.dataDir)?.reactor;
@@ -68,12 +69,17 @@ export async function openEmbeddedDevnet(
       logger.info({ reactor }, 'deployed the reactor on the devnet chain');
     }
     for (const token of await store.tokens.list()) {
-      await installTestToken(clients, operator, {
-        address: getAddress(token.evmAddress),
-        name: token.name,
-        symbol: token.symbol,
-        decimals: token.decimals,
-      });
+      await installTestToken(
+        clients,
+        operator,
+        {
+          address: getAddress(token.evmAddress),
+          name: token.name,
+          symbol: token.symbol,
+          decimals: token.decimals,
+        },
+        DEVNET_FAUCET_ADDRESS,
+      );
     }
     const record: DevnetRecord = { chainId: config.chainId, reactor, rpcUrl: node.rpcUrl };
     writeFileSync(join(config.dataDir, DEVNET_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
@@ -84,6 +90,8 @@ export async function openEmbeddedDevnet(
       reactor,
       chainId: config.chainId,
       headAtStart,
+      indexFrom: 0n,
+      devnet: clients,
       close: () => node.stop(),
     };
   } catch (error) {

@@ -1,5 +1,5 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
-import { type Address, createPublicClient, createWalletClient, defineChain, getAddress, http, nonceManager } from 'viem';
+import { type Address, createPublicClient, createWalletClient, defineChain, getAddress, http } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Config } from '../config.js';
 import type { ChainContext } from './chain-context.js';
@@ -21,21 +21,30 @@ export async function openRpcChain(config: Config & { chain: { kind: 'rpc' } }):
     rpcUrls: { default: { http: [config.chain.rpcUrl] } },
   });
   const transport = http(config.chain.rpcUrl, { batch: { wait: 0 } });
-  const publicClient = createPublicClient({ chain, transport });
-  const operator = createWalletClient({ chain, transport, account: privateKeyToAccount(config.chain.operatorKey, { nonceManager }) });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 250 });
+  const operator = createWalletClient({ chain, transport, account: privateKeyToAccount(config.chain.operatorKey) });
   const chainId = await publicClient.getChainId();
-  if (chainId !== config.chainId) throw new ChainSetupError(`CHAIN_RPC_URL serves chain ${chainId}, not CHAIN_ID ${config.chainId}`);
+  if (chainId !== config.chainId)
+    throw new ChainSetupError(`CHAIN_RPC_URL serves chain ${chainId}, not CHAIN_ID ${config.chainId}`);
   const reactor = getAddress(config.reactorAddress as Address);
-  const named = await publicClient.readContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'operator' });
+  const named = await publicClient.readContract({
+    address: reactor,
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'operator',
+  });
   if (named !== operator.account.address) {
     throw new ChainSetupError(`the reactor at ${reactor} names operator ${named}, not the key in OPERATOR_PRIVATE_KEY`);
   }
+  const headAtStart = await publicClient.getBlockNumber();
   return {
     public: publicClient,
     operator,
     reactor,
     chainId,
-    headAtStart: await publicClient.getBlockNumber(),
+    headAtStart,
+    // A reactor deployed before this service first ran has no fills of it to find earlier.
+    indexFrom: headAtStart,
+    devnet: null,
     close: async () => {},
   };
 }

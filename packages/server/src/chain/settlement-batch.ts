@@ -1,9 +1,8 @@
 import { type Hex, type PartialFillLimitOrder, parseWireOrder } from '@dex/core';
 import type { SettlementOrder, UnsettledTrade } from '../store/settlement-ports.js';
 
-/** A trade with the fee rates (pips) its two accounts pay, already within their signed caps. */
-export interface PricedTrade {
-  readonly trade: UnsettledTrade;
+/** The fee rates (pips) the maker's and the taker's accounts pay on the trade's book. */
+export interface TradeFeeRates {
   readonly makerFeePips: number;
   readonly takerFeePips: number;
 }
@@ -40,13 +39,14 @@ export function fillAmounts(trade: UnsettledTrade): { makerAmount: bigint; taker
     : { makerAmount: trade.quoteAmount, takerAmount: trade.baseAmount };
 }
 
-/** The fee rate an order pays: the account's rate, never above what the order signed for. */
-export function cappedFeePips(rate: number, signedCap: number): number {
-  return Math.min(rate, signedCap);
-}
-
-/** Builds a `settle` call: each order once (by hash), one fill per trade with the trade id as fill id. */
-export function settlementBatch(priced: readonly PricedTrade[]): SettlementBatch {
+/**
+ * Builds a `settle` call: each order once (by hash), one fill per trade with the trade id as fill
+ * id, and each side's fee at its account's rate but never above the cap its order signed.
+ */
+export function settlementBatch(
+  trades: readonly UnsettledTrade[],
+  ratesOf: (trade: UnsettledTrade) => TradeFeeRates,
+): SettlementBatch {
   const orders: SettleOrderArg[] = [];
   const indexOf = new Map<string, number>();
   const index = (side: SettlementOrder): number => {
@@ -57,20 +57,24 @@ export function settlementBatch(priced: readonly PricedTrade[]): SettlementBatch
     }
     return position;
   };
-  const fills = priced.map(({ trade, makerFeePips, takerFeePips }) => ({
-    fillId: BigInt(trade.tradeId),
-    maker: index(trade.maker),
-    taker: index(trade.taker),
-    makerFeePips,
-    takerFeePips,
-    ...fillAmounts(trade),
-  }));
-  return { orders, fills, trades: priced.map(({ trade }) => trade) };
+  const fills = trades.map((trade) => {
+    const maker = index(trade.maker);
+    const taker = index(trade.taker);
+    const rates = ratesOf(trade);
+    return {
+      fillId: BigInt(trade.tradeId),
+      maker,
+      taker,
+      makerFeePips: Math.min(rates.makerFeePips, (orders[maker] as SettleOrderArg).order.maxMakerFeePips),
+      takerFeePips: Math.min(rates.takerFeePips, (orders[taker] as SettleOrderArg).order.maxTakerFeePips),
+      ...fillAmounts(trade),
+    };
+  });
+  return { orders, fills, trades: [...trades] };
 }
 
-/** The batch without the fills at `drop`, and without orders no remaining fill uses. */
+/** The batch without the fills at positions `drop`, and without orders no remaining fill uses. */
 export function withoutFills(batch: SettlementBatch, drop: ReadonlySet<number>): SettlementBatch {
-  const kept = batch.trades.flatMap((_trade, position) => (drop.has(position) ? [] : [position]));
   const orders: SettleOrderArg[] = [];
   const remap = new Map<number, number>();
   const reindex = (old: number): number => {
@@ -81,9 +85,12 @@ export function withoutFills(batch: SettlementBatch, drop: ReadonlySet<number>):
     }
     return position;
   };
-  const fills = kept.map((position) => {
-    const fill = batch.fills[position] as SettleFillArg;
-    return { ...fill, maker: reindex(fill.maker), taker: reindex(fill.taker) };
+  const fills: SettleFillArg[] = [];
+  const trades: UnsettledTrade[] = [];
+  batch.fills.forEach((fill, position) => {
+    if (drop.has(position)) return;
+    fills.push({ ...fill, maker: reindex(fill.maker), taker: reindex(fill.taker) });
+    trades.push(batch.trades[position] as UnsettledTrade);
   });
-  return { orders, fills, trades: kept.map((position) => batch.trades[position] as UnsettledTrade) };
+  return { orders, fills, trades };
 }

@@ -84,6 +84,15 @@ export interface TurnWrite {
   readonly lastUpdateIds: ReadonlyMap<number, number>;
   /** Nonce floors raised by the turn (cancel/all), by account. */
   readonly nonceFloors: ReadonlyMap<string, bigint>;
+  /** Trades the reactor will not settle, undone by this turn. */
+  readonly settlementFailures: readonly SettlementFailure[];
+}
+
+export interface SettlementFailure {
+  readonly tradeId: number;
+  readonly reason: string;
+  /** Unix ms. */
+  readonly time: number;
 }
 
 export interface OrderQuery {

@@ -45,8 +45,16 @@ export interface SettlementStore {
    * events of both orders' histories. Idempotent; returns the trade ids that changed.
    */
   markSettled(fills: readonly SettledFill[], now: number): Promise<number[]>;
-  /** Records trades that will never settle, with the reason; settled ones are left alone. */
-  markFailed(failures: readonly { tradeId: number; reason: string }[], now: number): Promise<number[]>;
+  /** These trades, where they are neither settled nor failed. */
+  unsettledTrades(tradeIds: readonly number[]): Promise<UnsettledTrade[]>;
+  /**
+   * Puts trades recorded as settled in blocks after `block` back in the queue, with their
+   * transaction hashes cleared: the chain no longer has those blocks (a devnet node that lost
+   * its latest state). Returns how many.
+   */
+  requeueSettledAfter(block: bigint, now: number): Promise<number>;
+  /** Which of these trades are neither settled nor failed. */
+  unsettled(tradeIds: readonly number[]): Promise<Set<number>>;
   /** Last block whose events were applied for `cursor`, or null before the first. */
   cursor(name: string): Promise<bigint | null>;
   setCursor(name: string, block: bigint): Promise<void>;

@@ -47,11 +47,13 @@ export function tempDataDir(): { dir: string; remove: () => void } {
 
 /**
  * The real app on a real SQLite file in a temporary folder, seeded with the devnet markets, with a
- * manual clock and captured logs.
+ * manual clock and captured logs. Tests on the devnet chain pass a clock near the real time, since
+ * the chain's blocks carry the real time and check deadlines against it.
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, clock = new ManualClock()): Promise<Harness> {
   const data = tempDataDir();
-  const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env });
+  // Settlement is off unless a test asks for the devnet chain (CHAIN=devnet).
+  const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', VERIFY_WORKERS: '0', CHAIN: 'off', ...env });
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -59,7 +61,6 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       done();
     },
   });
-  const clock = new ManualClock();
   const open = async () => {
     const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);

@@ -65,13 +65,16 @@ export class Trader {
   private constructor(
     private readonly host: TraderHost,
     readonly account: string,
+    /** The EVM address its orders name as swapper (and that holds its tokens on the chain). */
+    readonly swapper: string,
     private readonly signer: Signer,
   ) {}
 
   /** A fresh secp256k1 wallet trading as its 0x address. */
   static async secp256k1(host: TraderHost, privateKey: Hex = generatePrivateKey()): Promise<Trader> {
     const account = privateKeyToAccount(privateKey);
-    const trader = new Trader(host, account.address.toLowerCase(), { type: 'secp256k1', account });
+    const address = account.address.toLowerCase();
+    const trader = new Trader(host, address, address, { type: 'secp256k1', account });
     await trader.login();
     return trader;
   }
@@ -82,7 +85,7 @@ export class Trader {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
     const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew('ED25519', raw, services.clock.now());
-    const trader = new Trader(host, record.accountId, { type: 'ed25519', privateKey });
+    const trader = new Trader(host, record.accountId, record.evmAddress, { type: 'ed25519', privateKey });
     await trader.login();
     return trader;
   }

@@ -1,6 +1,13 @@
 import { BUY, type EngineEvent, type FillEvent, type OrderEvent } from '@dex/core';
 import type { Market } from '../../registry/market-registry.js';
-import type { FillRole, NewOrderEvent, OrderProgress, OrderRecord, TurnWrite } from '../../store/order-ports.js';
+import type {
+  FillRole,
+  NewOrderEvent,
+  OrderProgress,
+  OrderRecord,
+  SettlementFailure,
+  TurnWrite,
+} from '../../store/order-ports.js';
 import type { NewTrade } from '../../store/ports.js';
 import type { LiveOrder, LiveOrders } from './live-orders.js';
 
@@ -38,6 +45,7 @@ export class OrderTurn {
   private readonly events: NewOrderEvent[] = [];
   private readonly lastUpdateIds = new Map<number, number>();
   private readonly nonceFloors = new Map<string, bigint>();
+  private readonly settlementFailures: SettlementFailure[] = [];
   readonly pending: PendingCancel[] = [];
 
   constructor(
@@ -60,6 +68,16 @@ export class OrderTurn {
     this.touch(order);
     this.history(order, status, reason);
     this.retire(order);
+  }
+
+  /** Records a change the desk made to an order outside the engine's events. */
+  update(order: LiveOrder): void {
+    this.touch(order);
+  }
+
+  /** Records that a trade will never settle. */
+  failSettlement(failure: SettlementFailure): void {
+    this.settlementFailures.push(failure);
   }
 
   raiseNonceFloor(account: string, floor: bigint): void {
@@ -91,6 +109,7 @@ export class OrderTurn {
       events: this.events,
       lastUpdateIds: this.lastUpdateIds,
       nonceFloors: this.nonceFloors,
+      settlementFailures: this.settlementFailures,
     };
   }
 

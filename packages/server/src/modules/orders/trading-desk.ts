@@ -2,7 +2,7 @@ import { affordableSteps, BUY, type CancelReason, type OpenOrder, type OrderTerm
 import type { FastifyBaseLogger } from 'fastify';
 import type { BookRecovery, EngineHost } from '../../engine/engine-host.js';
 import { AppError } from '../../errors.js';
-import type { MarketRegistry } from '../../registry/market-registry.js';
+import type { Market, MarketRegistry } from '../../registry/market-registry.js';
 import type { OrderRecord, TurnWrite } from '../../store/order-ports.js';
 import type { Store } from '../../store/ports.js';
 import type { Clock } from '../../util/clock.js';
@@ -26,6 +26,19 @@ export interface OrderCandidate {
   readonly takerOnce: boolean;
   /** Batch index of its OCO partner, or null. */
   readonly ocoWith: number | null;
+}
+
+/** A trade the reactor will not settle, and whose order (if either) is at fault. */
+export interface FailedFill {
+  readonly tradeId: number;
+  readonly bookId: number;
+  readonly makerOrderId: number;
+  readonly takerOrderId: number;
+  readonly baseAmount: bigint;
+  readonly quoteAmount: bigint;
+  readonly culprit: 'maker' | 'taker' | null;
+  /** Why the order at fault is cancelled, and what the failed settlement records. */
+  readonly reason: CancelReason;
 }
 
 export interface CancelOutcome {
@@ -203,6 +216,29 @@ export class TradingDesk {
     });
   }
 
+  /**
+   * Undoes trades the reactor will not settle. Both orders get the quantity back; the order at
+   * fault is cancelled with the reason; the other trades on: in place when it still rests, placed
+   * anew when the trade had completed it and it can still trade (a limit order before its
+   * deadline), else it keeps its end state with the smaller fill. Trades already settled or
+   * undone are skipped, so a repeated report changes nothing.
+   */
+  unwindFills(failures: readonly FailedFill[]): Promise<void> {
+    return this.serial(async () => {
+      // Retired orders are read from the store, so it must hold every earlier turn.
+      await this.flush();
+      const unsettled = await this.store.settlements.unsettled(failures.map((failure) => failure.tradeId));
+      const turn = new OrderTurn(this.live, this.clock.now());
+      for (const failure of failures) {
+        if (!unsettled.delete(failure.tradeId)) continue;
+        turn.failSettlement({ tradeId: failure.tradeId, reason: failure.reason, time: turn.time });
+        await this.giveBack(turn, failure, 'maker');
+        await this.giveBack(turn, failure, 'taker');
+      }
+      this.stage(turn);
+    });
+  }
+
   /** Expires every open order whose deadline has passed; returns how many. */
   expireDue(): Promise<number> {
     return this.serial(async () => this.expireDueNow());
@@ -330,6 +366,63 @@ export class TradingDesk {
         timeInForce: order.type === 'MARKET' ? 'IOC' : 'GTC',
         makerOnly: candidate.makerOnly,
         takerOnce: candidate.takerOnce,
+        time: turn.time,
+      },
+    ]);
+    turn.absorb(market, events);
+    this.drain(turn);
+  }
+
+  private async giveBack(turn: OrderTurn, failure: FailedFill, role: 'maker' | 'taker'): Promise<void> {
+    const id = role === 'maker' ? failure.makerOrderId : failure.takerOrderId;
+    const market = this.registry.get(failure.bookId);
+    const live = this.live.get(id);
+    const record = live === undefined ? await this.store.orders.get(id) : undefined;
+    const order = live ?? (record === undefined ? undefined : liveOrderOf(record, record.side === 'buy' ? BUY : SELL));
+    if (market === undefined || order === undefined) return;
+    const steps = Number(failure.baseAmount / market.grid.sizeStepRaw);
+    order.filledSteps -= steps;
+    order.filledInput -= order.side === BUY ? failure.quoteAmount : failure.baseAmount;
+    order.filledOutput -= order.side === BUY ? failure.baseAmount : failure.quoteAmount;
+    const atFault = failure.culprit === role;
+    const completed = order.status === 'FILLED';
+    if (live !== undefined || (completed && !atFault && this.canTradeAgain(order, turn.time))) {
+      order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
+      turn.update(order);
+      if (atFault) this.remove(turn, order, failure.reason);
+      else if (live !== undefined)
+        turn.absorb(market, this.engines.execute(order.bookId, [{ type: 'replenish', id, quantity: steps, time: turn.time }]));
+      else this.placeAgain(turn, market, order, record);
+    } else if (completed) {
+      turn.finish(
+        order,
+        failure.reason === 'EXPIRED' && atFault ? 'EXPIRED' : 'CANCELED',
+        atFault ? failure.reason : 'SETTLEMENT_FAILED',
+      );
+    } else {
+      turn.update(order);
+    }
+  }
+
+  private canTradeAgain(order: LiveOrder, now: number): boolean {
+    return order.type === 'LIMIT' && order.deadlineMs > now && this.engines.engine(order.bookId)?.isHalted === false;
+  }
+
+  /** Puts a completed limit order back through matching with the quantity a failed trade gave back. */
+  private placeAgain(turn: OrderTurn, market: Market, order: LiveOrder, record: OrderRecord | undefined): void {
+    const signed = record === undefined ? {} : (JSON.parse(record.signedOrder) as { makerOnly?: boolean; takerOnce?: boolean });
+    this.live.set(order);
+    this.expiries.push(order.deadlineMs, order.id);
+    const events = this.engines.execute(order.bookId, [
+      {
+        type: 'place',
+        id: order.id,
+        side: order.side,
+        price: order.priceTicks,
+        quantity: order.quantitySteps - order.filledSteps,
+        timeInForce: 'GTC',
+        makerOnly: signed.makerOnly === true,
+        takerOnce: signed.takerOnce === true,
         time: turn.time,
       },
     ]);

@@ -185,6 +185,7 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, sett
       );
     }
     for (const [bookId, updateId] of turn.lastUpdateIds) statements.setUpdateId.run(bookId, updateId);
+    settlements.failWithin(turn.settlementFailures);
     for (const [account, floor] of turn.nonceFloors) {
       // Floors only rise: a late, lower cancel/all must not revive orders.
       if (floor > BigInt(statements.floor.get(account)?.nonce_floor ?? '0')) {

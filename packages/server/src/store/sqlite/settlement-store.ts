@@ -1,3 +1,4 @@
+import type { SettlementFailure } from '../order-ports.js';
 import type { SettlementStore, UnsettledTrade } from '../settlement-ports.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
 
@@ -61,6 +62,8 @@ function toUnsettled(row: UnsettledRow): UnsettledTrade {
 export interface SqliteSettlementStore extends SettlementStore {
   /** Queues new trades for settlement inside the caller's transaction. */
   insertPendingWithin(trades: readonly { id: number; executedAt: number }[]): void;
+  /** Marks trades failed inside the caller's transaction (settled ones are left alone). */
+  failWithin(failures: readonly SettlementFailure[]): number[];
 }
 
 /** Settlement state of trades and the indexer's cursors. */
@@ -87,6 +90,18 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
     fail: db.prepare(
       `UPDATE settlements SET status = 'failed', reason = ?, updated_at = ?
        WHERE trade_id = ? AND status IN ('pending', 'submitted')`,
+    ),
+    unsettled: db.prepare<{ trade_id: number }>(
+      `SELECT trade_id FROM settlements WHERE status IN ('pending', 'submitted') AND trade_id IN (SELECT value FROM json_each(?))`,
+    ),
+    unsettledTrades: db.prepare<UnsettledRow>(
+      `${UNSETTLED} WHERE s.status IN ('pending', 'submitted') AND s.trade_id IN (SELECT value FROM json_each(?)) ORDER BY s.trade_id`,
+    ),
+    settledAfter: db.prepare<{ trade_id: number }>(
+      "SELECT trade_id FROM settlements WHERE status = 'settled' AND block_number > ?",
+    ),
+    requeueSettled: db.prepare(
+      "UPDATE settlements SET status = 'pending', tx_hash = NULL, block_number = NULL, maker_fee = NULL, taker_fee = NULL, updated_at = ? WHERE trade_id = ?",
     ),
     cursor: db.prepare<{ block_number: number }>('SELECT block_number FROM chain_cursors WHERE name = ?'),
     setCursor: db.prepare(
@@ -129,10 +144,27 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
         }),
       );
     },
-    async markFailed(failures, now) {
-      return inTransaction(db, () =>
-        failures.flatMap(({ tradeId, reason }) => (statements.fail.run(reason, now, tradeId).changes > 0 ? [tradeId] : [])),
+    failWithin(failures) {
+      return failures.flatMap(({ tradeId, reason, time }) =>
+        statements.fail.run(reason, time, tradeId).changes > 0 ? [tradeId] : [],
       );
+    },
+    async unsettledTrades(tradeIds) {
+      return statements.unsettledTrades.all(JSON.stringify(tradeIds)).map(toUnsettled);
+    },
+    async requeueSettledAfter(block, now) {
+      return inTransaction(db, () => {
+        const lost = statements.settledAfter.all(Number(block));
+        for (const { trade_id } of lost) {
+          statements.requeueSettled.run(now, trade_id);
+          statements.tradeHash.run(null, trade_id);
+          statements.eventHash.run(null, trade_id);
+        }
+        return lost.length;
+      });
+    },
+    async unsettled(tradeIds) {
+      return new Set(statements.unsettled.all(JSON.stringify(tradeIds)).map((row) => row.trade_id));
     },
     async cursor(name) {
       const row = statements.cursor.get(name);

@@ -105,6 +105,7 @@ describe('migrations', () => {
       expect(rows).toEqual([
         { version: 1, name: 'tokens, books, trades and 5-minute candles' },
         { version: 2, name: 'account keys, orders, order history, nonces and fee overrides' },
+        { version: 3, name: 'settlement of trades on the reactor and the indexer cursor' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -112,11 +113,13 @@ describe('migrations', () => {
         'book_state',
         'books',
         'candles_5m',
+        'chain_cursors',
         'fee_overrides',
         'order_events',
         'order_nonces',
         'orders',
         'schema_migrations',
+        'settlements',
         'tokens',
         'trades',
         'trading_accounts',

@@ -1,0 +1,108 @@
+import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Log, parseEventLogs } from 'viem';
+import type { TradingDesk } from '../modules/orders/trading-desk.js';
+import type { Store } from '../store/ports.js';
+import type { SettledFill } from '../store/settlement-ports.js';
+import type { Clock } from '../util/clock.js';
+import type { ChainContext } from './chain-context.js';
+import { failedFill } from './fill-failure.js';
+
+/** Blocks per log query: public RPC relays refuse wide ranges. */
+const BLOCK_RANGE = 2_000n;
+
+/**
+ * Follows the reactor's events, the source of truth for fills: a `Filled` event settles its trade
+ * (the trade tape and both histories get the transaction hash); a `FillRejected` event undoes its
+ * trade on the books. It reads from the block after its stored cursor, so a restart catches up on
+ * whatever happened while the service was down, and applying an event twice changes nothing.
+ */
+export class ReactorIndexer {
+  private readonly cursorName: string;
+  private catching: Promise<void> | null = null;
+
+  constructor(
+    private readonly chain: ChainContext,
+    private readonly store: Store,
+    private readonly desk: TradingDesk,
+    private readonly clock: Clock,
+    private readonly logger: FastifyBaseLogger,
+  ) {
+    this.cursorName = `reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`;
+  }
+
+  /** Applies every reactor event from the cursor to the head; concurrent calls share one run. */
+  catchUp(): Promise<void> {
+    this.catching ??= this.readToHead().finally(() => {
+      this.catching = null;
+    });
+    return this.catching;
+  }
+
+  /** Moves the cursor back to `block` when the chain is now shorter than what was indexed. */
+  async rewindTo(block: bigint): Promise<void> {
+    const cursor = await this.store.settlements.cursor(this.cursorName);
+    if (cursor !== null && cursor > block) await this.store.settlements.setCursor(this.cursorName, block);
+  }
+
+  /** Finds and applies the `Filled` events of these trades (the reactor said they were settled). */
+  async applySettledFills(tradeIds: readonly number[]): Promise<void> {
+    const logs = await this.chain.public.getLogs({
+      address: this.chain.reactor,
+      event: FILLED,
+      args: { fillId: tradeIds.map(BigInt) },
+      fromBlock: this.chain.indexFrom,
+    });
+    await this.apply(logs);
+  }
+
+  /** Applies reactor logs (a receipt's or a range's) in order. */
+  async apply(logs: readonly Log[]): Promise<void> {
+    const events = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: logs as Log[] }).filter(
+      (event) => event.address.toLowerCase() === this.chain.reactor.toLowerCase(),
+    );
+    const settled: SettledFill[] = [];
+    const rejected = new Map<number, ReturnType<typeof outcomeOf>>();
+    for (const event of events) {
+      if (event.eventName === 'Filled') {
+        settled.push({
+          tradeId: Number(event.args.fillId),
+          txHash: event.transactionHash,
+          blockNumber: event.blockNumber,
+          makerFee: event.args.makerFee,
+          takerFee: event.args.takerFee,
+        });
+      } else if (event.eventName === 'FillRejected') {
+        const outcome = outcomeOf(event.args);
+        if (outcome.reason !== 'AlreadySettled') rejected.set(Number(event.args.fillId), outcome);
+      }
+    }
+    if (settled.length > 0) await this.store.settlements.markSettled(settled, this.clock.now());
+    if (rejected.size > 0) {
+      const trades = await this.store.settlements.unsettledTrades([...rejected.keys()]);
+      const failures = trades.map((trade) =>
+        failedFill(trade, rejected.get(trade.tradeId) ?? { reason: 'TransferReverted', party: 'None' }),
+      );
+      for (const failure of failures)
+        this.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'the reactor refused a fill');
+      if (failures.length > 0) await this.desk.unwindFills(failures);
+    }
+  }
+
+  private async readToHead(): Promise<void> {
+    const head = await this.chain.public.getBlockNumber();
+    let from = ((await this.store.settlements.cursor(this.cursorName)) ?? this.chain.indexFrom - 1n) + 1n;
+    while (from <= head) {
+      const to = from + BLOCK_RANGE - 1n < head ? from + BLOCK_RANGE - 1n : head;
+      const logs = await this.chain.public.getLogs({ address: this.chain.reactor, fromBlock: from, toBlock: to });
+      await this.apply(logs);
+      await this.store.settlements.setCursor(this.cursorName, to);
+      from = to + 1n;
+    }
+  }
+}
+
+const FILLED = PartialFillLimitOrderReactor.abi.find(
+  (item): item is Extract<(typeof PartialFillLimitOrderReactor.abi)[number], { type: 'event'; name: 'Filled' }> =>
+    item.type === 'event' && item.name === 'Filled',
+) as Extract<(typeof PartialFillLimitOrderReactor.abi)[number], { type: 'event'; name: 'Filled' }>;
