@@ -1,10 +1,14 @@
 export {
+  ACCOUNT_KEY_SERVICE_ADDRESS,
   type DevnetClients,
+  type DevnetWallet,
   devnetChain,
   devnetClients,
   fund,
+  installAccountKeyService,
   installTestToken,
+  registerEd25519Key,
   type TestTokenSpec,
 } from './devnet-chain.js';
 export { DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
-export { PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
+export { DevnetAccountKeyService, PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
