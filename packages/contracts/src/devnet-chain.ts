@@ -6,20 +6,26 @@ import {
   createTestClient,
   createWalletClient,
   defineChain,
+  type Hex,
   type HttpTransport,
   http,
   type PublicClient,
   type TestClient,
   type WalletClient,
 } from 'viem';
-import { TestToken } from './generated/artifacts.js';
+import { DevnetAccountKeyService, TestToken } from './generated/artifacts.js';
+
+/** The ledger's account-key system contract; on the devnet, DevnetAccountKeyService. */
+export const ACCOUNT_KEY_SERVICE_ADDRESS: Address = '0x000000000000000000000000000000000000016a';
+
+export type DevnetWallet = WalletClient<HttpTransport, Chain, Account>;
 
 /** viem clients of a devnet node: reads, anvil's test methods, and wallets for any local key. */
 export interface DevnetClients {
   readonly chain: Chain;
   readonly public: PublicClient<HttpTransport, Chain>;
   readonly test: TestClient<'anvil', HttpTransport, Chain>;
-  wallet(account: Account | Address): WalletClient<HttpTransport, Chain, Account>;
+  wallet(account: Account | Address): DevnetWallet;
 }
 
 export function devnetChain(rpcUrl: string, chainId: number): Chain {
@@ -40,7 +46,7 @@ export function devnetClients(rpcUrl: string, chainId: number): DevnetClients {
     // Blocks are mined as transactions arrive: poll receipts often.
     public: createPublicClient({ chain, transport, pollingInterval: 20 }),
     test: createTestClient({ chain, transport, mode: 'anvil' }),
-    wallet: (account) => createWalletClient({ chain, transport, account }) as WalletClient<HttpTransport, Chain, Account>,
+    wallet: (account) => createWalletClient({ chain, transport, account }) as DevnetWallet,
   };
 }
 
@@ -63,12 +69,11 @@ export interface TestTokenSpec {
  */
 export async function installTestToken(
   clients: DevnetClients,
-  sender: WalletClient<HttpTransport, Chain, Account>,
+  sender: DevnetWallet,
   token: TestTokenSpec,
   minter: Address = sender.account.address,
 ): Promise<void> {
-  const code = await clients.public.getCode({ address: token.address });
-  if (code !== undefined && code !== '0x') return;
+  if (await hasCode(clients, token.address)) return;
   await clients.test.setCode({ address: token.address, bytecode: TestToken.deployedBytecode });
   const hash = await sender.writeContract({
     address: token.address,
@@ -76,5 +81,48 @@ export async function installTestToken(
     functionName: 'initialize',
     args: [token.name, token.symbol, token.decimals, minter],
   });
-  await clients.public.waitForTransactionReceipt({ hash });
+  await confirm(clients, hash, `initialising the token at ${token.address}`);
+}
+
+/**
+ * Installs DevnetAccountKeyService at 0x16a with `registrar` as the only one who sets keys.
+ * Skips when the contract is already there.
+ */
+export async function installAccountKeyService(clients: DevnetClients, registrar: DevnetWallet): Promise<void> {
+  if (await hasCode(clients, ACCOUNT_KEY_SERVICE_ADDRESS)) return;
+  await clients.test.setCode({ address: ACCOUNT_KEY_SERVICE_ADDRESS, bytecode: DevnetAccountKeyService.deployedBytecode });
+  const hash = await registrar.writeContract({
+    address: ACCOUNT_KEY_SERVICE_ADDRESS,
+    abi: DevnetAccountKeyService.abi,
+    functionName: 'initialize',
+    args: [registrar.account.address],
+  });
+  await confirm(clients, hash, 'initialising the account-key service');
+}
+
+/** Registers `account`'s Ed25519 public key (32 bytes, hex) at 0x16a; the zero key removes it. */
+export async function registerEd25519Key(
+  clients: DevnetClients,
+  registrar: DevnetWallet,
+  account: Address,
+  publicKeyHex: Hex,
+): Promise<void> {
+  const hash = await registrar.writeContract({
+    address: ACCOUNT_KEY_SERVICE_ADDRESS,
+    abi: DevnetAccountKeyService.abi,
+    functionName: 'setEd25519Key',
+    args: [account, publicKeyHex],
+  });
+  await confirm(clients, hash, `registering the Ed25519 key of ${account}`);
+}
+
+async function hasCode(clients: DevnetClients, address: Address): Promise<boolean> {
+  const code = await clients.public.getCode({ address });
+  return code !== undefined && code !== '0x';
+}
+
+/** Waits for a transaction's receipt and throws when it reverted. */
+async function confirm(clients: DevnetClients, hash: Hex, what: string): Promise<void> {
+  const receipt = await clients.public.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new Error(`${what} reverted (transaction ${hash})`);
 }

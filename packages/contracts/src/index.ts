@@ -1,11 +1,15 @@
 export {
+  ACCOUNT_KEY_SERVICE_ADDRESS,
   type DevnetClients,
+  type DevnetWallet,
   devnetChain,
   devnetClients,
   fund,
+  installAccountKeyService,
   installTestToken,
+  registerEd25519Key,
   type TestTokenSpec,
 } from './devnet-chain.js';
 export { DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
-export { PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
+export { DevnetAccountKeyService, PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -1,9 +1,9 @@
-import type { Abi, Account, Address, Chain, ContractConstructorArgs, HttpTransport, WalletClient } from 'viem';
+import type { Abi, Address, ContractConstructorArgs } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type DevnetClients, devnetClients, fund } from '../../src/devnet-chain.js';
+import { type DevnetClients, type DevnetWallet, devnetClients, fund } from '../../src/devnet-chain.js';
 import { DevnetNode } from '../../src/devnet-node.js';
 
-export type Wallet = WalletClient<HttpTransport, Chain, Account>;
+export type Wallet = DevnetWallet;
 
 /** A devnet node in memory with viem clients, for one test file; stop it in afterAll. */
 export interface TestDevnet extends DevnetClients {

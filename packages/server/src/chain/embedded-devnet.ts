@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DevnetNode, devnetClients, fund, installTestToken, PartialFillLimitOrderReactor } from '@dex/contracts';
+import { DevnetNode, devnetClients, fund, PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/ports.js';
 import { localSecret } from '../util/local-secret.js';
 import type { ChainContext } from './chain-context.js';
-import { DEVNET_FAUCET_ADDRESS } from './devnet-faucet.js';
+import { DevnetIssuer } from './devnet-issuer.js';
 
 /** What the devnet deployed, kept in DATA_DIR so a restart reuses it. */
 interface DevnetRecord {
@@ -34,8 +34,9 @@ export function devnetOperatorKey(dataDir: string): Hex {
 /**
  * Starts the embedded devnet chain: an anvil node on loopback with its state in DATA_DIR. On the
  * first boot it deploys the reactor (operator and fee recipient: the devnet operator); on later
- * boots it reuses the recorded reactor. Every boot installs the registry's tokens that are not on
- * the chain yet, as devnet ERC-20s at their ledger addresses.
+ * boots it reuses the recorded reactor. Every boot installs what is missing: the key registry at
+ * 0x16a, the registry's tokens as devnet ERC-20s at their ledger addresses, and the keys of the
+ * devnet's Ed25519 accounts.
  */
 export async function openEmbeddedDevnet(
   config: Config & { chain: { kind: 'devnet' } },
@@ -68,23 +69,9 @@ export async function openEmbeddedDevnet(
       reactor = getAddress(receipt.contractAddress);
       logger.info({ reactor }, 'deployed the reactor on the devnet chain');
     }
-    for (const token of await store.tokens.list()) {
-      await installTestToken(
-        clients,
-        operator,
-        {
-          address: getAddress(token.evmAddress),
-          name: token.name,
-          symbol: token.symbol,
-          decimals: token.decimals,
-        },
-        DEVNET_FAUCET_ADDRESS,
-      );
-    }
     const record: DevnetRecord = { chainId: config.chainId, reactor, rpcUrl: node.rpcUrl };
     writeFileSync(join(config.dataDir, DEVNET_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-    logger.info({ rpcUrl: node.rpcUrl, reactor }, 'devnet chain running');
-    return {
+    const context: ChainContext = {
       public: clients.public,
       operator,
       reactor,
@@ -94,6 +81,12 @@ export async function openEmbeddedDevnet(
       devnet: clients,
       close: () => node.stop(),
     };
+    const issuer = new DevnetIssuer(context);
+    await issuer.installKeyRegistry();
+    for (const token of await store.tokens.list()) await issuer.installToken(token);
+    for (const account of await store.accountKeys.list()) await issuer.publishKey(account);
+    logger.info({ rpcUrl: node.rpcUrl, reactor }, 'devnet chain running');
+    return context;
   } catch (error) {
     await node.stop();
     throw error;

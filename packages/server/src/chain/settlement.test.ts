@@ -3,7 +3,7 @@ import { BUY, SELL } from '@dex/core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, ManualClock, startHarness, Trader } from '../test-support/harness.js';
-import { DevnetFaucet } from './devnet-faucet.js';
+import { DevnetIssuer } from './devnet-issuer.js';
 
 const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
 const USDC = 1_000_000n; // 1 USDC (6 decimals)
@@ -28,7 +28,7 @@ async function fundedTrader(make: (host: Harness) => Promise<Trader>): Promise<T
   const trader = await make(h);
   const book = h.services.registry.get(1);
   if (book === undefined) throw new Error('no book 1');
-  await new DevnetFaucet(settlement().chain).fund(trader.swapper, [
+  await new DevnetIssuer(settlement().chain).fund(trader.swapper, [
     { token: book.base.evmAddress, amount: 1_000n * WHBAR },
     { token: book.quote.evmAddress, amount: 1_000n * USDC },
   ]);
@@ -60,9 +60,9 @@ async function settledTape(): Promise<{ transactionHash: string }[]> {
 }
 
 describe('settlement on the devnet chain', () => {
-  it('settles every trade through the reactor: balances move exactly by the fills and fees, tape and histories carry the hash', async () => {
+  it('settles the trades of a secp256k1 wallet and an Ed25519 account through the reactor: balances move exactly by the fills and fees, tape and histories carry the hash', async () => {
     const maker = await fundedTrader((host) => Trader.secp256k1(host));
-    const taker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
     const market = h.services.registry.get(1);
     if (market === undefined) throw new Error('no book 1');
     const { base, quote } = market;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
+import { DevnetIssuer } from '../chain/devnet-issuer.js';
 import type { Services } from '../services.js';
 
 /** A reply as tests look at it. */
@@ -85,6 +86,9 @@ export class Trader {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
     const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew('ED25519', raw, services.clock.now());
+    // With settlement on, the reactor checks its signatures against the devnet's key registry.
+    const chain = services.settlement?.chain;
+    if (chain !== undefined) await new DevnetIssuer(chain).publishKey(record);
     const trader = new Trader(host, record.accountId, record.evmAddress, { type: 'ed25519', privateKey });
     await trader.login();
     return trader;
