@@ -8,6 +8,7 @@ import { MirrorNodeAccountKeys } from './accounts/mirror-node-account-keys.js';
 import type { AppDeps } from './app.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
+import { CancelRelay } from './chain/cancel-relay.js';
 import type { ChainContext } from './chain/chain-context.js';
 import { openChain } from './chain/open-chain.js';
 import { OperatorTransactions } from './chain/operator-transactions.js';
@@ -37,6 +38,7 @@ export interface Settlement {
   readonly transactions: OperatorTransactions;
   readonly indexer: ReactorIndexer;
   readonly settler: Settler;
+  readonly cancels: CancelRelay;
 }
 
 /** The wired service graph of one process, and how to release it. */
@@ -74,8 +76,11 @@ async function startSettlement(
   const transactions = new OperatorTransactions(chain);
   const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
+  const cancels = new CancelRelay(transactions, indexer, deps.store, deps.logger);
   await settler.start();
+  cancels.start();
   closers.push(() => settler.stop());
+  closers.push(() => cancels.stop());
   const poll = setInterval(() => {
     indexer.catchUp().catch((error: unknown) => deps.logger.warn({ err: error }, 'indexing reactor events failed'));
   }, INDEX_POLL_MS);
@@ -84,7 +89,7 @@ async function startSettlement(
     clearInterval(poll);
     await indexer.catchUp().catch(() => {});
   });
-  return { chain, transactions, indexer, settler };
+  return { chain, transactions, indexer, settler, cancels };
 }
 
 /**
@@ -103,9 +108,9 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const registry = new MarketRegistry(store);
     await registry.load();
     const engines = new EngineHost(registry);
-    const desk = await TradingDesk.open(registry, engines, store, clock, logger);
     const chain = await openChain(config, store, logger);
     if (chain !== null) closers.push(() => chain.close());
+    const desk = await TradingDesk.open(registry, engines, store, clock, logger, { confirmCancels: chain !== null });
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
     const verifier = await SignatureVerifier.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());

@@ -20,6 +20,7 @@ const BLOCK_RANGE = 2_000n;
 export class ReactorIndexer {
   private readonly cursorName: string;
   private catching: Promise<void> | null = null;
+  private readonly operator: string;
 
   constructor(
     private readonly chain: ChainContext,
@@ -29,6 +30,7 @@ export class ReactorIndexer {
     private readonly logger: FastifyBaseLogger,
   ) {
     this.cursorName = `reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`;
+    this.operator = chain.operator.account.address.toLowerCase();
   }
 
   /** Applies every reactor event from the cursor to the head; concurrent calls share one run. */
@@ -61,9 +63,19 @@ export class ReactorIndexer {
     const events = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: logs as Log[] }).filter(
       (event) => event.address.toLowerCase() === this.chain.reactor.toLowerCase(),
     );
+    if (events.length === 0) return;
     const settled: SettledFill[] = [];
     const rejected = new Map<number, ReturnType<typeof outcomeOf>>();
     for (const event of events) {
+      if (event.eventName === 'OrderCancelled') {
+        // Asked for through the API: confirmed now. Otherwise the swapper cancelled on the reactor.
+        const confirmed = await this.store.cancellations.confirm(event.args.orderHash, event.transactionHash);
+        if (!confirmed) await this.desk.cancelledOnChain(event.args.orderHash, event.transactionHash);
+      } else if (event.eventName === 'NonceFloorRaised' && event.args.by.toLowerCase() !== this.operator) {
+        for (const account of accountsOf(event.args.swapper)) {
+          await this.desk.floorRaisedOnChain(account, event.args.nonceFloor, event.transactionHash);
+        }
+      }
       if (event.eventName === 'Filled') {
         settled.push({
           tradeId: Number(event.args.fillId),
@@ -87,6 +99,8 @@ export class ReactorIndexer {
         this.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'the reactor refused a fill');
       if (failures.length > 0) await this.desk.unwindFills(failures);
     }
+    // A confirmation, or the last fill in flight of a cancelled order, can make a cancellation final.
+    await this.desk.finalizeCancels();
   }
 
   private async readToHead(): Promise<void> {
@@ -100,6 +114,22 @@ export class ReactorIndexer {
       from = to + 1n;
     }
   }
+}
+
+/**
+ * The accounts that may trade as `swapper`: the 0x account itself and, for a long-zero address,
+ * the ledger account it encodes.
+ */
+function accountsOf(swapper: string): string[] {
+  const address = swapper.toLowerCase();
+  const accounts = [address];
+  if (/^0x0{8}/.test(address)) {
+    const shard = BigInt(`0x${address.slice(2, 10)}`);
+    const realm = BigInt(`0x${address.slice(10, 26)}`);
+    const num = BigInt(`0x${address.slice(26)}`);
+    accounts.push(`${shard}.${realm}.${num}`);
+  }
+  return accounts;
 }
 
 const FILLED = PartialFillLimitOrderReactor.abi.find(

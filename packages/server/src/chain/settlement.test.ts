@@ -1,12 +1,11 @@
-import { TestToken } from '@dex/contracts';
-import { BUY, SELL } from '@dex/core';
-import type { Address } from 'viem';
+import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
+import { BUY, parseWireOrder, SELL } from '@dex/core';
+import { type Address, getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, ManualClock, startHarness, Trader } from '../test-support/harness.js';
 import { DevnetIssuer } from './devnet-issuer.js';
 
 const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
-const USDC = 1_000_000n; // 1 USDC (6 decimals)
 
 let h: Harness;
 
@@ -26,12 +25,12 @@ function settlement() {
 
 async function fundedTrader(make: (host: Harness) => Promise<Trader>): Promise<Trader> {
   const trader = await make(h);
-  const book = h.services.registry.get(1);
-  if (book === undefined) throw new Error('no book 1');
-  await new DevnetIssuer(settlement().chain).fund(trader.swapper, [
-    { token: book.base.evmAddress, amount: 1_000n * WHBAR },
-    { token: book.quote.evmAddress, amount: 1_000n * USDC },
-  ]);
+  // 1,000 whole units of every devnet token.
+  const tokens = await h.services.store.tokens.list();
+  await new DevnetIssuer(settlement().chain).fund(
+    trader.swapper,
+    tokens.map((token) => ({ token: token.evmAddress, amount: 1_000n * 10n ** BigInt(token.decimals) })),
+  );
   return trader;
 }
 
@@ -107,5 +106,159 @@ describe('settlement on the devnet chain', () => {
       expect(fills.length).toBeGreaterThan(0);
       for (const fill of fills) expect(tape.map((trade) => trade.transactionHash)).toContain(fill.txHash);
     }
+  });
+});
+
+/** Polls `check` until it returns a value, waking the settlement loops between tries. */
+async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    settlement().settler.wake();
+    settlement().cancels.wake();
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface HistoryEvent {
+  type: string;
+  txHash: string | null;
+  reason: string | null;
+}
+
+async function historyOf(trader: Trader, id: number): Promise<HistoryEvent[]> {
+  return (await trader.request<{ events: HistoryEvent[] }>('GET', `/orders/${id}/history`)).body.events;
+}
+
+const canceledEvent = (trader: Trader, id: number) =>
+  eventually(async () => (await historyOf(trader, id)).find((event) => event.type === 'CANCELED'), `order ${id} to be CANCELED`);
+
+async function storedOrder(id: number) {
+  const order = await h.services.store.orders.get(id);
+  if (order === undefined) throw new Error(`no order ${id}`);
+  return order;
+}
+
+/** What the reactor would do with the operator settling `maker` against `taker` for one step. */
+async function simulateSettle(makerId: number, takerId: number) {
+  const [maker, taker] = [await storedOrder(makerId), await storedOrder(takerId)];
+  const { chain } = settlement();
+  const { result } = await chain.public.simulateContract({
+    account: chain.operator.account,
+    address: chain.reactor,
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'settle',
+    args: [
+      [maker, taker].map((order) => ({
+        order: parseWireOrder(JSON.parse(order.signedOrder)),
+        signature: order.signature as Hex,
+      })),
+      [
+        {
+          fillId: 1_000_000n + BigInt(makerId),
+          maker: 0,
+          taker: 1,
+          makerFeePips: 0,
+          takerFeePips: 0,
+          makerAmount: 10_000_000n,
+          takerAmount: 2_600_000n,
+        },
+      ],
+    ],
+  });
+  return result.map(outcomeOf);
+}
+
+describe('cancellation on the devnet chain', () => {
+  it('is final once the reactor confirms it; after that not even the operator can settle the order', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    const ask = await maker.limit(1, SELL, 25_000, 10);
+    const bidOrder = await taker.place([taker.limitRequest(1, BUY, 24_000, 10)]);
+    const reply = await maker.request('POST', '/cancel', { orderIds: [ask.id] });
+    expect(reply.status).toBe(202);
+
+    const canceled = await canceledEvent(maker, ask.id);
+    expect(canceled).toMatchObject({ reason: 'USER', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const { chain } = settlement();
+    const record = await storedOrder(ask.id);
+    expect(
+      await chain.public.readContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancelled',
+        args: [getAddress(maker.swapper), record.orderHash as Hex],
+      }),
+    ).toBe(true);
+    expect((await simulateSettle(ask.id, bidOrder[0]?.id as number))[0]).toEqual({ reason: 'Cancelled', party: 'Maker' });
+  });
+
+  it('picks up a cancellation the swapper sends to the reactor itself', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const ask = await maker.limit(1, SELL, 26_000, 10);
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    const swapper = getAddress(maker.swapper);
+    await devnet.test.impersonateAccount({ address: swapper });
+    const hash = await devnet.wallet(swapper).writeContract({
+      address: chain.reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'cancel',
+      args: [[(await storedOrder(ask.id)).orderHash as Hex]],
+    });
+    await devnet.test.stopImpersonatingAccount({ address: swapper });
+
+    expect(await canceledEvent(maker, ask.id)).toMatchObject({ reason: 'USER', txHash: hash });
+    const depth = await h.app.inject({ method: 'GET', url: '/depth/1' });
+    expect((depth.json() as { asks: [string, string][] }).asks.map(([price]) => price)).not.toContain('0.26');
+  });
+
+  it('waits for a fill in flight: CANCELED comes after the fill settled', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.secp256k1(host));
+    // Book 3 (SAUCE/WHBAR) is untouched by the other tests: the taker meets this ask only.
+    const ask = await maker.limit(3, SELL, 2_000, 20);
+    await settlement().settler.stop();
+    await taker.limit(3, BUY, 2_000, 10);
+    await maker.request('POST', '/cancel', { orderIds: [ask.id] });
+    // The reactor confirms the cancellation, but the fill is not settled yet: not final.
+    await eventually(
+      async () => ((await h.services.store.cancellations.unsent(10)).length === 0 ? true : undefined),
+      'the cancel to be sent',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await historyOf(maker, ask.id)).map((event) => event.type)).toEqual(['CREATED', 'PARTIAL_FILL']);
+
+    await settlement().settler.start();
+    const events = await eventually(async () => {
+      const history = await historyOf(maker, ask.id);
+      return history.some((event) => event.type === 'CANCELED') ? history : undefined;
+    }, 'the cancellation to be final');
+    expect(events.map((event) => event.type)).toEqual(['CREATED', 'PARTIAL_FILL', 'CANCELED']);
+    // The fill settled before the cancellation was sent, in an earlier transaction.
+    expect(events[1]?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(events[2]?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(events[2]?.txHash).not.toBe(events[1]?.txHash);
+  });
+
+  it('raises the nonce floor on the reactor with cancel/all', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const orders = await maker.place([maker.limitRequest(1, SELL, 28_000, 10), maker.limitRequest(1, SELL, 28_100, 10)]);
+    const highest = (await storedOrder(orders[1]?.id as number)).nonce;
+    const reply = await maker.request('POST', '/cancel/all', { nonceFloor: (highest + 1n).toString() });
+    expect(reply.status).toBe(202);
+    for (const order of orders) expect(await canceledEvent(maker, order.id)).toMatchObject({ reason: 'NONCE_FLOOR' });
+    const { chain } = settlement();
+    await eventually(async () => {
+      const floor = await chain.public.readContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'nonceFloor',
+        args: [getAddress(maker.swapper)],
+      });
+      return floor === highest + 1n ? floor : undefined;
+    }, 'the floor on the reactor');
   });
 });

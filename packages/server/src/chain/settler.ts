@@ -7,6 +7,7 @@ import type { MarketRegistry } from '../registry/market-registry.js';
 import type { Store } from '../store/ports.js';
 import type { UnsettledTrade } from '../store/settlement-ports.js';
 import type { Clock } from '../util/clock.js';
+import { WorkLoop } from '../util/work-loop.js';
 import type { ChainContext } from './chain-context.js';
 import { failedFill } from './fill-failure.js';
 import type { OperatorTransactions } from './operator-transactions.js';
@@ -26,10 +27,6 @@ export interface SettlerDeps {
   readonly config: SettlementConfig;
 }
 
-/** Wait between queue checks while nothing wakes the settler. */
-const IDLE_MS = 250;
-const MAX_BACKOFF_MS = 5_000;
-
 /**
  * Settles matched trades on the reactor, oldest first, in batches. Each batch is simulated first:
  * fills the reactor would refuse are undone on the books (the order at fault is cancelled with the
@@ -39,13 +36,12 @@ const MAX_BACKOFF_MS = 5_000;
  * twice because the reactor refuses a fill id it has seen.
  */
 export class Settler {
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
-  private wakeUp: (() => void) | null = null;
+  private readonly loop: WorkLoop;
   private batchLimit: number;
 
   constructor(private readonly deps: SettlerDeps) {
     this.batchLimit = deps.config.batchFills;
+    this.loop = new WorkLoop(() => this.settleNext(), deps.logger, 'settlement');
   }
 
   /**
@@ -65,53 +61,21 @@ export class Settler {
         stranded.map((trade) => trade.tradeId),
         clock.now(),
       );
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Tells the settler new trades are waiting. */
   wake(): void {
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Settles until nothing is pending: for tests and benchmarks that need a quiet queue. */
   async settleAll(): Promise<void> {
     while (await this.settleNext()) {}
-  }
-
-  private async run(): Promise<void> {
-    let backoff = 0;
-    while (this.running) {
-      try {
-        const worked = await this.settleNext();
-        backoff = 0;
-        if (!worked) await this.sleep(IDLE_MS);
-      } catch (error) {
-        backoff = Math.min(MAX_BACKOFF_MS, backoff === 0 ? 100 : backoff * 2);
-        this.deps.logger.warn({ err: error, retryInMs: backoff }, 'settlement failed; retrying');
-        await this.sleep(backoff);
-      }
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        done();
-      };
-    });
   }
 
   /** Settles one batch; false when nothing was pending. */
@@ -138,6 +102,7 @@ export class Settler {
       for (const failure of failures)
         this.deps.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
       await desk.unwindFills(failures);
+      await desk.finalizeCancels();
     }
     const sending = withoutFills(batch, drop);
     if (sending.fills.length === 0) return true;

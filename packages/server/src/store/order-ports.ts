@@ -72,6 +72,8 @@ export interface NewOrderEvent {
   readonly timestamp: number;
   readonly reason: string | null;
   readonly fill: { readonly tradeIndex: number; readonly role: FillRole } | null;
+  /** The transaction that made the event final (a confirmed cancellation). */
+  readonly txHash?: string;
 }
 
 /** Everything one engine turn changed. New orders carry their state as of the end of the turn. */
@@ -86,6 +88,17 @@ export interface TurnWrite {
   readonly nonceFloors: ReadonlyMap<string, bigint>;
   /** Trades the reactor will not settle, undone by this turn. */
   readonly settlementFailures: readonly SettlementFailure[];
+  /** Cancellations asked for in this turn, to be confirmed by the reactor. */
+  readonly cancellations: readonly CancellationRequest[];
+  /** Cancellations this turn made final. */
+  readonly finalizedCancellations: readonly { readonly orderId: number; readonly time: number }[];
+}
+
+export interface CancellationRequest {
+  readonly orderId: number;
+  readonly reason: string;
+  /** Unix ms. */
+  readonly time: number;
 }
 
 export interface SettlementFailure {
@@ -114,7 +127,7 @@ export interface FeeOverride {
 export interface OrderStore {
   /** Stores the turns, in order, in one transaction. */
   commitTurns(turns: readonly TurnWrite[]): Promise<void>;
-  /** Every order still on a book, oldest first (the order they rest in). */
+  /** Orders resting on a book (open and not waiting for a confirmed cancellation), oldest first. */
   openOrders(): Promise<OrderRecord[]>;
   /** Highest order id in use, 0 when none. */
   maxOrderId(): Promise<number>;

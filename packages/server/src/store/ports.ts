@@ -1,5 +1,5 @@
 import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js';
-import type { SettlementStore } from './settlement-ports.js';
+import type { CancellationStore, SettlementStore } from './settlement-ports.js';
 
 /**
  * What the service needs from persistence. The embedded default implements it on SQLite; a
@@ -114,6 +114,7 @@ export interface Store {
   readonly feeOverrides: FeeOverrideStore;
   readonly accountKeys: AccountKeyStore;
   readonly settlements: SettlementStore;
+  readonly cancellations: CancellationStore;
   /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
   changeMarker(): Promise<number>;
   /** Proves the store answers (health check). */

@@ -59,3 +59,34 @@ export interface SettlementStore {
   cursor(name: string): Promise<bigint | null>;
   setCursor(name: string, block: bigint): Promise<void>;
 }
+
+/** A requested cancellation the operator has not sent to the reactor yet. */
+export interface UnsentCancellation {
+  readonly orderId: number;
+  readonly orderHash: string;
+  /** The signed order's swapper. */
+  readonly swapper: string;
+}
+
+/** A cancellation the reactor confirmed whose order has no fill in flight: ready to be final. */
+export interface ConfirmedCancellation {
+  readonly orderId: number;
+  readonly reason: string;
+  readonly txHash: string;
+}
+
+export interface CancellationStore {
+  /** Requested cancellations not sent yet whose orders have no fill in flight, oldest first. */
+  unsent(limit: number): Promise<UnsentCancellation[]>;
+  markSent(orderIds: readonly number[], txHash: string): Promise<void>;
+  /** Records the reactor's OrderCancelled event; false when no cancellation was asked for that hash. */
+  confirm(orderHash: string, txHash: string): Promise<boolean>;
+  /** Confirmed, not final, and without a fill in flight. */
+  finalizable(): Promise<ConfirmedCancellation[]>;
+  /**
+   * Raised nonce floors the operator has not sent yet, with the swapper the account's latest order
+   * names (null when it has none: nothing of it can reach the reactor).
+   */
+  unsentFloors(): Promise<{ account: string; floor: bigint; swapper: string | null }[]>;
+  markFloorSent(account: string, floor: bigint, txHash: string): Promise<void>;
+}

@@ -1,6 +1,7 @@
 import { BUY, type EngineEvent, type FillEvent, type OrderEvent } from '@dex/core';
 import type { Market } from '../../registry/market-registry.js';
 import type {
+  CancellationRequest,
   FillRole,
   NewOrderEvent,
   OrderProgress,
@@ -46,6 +47,10 @@ export class OrderTurn {
   private readonly lastUpdateIds = new Map<number, number>();
   private readonly nonceFloors = new Map<string, bigint>();
   private readonly settlementFailures: SettlementFailure[] = [];
+  /** Orders whose cancellation waits for the reactor, with the reason it will end with. */
+  private readonly deferred = new Map<number, string>();
+  private readonly cancellations: CancellationRequest[] = [];
+  private readonly finalizedCancellations: { orderId: number; time: number }[] = [];
   readonly pending: PendingCancel[] = [];
 
   constructor(
@@ -80,6 +85,31 @@ export class OrderTurn {
     this.settlementFailures.push(failure);
   }
 
+  /**
+   * Marks an order whose cancellation the reactor must confirm: when the engine takes it off the
+   * book, it stops trading and is recorded as a requested cancellation, keeping its status.
+   */
+  deferCancel(order: LiveOrder, reason: string): void {
+    this.deferred.set(order.id, reason);
+  }
+
+  /** Ends an order whose cancellation the reactor confirmed (`order` is no longer live). */
+  finalizeCancel(order: LiveOrder, reason: string, txHash: string): void {
+    order.status = 'CANCELED';
+    order.reason = reason;
+    this.touch(order);
+    this.events.push({
+      orderId: order.id,
+      account: order.account,
+      type: 'CANCELED',
+      timestamp: this.time,
+      reason,
+      fill: null,
+      txHash,
+    });
+    this.finalizedCancellations.push({ orderId: order.id, time: this.time });
+  }
+
   raiseNonceFloor(account: string, floor: bigint): void {
     this.nonceFloors.set(account, floor);
   }
@@ -110,6 +140,8 @@ export class OrderTurn {
       lastUpdateIds: this.lastUpdateIds,
       nonceFloors: this.nonceFloors,
       settlementFailures: this.settlementFailures,
+      cancellations: this.cancellations,
+      finalizedCancellations: this.finalizedCancellations,
     };
   }
 
@@ -157,7 +189,12 @@ export class OrderTurn {
   private status(event: OrderEvent): void {
     const order = this.live.get(event.orderId);
     if (order === undefined) return; // already retired by its last fill
-    if (event.status === 'CANCELED') {
+    const deferred = this.deferred.get(order.id);
+    if (event.status === 'CANCELED' && deferred !== undefined) {
+      this.live.delete(order.id);
+      this.cancellations.push({ orderId: order.id, reason: deferred, time: this.time });
+      this.cancelSibling(order);
+    } else if (event.status === 'CANCELED') {
       const expired = event.reason === 'EXPIRED';
       this.finish(order, expired ? 'EXPIRED' : 'CANCELED', event.reason ?? 'USER');
     } else if (event.status === 'REJECTED') {

@@ -41,6 +41,15 @@ export interface FailedFill {
   readonly reason: CancelReason;
 }
 
+export interface DeskOptions {
+  /**
+   * Cancellations asked for through the API wait for the reactor: the order leaves its book at
+   * once and becomes CANCELED when the reactor has confirmed it and no fill of it is in flight.
+   * Without a settlement chain they are final at once.
+   */
+  readonly confirmCancels: boolean;
+}
+
 export interface CancelOutcome {
   readonly accepted: number[];
   readonly skipped: { orderId: number; reason: 'NOT_FOUND' | 'NOT_OPEN' }[];
@@ -69,6 +78,7 @@ export class TradingDesk {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: FastifyBaseLogger,
+    private readonly options: DeskOptions,
     lastId: number,
   ) {
     this.nextId = lastId + 1;
@@ -81,8 +91,9 @@ export class TradingDesk {
     store: Store,
     clock: Clock,
     logger: FastifyBaseLogger,
+    options: DeskOptions = { confirmCancels: false },
   ): Promise<TradingDesk> {
-    const desk = new TradingDesk(registry, engines, store, clock, logger, await store.orders.maxOrderId());
+    const desk = new TradingDesk(registry, engines, store, clock, logger, options, await store.orders.maxOrderId());
     const updateIds = await store.orders.lastUpdateIds();
     const resting = new Map<number, OpenOrder[]>();
     for (const record of await store.orders.openOrders()) {
@@ -188,7 +199,7 @@ export class TradingDesk {
         const order = this.live.get(id);
         if (order !== undefined && order.account === account) {
           outcome.accepted.push(id);
-          this.remove(turn, order, 'USER');
+          this.requestCancel(turn, order, 'USER');
         } else {
           const stored = order === undefined ? (this.pending.order(id) ?? (await this.store.orders.get(id))) : undefined;
           // Another account's order is reported exactly like one that does not exist.
@@ -209,7 +220,7 @@ export class TradingDesk {
       for (const order of this.live.ofAccount(account).sort((a, b) => a.id - b.id)) {
         if (order.nonce >= floor || this.live.get(order.id) === undefined) continue;
         canceled.push(order.id);
-        this.remove(turn, order, 'NONCE_FLOOR');
+        this.requestCancel(turn, order, 'NONCE_FLOOR');
       }
       this.stage(turn);
       return canceled;
@@ -234,6 +245,57 @@ export class TradingDesk {
         turn.failSettlement({ tradeId: failure.tradeId, reason: failure.reason, time: turn.time });
         await this.giveBack(turn, failure, 'maker');
         await this.giveBack(turn, failure, 'taker');
+      }
+      this.stage(turn);
+    });
+  }
+
+  /**
+   * Makes final the cancellations the reactor confirmed whose orders have no fill in flight:
+   * CANCELED, with the confirming transaction in the history. Returns how many.
+   */
+  finalizeCancels(): Promise<number> {
+    return this.serial(async () => {
+      await this.flush();
+      const confirmed = await this.store.cancellations.finalizable();
+      if (confirmed.length === 0) return 0;
+      const turn = new OrderTurn(this.live, this.clock.now());
+      for (const { orderId, reason, txHash } of confirmed) {
+        const record = await this.store.orders.get(orderId);
+        if (record !== undefined) turn.finalizeCancel(liveOrderOf(record, record.side === 'buy' ? BUY : SELL), reason, txHash);
+      }
+      this.stage(turn);
+      return confirmed.length;
+    });
+  }
+
+  /**
+   * A swapper cancelled an order on the reactor itself: it leaves its book and is CANCELED at once
+   * (a fill still in flight will be refused by the reactor and undone).
+   */
+  cancelledOnChain(orderHash: string, txHash: string): Promise<void> {
+    return this.serial(async () => {
+      const [record] = await this.store.orders.byHashes([orderHash]);
+      const order = record === undefined ? undefined : this.live.get(record.id);
+      if (order === undefined) return;
+      const turn = new OrderTurn(this.live, this.clock.now());
+      turn.deferCancel(order, 'USER');
+      this.remove(turn, order, 'USER');
+      turn.finalizeCancel(order, 'USER', txHash);
+      this.stage(turn);
+    });
+  }
+
+  /** A swapper raised its nonce floor on the reactor itself: its orders below it end at once. */
+  floorRaisedOnChain(account: string, floor: bigint, txHash: string): Promise<void> {
+    return this.serial(async () => {
+      const turn = new OrderTurn(this.live, this.clock.now());
+      turn.raiseNonceFloor(account, floor);
+      for (const order of this.live.ofAccount(account).sort((a, b) => a.id - b.id)) {
+        if (order.nonce >= floor || this.live.get(order.id) === undefined) continue;
+        turn.deferCancel(order, 'NONCE_FLOOR');
+        this.remove(turn, order, 'NONCE_FLOOR');
+        turn.finalizeCancel(order, 'NONCE_FLOOR', txHash);
       }
       this.stage(turn);
     });
@@ -428,6 +490,12 @@ export class TradingDesk {
     ]);
     turn.absorb(market, events);
     this.drain(turn);
+  }
+
+  /** A cancellation asked for through the API: final at once, or once the reactor confirms it. */
+  private requestCancel(turn: OrderTurn, order: LiveOrder, reason: CancelReason): void {
+    if (this.options.confirmCancels) turn.deferCancel(order, reason);
+    this.remove(turn, order, reason);
   }
 
   /** Takes one order off its book; an order the engine does not hold (never placed) ends directly. */

@@ -171,6 +171,8 @@ export const MIGRATIONS: readonly Migration[] = [
       -- failed (dropped before or by the reactor, with the reason).
       CREATE TABLE settlements (
         trade_id INTEGER PRIMARY KEY REFERENCES trades (id),
+        maker_order_id INTEGER NOT NULL,
+        taker_order_id INTEGER NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('pending', 'submitted', 'settled', 'failed')),
         tx_hash TEXT,
         block_number INTEGER,
@@ -180,6 +182,29 @@ export const MIGRATIONS: readonly Migration[] = [
         updated_at INTEGER NOT NULL
       ) STRICT;
       CREATE INDEX settlements_unsettled ON settlements (status, trade_id) WHERE status IN ('pending', 'submitted');
+      -- Orders with a fill in flight: a cancellation is final only once they have none.
+      CREATE INDEX settlements_unsettled_maker ON settlements (maker_order_id) WHERE status IN ('pending', 'submitted');
+      CREATE INDEX settlements_unsettled_taker ON settlements (taker_order_id) WHERE status IN ('pending', 'submitted');
+      -- Cancellations asked for through the API, until the reactor confirms them: the order is off
+      -- its book at once, and CANCELED once the reactor emitted OrderCancelled for it and no fill
+      -- of it is in flight.
+      CREATE TABLE order_cancellations (
+        order_id INTEGER PRIMARY KEY REFERENCES orders (id),
+        reason TEXT NOT NULL,
+        requested_at INTEGER NOT NULL,
+        -- The operator's cancelFor transaction, once sent.
+        tx_hash TEXT,
+        -- The transaction whose OrderCancelled event confirmed it (whoever sent it).
+        confirmed_tx_hash TEXT,
+        finalized_at INTEGER
+      ) STRICT;
+      CREATE INDEX order_cancellations_open ON order_cancellations (order_id) WHERE finalized_at IS NULL;
+      -- Nonce floors raised through the API, until the operator has raised them on the reactor too.
+      CREATE TABLE nonce_floor_relays (
+        account TEXT PRIMARY KEY,
+        floor TEXT NOT NULL,
+        tx_hash TEXT
+      ) STRICT;
       CREATE INDEX order_events_by_trade ON order_events (trade_id) WHERE trade_id IS NOT NULL;
       -- Last block whose reactor events are applied, per chain and reactor.
       CREATE TABLE chain_cursors (

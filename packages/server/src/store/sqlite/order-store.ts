@@ -9,6 +9,8 @@ import type {
   OrderType,
   TurnWrite,
 } from '../order-ports.js';
+import type { NewTrade } from '../ports.js';
+import type { SqliteCancellationStore } from './cancellation-store.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
 import type { SqliteSettlementStore } from './settlement-store.js';
 import type { SqliteTradeStore } from './trade-store.js';
@@ -99,7 +101,12 @@ function toEvent(row: EventRow): OrderEventRecord {
 const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
 
 /** Orders, their history and the depth update id of each book. */
-export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, settlements: SqliteSettlementStore): OrderStore {
+export function sqliteOrderStore(
+  db: SqlDatabase,
+  trades: SqliteTradeStore,
+  settlements: SqliteSettlementStore,
+  cancellations: SqliteCancellationStore,
+): OrderStore {
   const statements = {
     insertOrder: db.prepare(
       `INSERT INTO orders (id, order_hash, account, book_id, type, side, price_ticks, quantity_steps, filled_steps,
@@ -111,7 +118,7 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, sett
          filled_output = @filledOutput, updated_at = @updatedAt WHERE id = @id`,
     ),
     insertEvent: db.prepare(
-      `INSERT INTO order_events (order_id, account, type, timestamp, reason, trade_id, role) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO order_events (order_id, account, type, timestamp, reason, trade_id, role, tx_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     setUpdateId: db.prepare(
       `INSERT INTO book_state (book_id, last_update_id) VALUES (?, ?)
@@ -122,7 +129,12 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, sett
       `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, '0', @floor)
        ON CONFLICT (account) DO UPDATE SET nonce_floor = excluded.nonce_floor`,
     ),
-    openOrders: db.prepare<OrderRow>(`SELECT * FROM orders WHERE status IN ${OPEN_STATES} ORDER BY id`),
+    // An order whose cancellation waits for the reactor is off its book already.
+    openOrders: db.prepare<OrderRow>(
+      `SELECT * FROM orders WHERE status IN ${OPEN_STATES}
+         AND id NOT IN (SELECT order_id FROM order_cancellations WHERE finalized_at IS NULL)
+       ORDER BY id`,
+    ),
     maxId: db.prepare<{ id: number | null }>('SELECT max(id) AS id FROM orders'),
     byHashes: db.prepare<OrderRow>('SELECT * FROM orders WHERE order_hash IN (SELECT value FROM json_each(?))'),
     byId: db.prepare<OrderRow>('SELECT * FROM orders WHERE id = ?'),
@@ -172,7 +184,7 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, sett
       });
     }
     const tradeIds = trades.insertWithin(turn.trades);
-    settlements.insertPendingWithin(tradeIds.map((id, index) => ({ id, executedAt: turn.trades[index]?.executedAt ?? 0 })));
+    settlements.insertPendingWithin(tradeIds.map((id, index) => ({ ...(turn.trades[index] as NewTrade), id })));
     for (const event of turn.events) {
       statements.insertEvent.run(
         event.orderId,
@@ -182,10 +194,12 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore, sett
         event.reason,
         event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
         event.fill?.role ?? null,
+        event.txHash ?? null,
       );
     }
     for (const [bookId, updateId] of turn.lastUpdateIds) statements.setUpdateId.run(bookId, updateId);
     settlements.failWithin(turn.settlementFailures);
+    cancellations.writeWithin(turn.cancellations, turn.finalizedCancellations, turn.nonceFloors);
     for (const [account, floor] of turn.nonceFloors) {
       // Floors only rise: a late, lower cancel/all must not revive orders.
       if (floor > BigInt(statements.floor.get(account)?.nonce_floor ?? '0')) {

@@ -61,7 +61,7 @@ function toUnsettled(row: UnsettledRow): UnsettledTrade {
 
 export interface SqliteSettlementStore extends SettlementStore {
   /** Queues new trades for settlement inside the caller's transaction. */
-  insertPendingWithin(trades: readonly { id: number; executedAt: number }[]): void;
+  insertPendingWithin(trades: readonly { id: number; executedAt: number; makerOrderId: number; takerOrderId: number }[]): void;
   /** Marks trades failed inside the caller's transaction (settled ones are left alone). */
   failWithin(failures: readonly SettlementFailure[]): number[];
 }
@@ -69,7 +69,9 @@ export interface SqliteSettlementStore extends SettlementStore {
 /** Settlement state of trades and the indexer's cursors. */
 export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
   const statements = {
-    insert: db.prepare("INSERT INTO settlements (trade_id, status, updated_at) VALUES (?, 'pending', ?)"),
+    insert: db.prepare(
+      "INSERT INTO settlements (trade_id, maker_order_id, taker_order_id, status, updated_at) VALUES (?, ?, ?, 'pending', ?)",
+    ),
     pending: db.prepare<UnsettledRow>(`${UNSETTLED} WHERE s.status = 'pending' ORDER BY s.trade_id LIMIT ?`),
     submitted: db.prepare<UnsettledRow>(`${UNSETTLED} WHERE s.status = 'submitted' ORDER BY s.trade_id`),
     submit: db.prepare(
@@ -112,7 +114,7 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
 
   return {
     insertPendingWithin(trades) {
-      for (const trade of trades) statements.insert.run(trade.id, trade.executedAt);
+      for (const trade of trades) statements.insert.run(trade.id, trade.makerOrderId, trade.takerOrderId, trade.executedAt);
     },
     async pending(limit) {
       return statements.pending.all(limit).map(toUnsettled);

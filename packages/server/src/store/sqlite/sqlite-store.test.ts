@@ -115,6 +115,8 @@ describe('migrations', () => {
         'candles_5m',
         'chain_cursors',
         'fee_overrides',
+        'nonce_floor_relays',
+        'order_cancellations',
         'order_events',
         'order_nonces',
         'orders',

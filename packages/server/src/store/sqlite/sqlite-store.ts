@@ -8,6 +8,7 @@ import {
   type TokenRecord,
 } from '../ports.js';
 import { sqliteAccountKeyStore } from './account-key-store.js';
+import { sqliteCancellationStore } from './cancellation-store.js';
 import { type DriverName, inTransaction, openDatabase, type SqlDatabase } from './driver.js';
 import { sqliteFeeOverrideStore } from './fee-override-store.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
@@ -141,7 +142,8 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
   let open = true;
   const trades = sqliteTradeStore(db);
   const settlements = sqliteSettlementStore(db);
-  const orders = sqliteOrderStore(db, trades, settlements);
+  const cancellations = sqliteCancellationStore(db);
+  const orders = sqliteOrderStore(db, trades, settlements, cancellations);
   const nonces = sqliteNonceStore(db);
   const feeOverrides = sqliteFeeOverrideStore(db);
   const accountKeys = sqliteAccountKeyStore(db);
@@ -221,6 +223,7 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
     },
     trades,
     settlements,
+    cancellations,
     orders,
     nonces,
     feeOverrides,
