@@ -1,11 +1,12 @@
 /**
- * The server of bench/orders.ts, in its own process so the client's work does not share its event
- * loop. Started by the benchmark with an IPC channel; configured from the environment like main.ts
- * (DATA_DIR, PORT=0, HOST, LOG_LEVEL, VERIFY_WORKERS, ORDER_RATE_LIMIT).
+ * The server of bench/orders.ts and bench/data-api.ts, in its own process so the client's work
+ * does not share its event loop. Started by the benchmark with an IPC channel; configured from the
+ * environment like main.ts (DATA_DIR, PORT=0, HOST, LOG_LEVEL, VERIFY_WORKERS, ORDER_RATE_LIMIT,
+ * DATA_API_AUTH, ...).
  *
  * Messages from the parent: `register` (raw Ed25519 public keys to enter in the devnet account
  * registry, as the operator CLI's `account create` does) and `stop`. It answers `ready` with the
- * URL it listens on, `registered` with the new account ids, and `failed` with a message.
+ * URLs it listens on, `registered` with the new account ids, and `failed` with a message.
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
@@ -16,7 +17,7 @@ import { type RunningServer, startServer } from '../packages/server/src/server.j
 
 export type ParentMessage = { type: 'register'; publicKeys: string[] } | { type: 'stop' };
 export type ChildMessage =
-  | { type: 'ready'; url: string; verifyWorkers: number; domain: Eip712Domain }
+  | { type: 'ready'; url: string; dataApiUrl: string; verifyWorkers: number; domain: Eip712Domain }
   | { type: 'registered'; accountIds: string[] }
   | { type: 'failed'; message: string };
 
@@ -73,7 +74,13 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   });
-  tell({ type: 'ready', url: server.url, verifyWorkers: config.verifyWorkers, domain: server.services.domain });
+  tell({
+    type: 'ready',
+    url: server.url,
+    dataApiUrl: server.dataApiUrl,
+    verifyWorkers: config.verifyWorkers,
+    domain: server.services.domain,
+  });
 }
 
 main().catch((error: unknown) => {

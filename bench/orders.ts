@@ -13,15 +13,13 @@
  * accounts, builds and signs every order (not timed), then saves them all (timed) and checks the
  * outcome. Every figure printed is the median over the runs. Client and server share the machine.
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   type Address,
@@ -40,7 +38,13 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { keccak256 } from '../packages/server/src/crypto/keccak.js';
 import { type SignerKey, verifyOrderSignature } from '../packages/server/src/crypto/order-signatures.js';
 import { SignatureVerifier } from '../packages/server/src/crypto/verify-pool.js';
-import type { ChildMessage, ParentMessage } from './orders-server.js';
+import { processCpu, USER_HZ } from './cpu.js';
+import { HttpClient, type Reply, snippet } from './http-client.js';
+import { readCount } from './options.js';
+import type { ParentMessage } from './orders-server.js';
+import { CHILD_START_MS, nextMessage, runBenchmark, startServerChild, stopServerChild } from './server-process.js';
+import { median, percentile } from './stats.js';
+import { printTable } from './table.js';
 
 /** libsecp256k1 through the package the server uses; a client signs 40k orders in about a second with it. */
 interface NativeSecp256k1 {
@@ -48,7 +52,6 @@ interface NativeSecp256k1 {
 }
 const secp256k1 = createRequire(import.meta.url)('secp256k1') as NativeSecp256k1;
 
-const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../orders-server.ts');
 const BOOK_ID = 1;
 /** Prices in ticks of book 1 (WHBAR/USDC, tick 0.00001): resting asks and bids sit either side of 1.00000. */
 const ASK_TICKS = 100_010;
@@ -60,9 +63,6 @@ const TAKER_STEPS = 5;
 const OPEN_ORDER_CAP = 5_000;
 const MAX_BATCH = 250;
 const BUILD_IN_FLIGHT = 2;
-const REQUEST_TIMEOUT_MS = 60_000;
-const CHILD_START_MS = 60_000;
-const CHILD_STOP_MS = 15_000;
 
 /** Informational goals from the issue; misses are reported, never fatal. */
 const TARGETS = { ordersPerSecond: 5_000, floorRatio: 0.5, batch: 250 } as const;
@@ -114,11 +114,6 @@ interface Batch {
   readonly body: Buffer;
   readonly makerSteps: number;
   readonly takerSteps: number;
-}
-
-interface Reply {
-  readonly status: number;
-  readonly body: Buffer;
 }
 
 interface Answer {
@@ -197,15 +192,6 @@ function readOptions(argv: readonly string[]): BenchOptions {
   };
 }
 
-function readCount(flag: string, text: string | undefined, fallback: number, minimum: number, maximum: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text.replaceAll('_', ''));
-  if (!Number.isSafeInteger(value) || value < minimum || value > maximum) {
-    throw new Error(`${flag} must be an integer in [${minimum}, ${maximum}], got ${text}`);
-  }
-  return value;
-}
-
 // ---- the server process ------------------------------------------------------------------------------
 
 interface ServerProcess {
@@ -217,139 +203,11 @@ interface ServerProcess {
   readonly dataDir: string;
 }
 
-/** Servers still running and their data folders: killed and removed if this process is interrupted. */
-const children = new Map<ChildProcess, string>();
-
-function nextMessage<T extends ChildMessage['type']>(
-  child: ChildProcess,
-  type: T,
-  timeoutMs: number,
-): Promise<Extract<ChildMessage, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const done = (error: Error | undefined, message?: Extract<ChildMessage, { type: T }>) => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (error !== undefined || message === undefined) reject(error ?? new Error('no message'));
-      else resolve(message);
-    };
-    const onMessage = (message: ChildMessage) => {
-      if (message.type === type) done(undefined, message as Extract<ChildMessage, { type: T }>);
-      else if (message.type === 'failed') done(new Error(`server: ${message.message}`));
-    };
-    const onExit = (code: number | null, signal: string | null) => done(new Error(`server exited (${signal ?? code})`));
-    const timer = setTimeout(() => done(new Error(`server sent no ${type} within ${timeoutMs} ms`)), timeoutMs);
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
 async function startServerProcess(options: BenchOptions): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-orders-'));
   const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
-  const child = fork(SERVER_ENTRY, [], {
-    execArgv: ['--import', 'tsx', ...profile],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      VERIFY_WORKERS: String(options.verifyWorkers),
-      ORDER_RATE_LIMIT: 'off',
-      NETWORK: 'devnet',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.set(child, dataDir);
-  try {
-    const ready = await nextMessage(child, 'ready', CHILD_START_MS);
-    return { child, url: new URL(ready.url), verifyWorkers: ready.verifyWorkers, domain: ready.domain, dataDir };
-  } catch (error) {
-    await stopChild(child);
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-/** Asks the server to close (it writes its CPU profile then) and kills it if it does not. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
-    else child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), CHILD_STOP_MS);
-    });
-    if (await Promise.race([exited.then(() => false), late])) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    clearTimeout(timer);
-  }
-  children.delete(child);
-}
-
-async function stopServerProcess(server: ServerProcess): Promise<void> {
-  try {
-    await stopChild(server.child);
-  } finally {
-    rmSync(server.dataDir, { recursive: true, force: true });
-  }
-}
-
-// ---- HTTP ----------------------------------------------------------------------------------------------
-
-/** A small keep-alive client: one socket per request in flight, bodies as raw bytes. */
-class HttpClient {
-  private readonly agent: Agent;
-
-  constructor(
-    private readonly base: URL,
-    sockets: number,
-  ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
-  }
-
-  send(method: 'GET' | 'POST', path: string, body?: Buffer | string, token?: string): Promise<Reply> {
-    const headers: Record<string, string | number> = { accept: 'application/json' };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = Buffer.byteLength(body);
-    }
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    return new Promise((resolve, reject) => {
-      const outgoing = request(
-        { host: this.base.hostname, port: this.base.port, path, method, agent: this.agent, headers },
-        (incoming) => {
-          const chunks: Buffer[] = [];
-          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
-          incoming.on('error', reject);
-        },
-      );
-      outgoing.setTimeout(REQUEST_TIMEOUT_MS, () => outgoing.destroy(new Error(`${method} ${path} timed out`)));
-      outgoing.on('error', reject);
-      outgoing.end(body);
-    });
-  }
-
-  /** A JSON call that must answer 200. */
-  async json<T>(method: 'GET' | 'POST', path: string, payload?: unknown, token?: string): Promise<T> {
-    const reply = await this.send(method, path, payload === undefined ? undefined : JSON.stringify(payload), token);
-    if (reply.status !== 200) throw new Error(`${method} ${path} answered ${reply.status}: ${snippet(reply.body)}`);
-    return JSON.parse(reply.body.toString('utf8')) as T;
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
-
-function snippet(body: Buffer): string {
-  const text = body.toString('utf8');
-  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+  const env = { VERIFY_WORKERS: String(options.verifyWorkers), ORDER_RATE_LIMIT: 'off' };
+  const { child, ready, dataDir } = await startServerChild('orders', env, profile);
+  return { child, url: new URL(ready.url), verifyWorkers: ready.verifyWorkers, domain: ready.domain, dataDir };
 }
 
 // ---- accounts and orders --------------------------------------------------------------------------------
@@ -781,22 +639,6 @@ async function checkServerState(
 
 // ---- CPU accounting (Linux /proc; absent elsewhere) ----------------------------------------------------------
 
-/** Clock ticks per second of /proc times: USER_HZ, 100 on every Linux architecture Node.js supports. */
-const USER_HZ = 100;
-
-/** CPU seconds a process (all its threads) or, with `thread`, one of its threads has used so far. */
-function processCpu(pid: number | undefined, thread?: number): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
-    // Fields after "pid (comm) ": state is field 3, utime field 14, stime field 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
-  } catch {
-    return undefined;
-  }
-}
-
 /** CPU seconds the whole machine has spent busy (not idle, not waiting for I/O), over all cores. */
 function machineBusy(): number | undefined {
   try {
@@ -848,10 +690,6 @@ function cpuSince(before: CpuSnapshot, serverPid: number | undefined): CpuUse {
 }
 
 // ---- one run ---------------------------------------------------------------------------------------------------
-
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-}
 
 /** A run's figures, and the orders it signed with the domain they were signed for (the floor reuses them). */
 interface RunOutput {
@@ -921,7 +759,7 @@ async function runOnce(options: BenchOptions, batchSize: number, label: string):
     return { result, signed: signed.flat(), domain };
   } finally {
     client.close();
-    await stopServerProcess(server);
+    await stopServerChild(server);
   }
 }
 
@@ -1028,13 +866,6 @@ function floorParts(items: readonly FloorItem[], hasher: OrderHasher): FloorResu
 
 // ---- measuring ----------------------------------------------------------------------------------------------------
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  const upper = sorted[middle] ?? Number.NaN;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
-}
-
 /** Median of each floor over the runs, by name, in first-seen order. */
 function medianFloors(runs: readonly FloorResult[][]): FloorResult[] {
   const first = runs[0] ?? [];
@@ -1053,7 +884,7 @@ function medianFloors(runs: readonly FloorResult[][]): FloorResult[] {
 const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const millis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-function printTable(rows: readonly Row[], floor: number, pool: number | undefined): void {
+function printRows(rows: readonly Row[], floor: number, pool: number | undefined): void {
   const header = [
     'measure',
     'batch',
@@ -1078,15 +909,7 @@ function printTable(rows: readonly Row[], floor: number, pool: number | undefine
     row.part ? '-' : ratio(row.ordersPerSecond, floor),
     row.part ? '-' : ratio(row.ordersPerSecond, pool),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
-  // The measure column aligns left, figures right.
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cells of body) console.log(line(cells));
+  printTable(header, body);
 }
 
 /** CPU of the timed phase in cores (core-seconds per second of wall time), out of the machine's. */
@@ -1211,7 +1034,7 @@ async function main(): Promise<number> {
   console.log('');
   const singleRate = single.orders / single.seconds;
   const poolRate = pool === undefined ? undefined : pool.orders / pool.seconds;
-  printTable(rows, singleRate, poolRate);
+  printRows(rows, singleRate, poolRate);
   console.log('');
   const target = rows.find((row) => row.batch === String(TARGETS.batch) && row.measure.startsWith('end to end'));
   if (target !== undefined) {
@@ -1245,28 +1068,4 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-function killChildren(): void {
-  for (const [child, dataDir] of children) {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  children.clear();
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killChildren();
-    process.exit(130);
-  });
-}
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    killChildren();
-    console.error(`bench:orders: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 2;
-  },
-);
+runBenchmark('bench:orders', main);

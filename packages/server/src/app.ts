@@ -1,19 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { Eip712Domain } from '@dex/core';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccessTokens } from './auth/access-tokens.js';
 import type { Config } from './config.js';
 import type { EngineHost } from './engine/engine-host.js';
-import { AppError } from './errors.js';
 import { publicCaller } from './http/access.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { createBaseApp } from './http/base-app.js';
 import type { FeeSchedule } from './modules/account/fee-schedule.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import type { AccountDirectory } from './modules/auth/trading-identity.js';
 import type { WalletLogin } from './modules/auth/wallet-login.js';
+import { dataApi } from './modules/data-api/data-api.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { MarketDataService } from './modules/market-data/market-data-service.js';
 import { marketDataRoutes } from './modules/market-data/routes.js';
@@ -47,57 +44,19 @@ export interface AppDeps {
   readonly queries: OrderQueries;
 }
 
-/** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
 /**
- * Builds the order book API without listening: main calls `listen`, tests call `inject`.
+ * Builds the order book API (with the data API under its prefix, unless that has a port of its
+ * own) without listening: main calls `listen`, tests call `inject`.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, registry, engines, tokens, clock } = deps;
-  const app = Fastify({
-    loggerInstance: deps.logger,
-    bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
-    requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    routerOptions: { maxParamLength: 128 },
-    // Our own hook answers 503 in the catalogue's shape while the server drains.
-    return503OnClosing: false,
+  const app = await createBaseApp(config, deps.logger, {
+    title: 'Order book API',
+    description: `Public market data, wallet login and signed orders of the exchange${
+      config.dataApi.port === null ? ', and the key-authenticated data API' : ''
+    }. Raw token amounts are integer strings.`,
+    notFound: true,
   });
-
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new AppError('SHUTTING_DOWN');
-  });
-
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-  });
-  installErrorHandling(app);
-  // JSON is the only body this API reads; anything else is a 415, not a string to validate.
-  app.removeContentTypeParser('text/plain');
-
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Order book API',
-        version: '1',
-        description:
-          'Public market data, wallet login and signed orders of the exchange. Errors always answer `{ "error": message, "code": CODE }`. Raw token amounts are integer strings.',
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const caller = publicCaller(config.openMarketData, tokens);
   const marketData = new MarketDataService(registry, engines, store, clock, config);
@@ -117,5 +76,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     rateLimit: config.orderRateLimit ?? { perIp: null, perAccount: null },
   });
+  if (config.dataApi.port === null) await app.register(dataApi, { ...deps, prefix: config.dataApi.prefix });
+  return app;
+}
+
+/** The data API alone, for its own port (DATA_API_PORT); it never listens by itself. */
+export async function buildDataApiApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = await createBaseApp(deps.config, deps.logger, {
+    title: 'Data API',
+    description: 'Tokens, pools, farms and statistics of the exchange, behind API keys with monthly quotas.',
+    notFound: false,
+  });
+  await app.register(dataApi, { ...deps, prefix: deps.config.dataApi.prefix });
   return app;
 }

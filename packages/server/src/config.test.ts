@@ -45,6 +45,15 @@ describe('loadConfig defaults', () => {
       challengeTtlSeconds: 300,
       verifyWorkers: 1,
       orderRateLimit: null,
+      dataApi: {
+        port: null,
+        prefix: '/data',
+        requireKeys: true,
+        nativeTokenId: '0.0.1001',
+        usdTokenId: '0.0.1002',
+        protocolTokenId: '0.0.1003',
+        cacheMs: 1_000,
+      },
     });
   });
 
@@ -154,6 +163,16 @@ describe('loadConfig validation names the bad variable', () => {
     ['REACTOR_ADDRESS', `${REACTOR}1`],
     ['REACTOR_ADDRESS', '0x111111111111111111111111111111111111111g'],
     ['JWT_SECRET', 'k'.repeat(31)],
+    ['DATA_API_PORT', '65536'],
+    ['DATA_API_PORT', '3000'],
+    ['DATA_API_PREFIX', 'data'],
+    ['DATA_API_PREFIX', '/data/'],
+    ['DATA_API_PREFIX', '/da ta'],
+    ['DATA_API_AUTH', 'maybe'],
+    ['DATA_API_CACHE_MS', '60001'],
+    ['NATIVE_TOKEN_ID', '1001'],
+    ['USD_TOKEN_ID', '0.0.x'],
+    ['PROTOCOL_TOKEN_ID', '0x1111111111111111111111111111111111111111'],
   ])('refuses %s=%j', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.message).toContain(name);
@@ -281,5 +300,40 @@ describe('loadConfig trading settings', () => {
 
   it.each(['10', '10/0', '0/1', '1.5/1', '10/5/1'])('refuses the rate bucket %s', (value) => {
     expect(configError({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: value }).message).toContain('ORDER_RATE_LIMIT_IP');
+  });
+});
+
+describe('loadConfig data API', () => {
+  const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR };
+
+  it('serves the data API on its own port without a prefix when DATA_API_PORT is set', () => {
+    expect(loadConfig({ DATA_API_PORT: '8081' }, CWD).dataApi).toMatchObject({ port: 8081, prefix: '' });
+    expect(loadConfig({ DATA_API_PORT: '8081', DATA_API_PREFIX: '/v1' }, CWD).dataApi).toMatchObject({
+      port: 8081,
+      prefix: '/v1',
+    });
+    expect(loadConfig({ DATA_API_PORT: '0', PORT: '0' }, CWD).dataApi.port).toBe(0);
+  });
+
+  it('takes a path prefix on the shared port, and / for none', () => {
+    expect(loadConfig({ DATA_API_PREFIX: '/api/v1' }, CWD).dataApi).toMatchObject({ port: null, prefix: '/api/v1' });
+    expect(loadConfig({ DATA_API_PREFIX: '/' }, CWD).dataApi.prefix).toBe('');
+  });
+
+  it('switches key checking off only on the devnet', () => {
+    expect(loadConfig({ DATA_API_AUTH: 'false' }, CWD).dataApi.requireKeys).toBe(false);
+    const error = configError({ ...testnet, DATA_API_AUTH: 'false' });
+    expect(error.message).toContain('DATA_API_AUTH');
+    expect(error.message).toContain('testnet');
+    expect(loadConfig({ ...testnet, DATA_API_AUTH: 'true' }, CWD).dataApi.requireKeys).toBe(true);
+  });
+
+  it('prices nothing off the devnet until the native, USD and protocol tokens are named', () => {
+    expect(loadConfig(testnet, CWD).dataApi).toMatchObject({ nativeTokenId: null, usdTokenId: null, protocolTokenId: null });
+    const named = loadConfig(
+      { ...testnet, NATIVE_TOKEN_ID: '0.0.15058', USD_TOKEN_ID: '0.0.429274', PROTOCOL_TOKEN_ID: '0.0.1183558' },
+      CWD,
+    );
+    expect(named.dataApi).toMatchObject({ nativeTokenId: '0.0.15058', usdTokenId: '0.0.429274', protocolTokenId: '0.0.1183558' });
   });
 });

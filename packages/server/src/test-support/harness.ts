@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { BUY, SELL } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, buildDataApiApp } from '../app.js';
+import { runOperator } from '../cli/operator.js';
 import { type Config, loadConfig } from '../config.js';
 import { DEVNET_TOKENS } from '../devnet/seed.js';
 import { createLogger } from '../logging.js';
@@ -12,6 +13,7 @@ import { openServices, type Services } from '../services.js';
 import type { Clock } from '../util/clock.js';
 import { Trader, type TraderHost } from './trader.js';
 
+export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
 export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
 
 /** A clock the test moves by hand. */
@@ -29,6 +31,8 @@ export class ManualClock implements Clock {
 
 export interface Harness {
   readonly app: FastifyInstance;
+  /** The app that serves the data API: `app`, or its own app when DATA_API_PORT is set. */
+  readonly dataApi: FastifyInstance;
   readonly services: Services;
   readonly clock: ManualClock;
   readonly config: Config;
@@ -64,16 +68,21 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);
     await app.ready();
-    return { services, app };
+    const dataApi = config.dataApi.port === null ? app : await buildDataApiApp(services);
+    await dataApi.ready();
+    return { services, app, dataApi };
   };
   let running = await open();
   const stop = async () => {
-    await running.app.close();
+    await Promise.all([running.app.close(), running.dataApi.close()]);
     await running.services.close();
   };
   return {
     get app() {
       return running.app;
+    },
+    get dataApi() {
+      return running.dataApi;
     },
     get services() {
       return running.services;
@@ -122,4 +131,45 @@ export async function tradeOnBookOne(host: TraderHost, between: () => void = () 
   between();
   await taker.limit(1, BUY, 25_100, 25);
   return taker;
+}
+
+export interface IssuedApiKey {
+  readonly id: number;
+  readonly key: string;
+}
+
+export interface OperatorRun {
+  readonly code: number;
+  /** Standard output and error, in order. */
+  readonly out: string;
+}
+
+/** Runs an operator CLI command on the store of the running services, as `npm run cli` would beside the server. */
+export async function runOperatorOn(host: TraderHost, ...argv: string[]): Promise<OperatorRun> {
+  const { store, config, clock } = host.services;
+  const out: string[] = [];
+  const io = {
+    store,
+    network: config.network,
+    clock,
+    out: (line: string) => out.push(line),
+    err: (line: string) => out.push(line),
+  };
+  const code = await runOperator(argv, io);
+  return { code, out: out.join('\n') };
+}
+
+/** Issues a data API key with the operator CLI, on the store of the running services. */
+export async function issueApiKey(
+  host: TraderHost,
+  quota: number,
+  options: { overage?: boolean; environment?: string; name?: string } = {},
+): Promise<IssuedApiKey> {
+  const argv = ['apikey', 'issue', '--name', options.name ?? 'test client', '--quota', String(quota), '--json'];
+  if (options.overage === true) argv.push('--overage');
+  if (options.environment !== undefined) argv.push('--environment', options.environment);
+  const { code, out } = await runOperatorOn(host, ...argv);
+  if (code !== 0) throw new Error(`apikey issue failed: ${out}`);
+  const issued = JSON.parse(out) as IssuedApiKey;
+  return { id: issued.id, key: issued.key };
 }
