@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Network } from '../../config.js';
 import type { ApiKeyRecord, ApiKeyStatus, ApiKeyStore, MonthlyUsage } from '../api-key-ports.js';
 import { StoreConflictError } from '../ports.js';
@@ -41,11 +42,14 @@ function toUsage(row: UsageRow): MonthlyUsage {
 
 /** Most key lookups remembered (known and unknown hashes); past it the memory starts over. */
 const MAX_REMEMBERED = 10_000;
+/** How often remembered lookups are checked against commits of other connections. */
+const RECHECK_MS = 100;
 
 /**
  * API keys and their monthly request counts (migration 3). Lookups by hash are answered from
  * memory while nothing changed the keys: this connection forgets them on its own writes, and
- * `PRAGMA data_version` tells it when another connection (the operator CLI) has committed.
+ * `PRAGMA data_version`, read at most every 100 ms, tells it when another connection (the
+ * operator CLI) has committed.
  */
 export function sqliteApiKeyStore(db: SqlDatabase): ApiKeyStore {
   const statements = {
@@ -60,6 +64,7 @@ export function sqliteApiKeyStore(db: SqlDatabase): ApiKeyStore {
     requests: db.prepare<{ requests: number }>('SELECT requests FROM api_key_usage WHERE key_id = ? AND month_start = ?'),
     usage: db.prepare<UsageRow>('SELECT * FROM api_key_usage WHERE key_id = ? ORDER BY month_start'),
     synchronous: db.prepare<{ synchronous: number }>('PRAGMA synchronous'),
+    unsynced: db.prepare('PRAGMA synchronous = NORMAL'),
     dataVersion: db.prepare<{ data_version: number }>('PRAGMA data_version'),
     add: db.prepare(
       `INSERT INTO api_key_usage (key_id, month_start, requests) VALUES (@keyId, @monthStart, @requests)
@@ -67,13 +72,18 @@ export function sqliteApiKeyStore(db: SqlDatabase): ApiKeyStore {
     ),
   };
 
+  // The store's own level (FULL), restored after each unsynced commit of counts.
+  const synced = db.prepare(`PRAGMA synchronous = ${Number(statements.synchronous.get()?.synchronous ?? 2)}`);
   const remembered = new Map<string, ApiKeyRecord | undefined>();
   let seenVersion: number | undefined;
+  let checkedAt = Number.NEGATIVE_INFINITY;
   const forget = () => remembered.clear();
   const lookUp = (keyHash: string): ApiKeyRecord | undefined => {
-    const version = Number(statements.dataVersion.get()?.data_version);
-    if (version !== seenVersion) {
-      forget();
+    const now = performance.now();
+    if (now - checkedAt >= RECHECK_MS) {
+      checkedAt = now;
+      const version = Number(statements.dataVersion.get()?.data_version);
+      if (version !== seenVersion) forget();
       seenVersion = version;
     }
     if (remembered.has(keyHash)) return remembered.get(keyHash);
@@ -132,14 +142,13 @@ export function sqliteApiKeyStore(db: SqlDatabase): ApiKeyStore {
       // commit or checkpoint. Only an OS crash or power cut could lose the latest ones, in the
       // client's favour. Waiting for the disk per commit group would cap the data API at a few
       // thousand requests a second; orders and trades keep their synced commits.
-      const level = Number(statements.synchronous.get()?.synchronous ?? 2);
-      db.exec('PRAGMA synchronous = NORMAL');
+      statements.unsynced.run();
       try {
         inTransaction(db, () => {
           for (const count of counts) statements.add.run({ ...count });
         });
       } finally {
-        db.exec(`PRAGMA synchronous = ${level}`);
+        synced.run();
       }
     },
   };
