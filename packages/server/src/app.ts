@@ -17,6 +17,7 @@ import type { WalletLogin } from './modules/auth/wallet-login.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { MarketDataService } from './modules/market-data/market-data-service.js';
 import { marketDataRoutes } from './modules/market-data/routes.js';
+import type { DeskEvents } from './modules/orders/desk-events.js';
 import type { OrderBuilder } from './modules/orders/order-builder.js';
 import type { OrderIntake } from './modules/orders/order-intake.js';
 import type { OrderQueries } from './modules/orders/order-queries.js';
@@ -26,6 +27,7 @@ import { signatureRoutes } from './modules/signature/routes.js';
 import type { MarketRegistry } from './registry/market-registry.js';
 import type { Store } from './store/ports.js';
 import type { Clock } from './util/clock.js';
+import { installStreams } from './ws/gateway.js';
 
 /** Everything the HTTP app needs, built by main (or by a test) and handed in. */
 export interface AppDeps {
@@ -39,6 +41,8 @@ export interface AppDeps {
   /** The reactor's EIP-712 domain on this network. */
   readonly domain: Eip712Domain;
   readonly desk: TradingDesk;
+  /** What the desk stored, published after each commit (the WebSocket streams follow it). */
+  readonly deskEvents: DeskEvents;
   readonly directory: AccountDirectory;
   readonly fees: FeeSchedule;
   readonly login: WalletLogin;
@@ -51,7 +55,8 @@ export interface AppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
- * Builds the order book API without listening: main calls `listen`, tests call `inject`.
+ * Builds the order book API without listening: main calls `listen`, tests call `inject`. The
+ * WebSocket streams answer upgrades on the same HTTP server once it listens.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, registry, engines, tokens, clock } = deps;
@@ -116,6 +121,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     queries: deps.queries,
     clock,
     rateLimit: config.orderRateLimit ?? { perIp: null, perAccount: null },
+  });
+  installStreams(app, {
+    limits: config.streams,
+    trustProxy: config.trustProxy,
+    tokens,
+    registry,
+    deskEvents: deps.deskEvents,
+    logger: deps.logger,
   });
   return app;
 }

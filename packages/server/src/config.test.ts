@@ -45,6 +45,14 @@ describe('loadConfig defaults', () => {
       challengeTtlSeconds: 300,
       verifyWorkers: 1,
       orderRateLimit: null,
+      streams: {
+        maxPayloadBytes: 4_096,
+        maxBooksPerConnection: 20,
+        maxConnections: 10_000,
+        maxConnectionsPerIp: 100,
+        sendBufferBytes: 1_048_576,
+        heartbeatMs: 30_000,
+      },
     });
   });
 
@@ -281,5 +289,41 @@ describe('loadConfig trading settings', () => {
 
   it.each(['10', '10/0', '0/1', '1.5/1', '10/5/1'])('refuses the rate bucket %s', (value) => {
     expect(configError({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: value }).message).toContain('ORDER_RATE_LIMIT_IP');
+  });
+});
+
+describe('loadConfig stream limits', () => {
+  it('reads every WebSocket bound', () => {
+    const config = loadConfig(
+      {
+        WS_MAX_PAYLOAD_BYTES: '128',
+        WS_MAX_BOOKS: '3',
+        WS_MAX_CONNECTIONS: '5000',
+        WS_MAX_CONNECTIONS_PER_IP: '2000',
+        WS_SEND_BUFFER_BYTES: '65536',
+        WS_HEARTBEAT_MS: '250',
+      },
+      CWD,
+    );
+    expect(config.streams).toEqual({
+      maxPayloadBytes: 128,
+      maxBooksPerConnection: 3,
+      maxConnections: 5_000,
+      maxConnectionsPerIp: 2_000,
+      sendBufferBytes: 65_536,
+      heartbeatMs: 250,
+    });
+  });
+
+  it.each([
+    ['WS_MAX_PAYLOAD_BYTES', '127'],
+    ['WS_MAX_BOOKS', '0'],
+    ['WS_MAX_CONNECTIONS', '0'],
+    ['WS_MAX_CONNECTIONS_PER_IP', '-1'],
+    ['WS_SEND_BUFFER_BYTES', '1023'],
+    ['WS_HEARTBEAT_MS', '49'],
+    ['WS_HEARTBEAT_MS', '1e3'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
   });
 });

@@ -27,8 +27,15 @@ export class ManualClock implements Clock {
   }
 }
 
+export interface HarnessOptions {
+  /** Listen on 127.0.0.1 (a free port, kept across restarts) for real sockets: WebSocket tests. */
+  readonly listen?: boolean;
+}
+
 export interface Harness {
   readonly app: FastifyInstance;
+  /** Base URL of the listening server (`http://127.0.0.1:PORT`); only with the `listen` option. */
+  readonly url: string;
   readonly services: Services;
   readonly clock: ManualClock;
   readonly config: Config;
@@ -47,9 +54,9 @@ export function tempDataDir(): { dir: string; remove: () => void } {
 
 /**
  * The real app on a real SQLite file in a temporary folder, seeded with the devnet markets, with a
- * manual clock and captured logs.
+ * manual clock and captured logs; with `listen`, also on a real port of 127.0.0.1.
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const data = tempDataDir();
   const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env });
   const lines: string[] = [];
@@ -60,10 +67,17 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   });
   const clock = new ManualClock();
+  let port = 0;
   const open = async () => {
     const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);
     await app.ready();
+    if (options.listen === true) {
+      await app.listen({ host: '127.0.0.1', port });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('the harness server has no TCP address');
+      port = address.port;
+    }
     return { services, app };
   };
   let running = await open();
@@ -77,6 +91,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     get services() {
       return running.services;
+    },
+    get url() {
+      if (port === 0) throw new Error('startHarness(env, { listen: true }) serves a URL; this harness does not listen');
+      return `http://127.0.0.1:${port}`;
     },
     clock,
     config,
