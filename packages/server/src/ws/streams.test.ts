@@ -120,6 +120,11 @@ describe('stream handshake', () => {
     expect(refused).toBeInstanceOf(UpgradeRefused);
     expect(refused).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
+  it('answers a plain GET of a stream path like any unknown route, logging its URL redacted', async () => {
+    const response = await fetch(`${harness.url}/ws/depth?books=1&token=${trader.token}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'No route GET /ws/depth', code: 'NOT_FOUND' });
+  });
 });
 
 describe('stream bounds', () => {
