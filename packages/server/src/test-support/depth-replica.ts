@@ -35,14 +35,8 @@ export class DepthReplica {
   private readonly asks = new Map<string, string>();
   private buffered: DepthDiffMessage[] | undefined = [];
   private updateId = 0;
-  /** Diffs applied on top of the snapshot. */
-  applied = 0;
 
   constructor(readonly orderbookId: number) {}
-
-  get synced(): boolean {
-    return this.buffered === undefined;
-  }
 
   get lastUpdateId(): number {
     return this.updateId;
@@ -86,6 +80,5 @@ export class DepthReplica {
       }
     }
     this.updateId = diff.finalUpdateId;
-    this.applied++;
   }
 }

@@ -32,8 +32,4 @@ export class ConnectionSlots {
     else this.perIp.set(ip, held - 1);
     this.total--;
   }
-
-  get size(): number {
-    return this.total;
-  }
 }

@@ -65,11 +65,6 @@ export class StreamGateway {
     this.heartbeat.unref();
   }
 
-  /** Open streams. */
-  get size(): number {
-    return this.connections.size;
-  }
-
   /** The HTTP server's `upgrade` listener. */
   readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = requestUrl(request);
@@ -166,6 +161,8 @@ export class StreamGateway {
   }
 
   private refuse(socket: Duplex, error: AppError, logged: { url: string; remoteAddress: string }): void {
+    if (error.code === 'INTERNAL')
+      this.deps.logger.error({ stream: logged, err: error.cause ?? error }, 'stream handshake failed');
     this.deps.logger.info({ stream: logged, code: error.code }, `stream refused: ${error.message}`);
     refuseUpgrade(socket, error);
   }
@@ -193,9 +190,8 @@ export class StreamGateway {
 }
 
 /** Serves the streams on the app's HTTP server and closes them before the server stops. */
-export function installStreams(app: FastifyInstance, deps: StreamDeps): StreamGateway {
+export function installStreams(app: FastifyInstance, deps: StreamDeps): void {
   const gateway = new StreamGateway(deps);
   app.server.on('upgrade', gateway.onUpgrade);
   app.addHook('preClose', () => gateway.close());
-  return gateway;
 }
