@@ -4,7 +4,8 @@ import { type Harness, startHarness, Trader } from '../test-support/harness.js';
 import { JWT_PATTERN, StreamClient, streamUrl, UpgradeRefused } from '../test-support/stream-client.js';
 import type { DepthDiffMessage, ServerMessage, WelcomeMessage } from './protocol.js';
 
-const HEARTBEAT_MS = 100;
+/** Short enough to see a silent peer go within a test, long enough that a busy test process still answers in time. */
+const HEARTBEAT_MS = 250;
 const MAX_PER_IP = 4;
 const MAX_PAYLOAD = 1_024;
 
