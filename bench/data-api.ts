@@ -1,7 +1,7 @@
 /**
  * Data API benchmark: `GET /tokens` with API-key checking and quota counting, beside the same
  * route with authentication switched off (DATA_API_AUTH=false, the devnet-only switch), in one run.
- * Each mode has its own server in a child process (bench/orders-server.ts) on an empty devnet
+ * Each mode has its own server in a child process (bench/support/server-child.ts) on an empty devnet
  * store; the key is issued with the operator CLI's code on the keyed server's store file, as an
  * operator would beside a running server. The client keeps `--connections` requests in flight
  * over keep-alive HTTP for `--seconds` per mode, after `--warmup` seconds, alternating which mode

@@ -1,5 +1,5 @@
 /**
- * The benchmarks' server: bench/orders-server.ts in a child process with an IPC channel, on an
+ * The benchmarks' server: bench/support/server-child.ts in a child process with an IPC channel, on an
  * empty store in a temporary DATA_DIR, so the client's work does not share its event loop.
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildMessage, ParentMessage } from './orders-server.js';
+import type { ChildMessage, ParentMessage } from './support/server-child.js';
 
-const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../orders-server.ts');
+const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../support/server-child.ts');
 export const CHILD_START_MS = 60_000;
 const CHILD_STOP_MS = 15_000;
 

@@ -14,6 +14,7 @@ import { dataApi } from './modules/data-api/data-api.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { MarketDataService } from './modules/market-data/market-data-service.js';
 import { marketDataRoutes } from './modules/market-data/routes.js';
+import type { DeskEvents } from './modules/orders/desk-events.js';
 import type { OrderBuilder } from './modules/orders/order-builder.js';
 import type { OrderIntake } from './modules/orders/order-intake.js';
 import type { OrderQueries } from './modules/orders/order-queries.js';
@@ -23,6 +24,7 @@ import { signatureRoutes } from './modules/signature/routes.js';
 import type { MarketRegistry } from './registry/market-registry.js';
 import type { Store } from './store/ports.js';
 import type { Clock } from './util/clock.js';
+import { installStreams } from './ws/gateway.js';
 
 /** Everything the HTTP app needs, built by main (or by a test) and handed in. */
 export interface AppDeps {
@@ -36,6 +38,8 @@ export interface AppDeps {
   /** The reactor's EIP-712 domain on this network. */
   readonly domain: Eip712Domain;
   readonly desk: TradingDesk;
+  /** What the desk stored, published after each commit (the WebSocket streams follow it). */
+  readonly deskEvents: DeskEvents;
   readonly directory: AccountDirectory;
   readonly fees: FeeSchedule;
   readonly login: WalletLogin;
@@ -46,7 +50,8 @@ export interface AppDeps {
 
 /**
  * Builds the order book API (with the data API under its prefix, unless that has a port of its
- * own) without listening: main calls `listen`, tests call `inject`.
+ * own) without listening: main calls `listen`, tests call `inject`. The WebSocket streams answer
+ * upgrades on the same HTTP server once it listens.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, registry, engines, tokens, clock } = deps;
@@ -77,6 +82,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimit: config.orderRateLimit ?? { perIp: null, perAccount: null },
   });
   if (config.dataApi.port === null) await app.register(dataApi, { ...deps, prefix: config.dataApi.prefix });
+  installStreams(app, {
+    limits: config.streams,
+    trustProxy: config.trustProxy,
+    tokens,
+    registry,
+    deskEvents: deps.deskEvents,
+    logger: deps.logger,
+  });
   return app;
 }
 

@@ -54,6 +54,14 @@ describe('loadConfig defaults', () => {
         protocolTokenId: '0.0.1003',
         cacheMs: 1_000,
       },
+      streams: {
+        maxPayloadBytes: 4_096,
+        maxBooksPerConnection: 20,
+        maxConnections: 10_000,
+        maxConnectionsPerIp: 100,
+        sendBufferBytes: 1_048_576,
+        heartbeatMs: 30_000,
+      },
     });
   });
 
@@ -335,5 +343,41 @@ describe('loadConfig data API', () => {
       CWD,
     );
     expect(named.dataApi).toMatchObject({ nativeTokenId: '0.0.15058', usdTokenId: '0.0.429274', protocolTokenId: '0.0.1183558' });
+  });
+});
+
+describe('loadConfig stream limits', () => {
+  it('reads every WebSocket bound', () => {
+    const config = loadConfig(
+      {
+        WS_MAX_PAYLOAD_BYTES: '128',
+        WS_MAX_BOOKS: '3',
+        WS_MAX_CONNECTIONS: '5000',
+        WS_MAX_CONNECTIONS_PER_IP: '2000',
+        WS_SEND_BUFFER_BYTES: '65536',
+        WS_HEARTBEAT_MS: '250',
+      },
+      CWD,
+    );
+    expect(config.streams).toEqual({
+      maxPayloadBytes: 128,
+      maxBooksPerConnection: 3,
+      maxConnections: 5_000,
+      maxConnectionsPerIp: 2_000,
+      sendBufferBytes: 65_536,
+      heartbeatMs: 250,
+    });
+  });
+
+  it.each([
+    ['WS_MAX_PAYLOAD_BYTES', '127'],
+    ['WS_MAX_BOOKS', '0'],
+    ['WS_MAX_CONNECTIONS', '0'],
+    ['WS_MAX_CONNECTIONS_PER_IP', '-1'],
+    ['WS_SEND_BUFFER_BYTES', '1023'],
+    ['WS_HEARTBEAT_MS', '49'],
+    ['WS_HEARTBEAT_MS', '1e3'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
   });
 });

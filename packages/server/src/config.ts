@@ -38,6 +38,7 @@ export interface Config {
   /** Token buckets on the order routes, per IP and per account; null when switched off. */
   readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
   readonly dataApi: DataApiConfig;
+  readonly streams: StreamLimits;
 }
 
 /** Where and how the key-authenticated data API is served, and what it prices with. */
@@ -56,6 +57,19 @@ export interface DataApiConfig {
   readonly protocolTokenId: string | null;
   /** Lifetime of cached token lists, prices and stats. */
   readonly cacheMs: number;
+}
+
+/** Bounds of the WebSocket streams (/ws/depth, /ws/user-events). */
+export interface StreamLimits {
+  /** Largest frame a client may send; a larger one closes its connection with 1009. */
+  readonly maxPayloadBytes: number;
+  readonly maxBooksPerConnection: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerIp: number;
+  /** Most unsent bytes one connection may hold; a client that falls further behind is disconnected. */
+  readonly sendBufferBytes: number;
+  /** Interval of server pings; a client that has not answered the previous one by then is closed. */
+  readonly heartbeatMs: number;
 }
 
 /** A token bucket: `capacity` requests at once, refilled at `refillPerSecond`. */
@@ -214,5 +228,13 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
         }
       : null,
     dataApi: dataApiConfig(env, network, port),
+    streams: {
+      maxPayloadBytes: integer(env, 'WS_MAX_PAYLOAD_BYTES', 4_096, 128, 1_048_576),
+      maxBooksPerConnection: integer(env, 'WS_MAX_BOOKS', 20, 1, 1_000),
+      maxConnections: integer(env, 'WS_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+      maxConnectionsPerIp: integer(env, 'WS_MAX_CONNECTIONS_PER_IP', 100, 1, 1_000_000),
+      sendBufferBytes: integer(env, 'WS_SEND_BUFFER_BYTES', 1_048_576, 1_024, 268_435_456),
+      heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 30_000, 50, 3_600_000),
+    },
   };
 }

@@ -17,6 +17,7 @@ import { FeeSchedule } from './modules/account/fee-schedule.js';
 import { ChallengeBook } from './modules/auth/challenge-book.js';
 import { AccountDirectory } from './modules/auth/trading-identity.js';
 import { WalletLogin } from './modules/auth/wallet-login.js';
+import { DeskEvents } from './modules/orders/desk-events.js';
 import { OrderBuilder } from './modules/orders/order-builder.js';
 import { OrderIntake } from './modules/orders/order-intake.js';
 import { OrderQueries } from './modules/orders/order-queries.js';
@@ -63,7 +64,8 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const registry = new MarketRegistry(store);
     await registry.load();
     const engines = new EngineHost(registry);
-    const desk = await TradingDesk.open(registry, engines, store, clock, logger);
+    const deskEvents = new DeskEvents(logger);
+    const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents);
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
     const verifier = await SignatureVerifier.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());
@@ -102,6 +104,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       logger,
       domain,
       desk,
+      deskEvents,
       directory,
       fees,
       login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),

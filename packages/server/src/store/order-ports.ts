@@ -86,6 +86,12 @@ export interface TurnWrite {
   readonly nonceFloors: ReadonlyMap<string, bigint>;
 }
 
+/** Ids the store gave to one turn's rows, in the turn's order: its history events and its trades. */
+export interface StoredTurnIds {
+  readonly eventIds: readonly number[];
+  readonly tradeIds: readonly number[];
+}
+
 export interface OrderQuery {
   readonly account: string;
   readonly statuses: readonly OrderState[] | null;
@@ -103,8 +109,8 @@ export interface FeeOverride {
 }
 
 export interface OrderStore {
-  /** Stores the turns, in order, in one transaction. */
-  commitTurns(turns: readonly TurnWrite[]): Promise<void>;
+  /** Stores the turns, in order, in one transaction; answers the ids of each turn's rows. */
+  commitTurns(turns: readonly TurnWrite[]): Promise<StoredTurnIds[]>;
   /** Every order still on a book, oldest first (the order they rest in). */
   openOrders(): Promise<OrderRecord[]>;
   /** Highest order id in use, 0 when none. */

@@ -29,10 +29,17 @@ export class ManualClock implements Clock {
   }
 }
 
+export interface HarnessOptions {
+  /** Listen on 127.0.0.1 (a free port, kept across restarts) for real sockets: WebSocket tests. */
+  readonly listen?: boolean;
+}
+
 export interface Harness {
   readonly app: FastifyInstance;
   /** The app that serves the data API: `app`, or its own app when DATA_API_PORT is set. */
   readonly dataApi: FastifyInstance;
+  /** Base URL of the listening server (`http://127.0.0.1:PORT`); only with the `listen` option. */
+  readonly url: string;
   readonly services: Services;
   readonly clock: ManualClock;
   readonly config: Config;
@@ -51,9 +58,9 @@ export function tempDataDir(): { dir: string; remove: () => void } {
 
 /**
  * The real app on a real SQLite file in a temporary folder, seeded with the devnet markets, with a
- * manual clock and captured logs.
+ * manual clock and captured logs; with `listen`, also on a real port of 127.0.0.1.
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const data = tempDataDir();
   const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env });
   const lines: string[] = [];
@@ -64,12 +71,19 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   });
   const clock = new ManualClock();
+  let port = 0;
   const open = async () => {
     const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);
     await app.ready();
     const dataApi = config.dataApi.port === null ? app : await buildDataApiApp(services);
     await dataApi.ready();
+    if (options.listen === true) {
+      await app.listen({ host: '127.0.0.1', port });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('the harness server has no TCP address');
+      port = address.port;
+    }
     return { services, app, dataApi };
   };
   let running = await open();
@@ -86,6 +100,10 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     get services() {
       return running.services;
+    },
+    get url() {
+      if (port === 0) throw new Error('startHarness(env, { listen: true }) serves a URL; this harness does not listen');
+      return `http://127.0.0.1:${port}`;
     },
     clock,
     config,

@@ -7,6 +7,7 @@ import type {
   OrderState,
   OrderStore,
   OrderType,
+  StoredTurnIds,
   TurnWrite,
 } from '../order-ports.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
@@ -133,7 +134,7 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore): Ord
     updateIds: db.prepare<{ book_id: number; last_update_id: number }>('SELECT * FROM book_state'),
   };
 
-  const writeTurn = (turn: TurnWrite): void => {
+  const writeTurn = (turn: TurnWrite): StoredTurnIds => {
     // Positional parameters: these run for every order, and binding by name costs measurably more.
     for (const order of turn.newOrders) {
       const progress = turn.progress.get(order.id) ?? order;
@@ -171,17 +172,19 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore): Ord
       });
     }
     const tradeIds = trades.insertWithin(turn.trades);
-    for (const event of turn.events) {
-      statements.insertEvent.run(
-        event.orderId,
-        event.account,
-        event.type,
-        event.timestamp,
-        event.reason,
-        event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
-        event.fill?.role ?? null,
-      );
-    }
+    const eventIds = turn.events.map((event) =>
+      Number(
+        statements.insertEvent.run(
+          event.orderId,
+          event.account,
+          event.type,
+          event.timestamp,
+          event.reason,
+          event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
+          event.fill?.role ?? null,
+        ).lastInsertRowid,
+      ),
+    );
     for (const [bookId, updateId] of turn.lastUpdateIds) statements.setUpdateId.run(bookId, updateId);
     for (const [account, floor] of turn.nonceFloors) {
       // Floors only rise: a late, lower cancel/all must not revive orders.
@@ -189,13 +192,12 @@ export function sqliteOrderStore(db: SqlDatabase, trades: SqliteTradeStore): Ord
         statements.setFloor.run({ account, floor: floor.toString() });
       }
     }
+    return { eventIds, tradeIds };
   };
 
   return {
     async commitTurns(turns) {
-      inTransaction(db, () => {
-        for (const turn of turns) writeTurn(turn);
-      });
+      return inTransaction(db, () => turns.map(writeTurn));
     },
     async openOrders() {
       return statements.openOrders.all().map(toOrder);
