@@ -1,6 +1,6 @@
 /**
  * Order intake benchmark: accounts of both key types save pre-signed orders over real HTTP to a
- * server running in a child process (bench/orders-server.ts), half of them crossing resting
+ * server running in a child process (bench/support/server-child.ts), half of them crossing resting
  * orders of other accounts. The same run measures the bare verification floor in this process:
  * parse, hash and verify each of the same signed orders with the server's own components, on
  * one thread and with the server's worker pool. The ratio that the issue names is end-to-end
@@ -13,22 +13,14 @@
  * accounts, builds and signs every order (not timed), then saves them all (timed) and checks the
  * outcome. Every figure printed is the median over the runs. Client and server share the machine.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  type Address,
   type Eip712Domain,
   fromDisplayAmount,
   type Hex,
-  MarketGrid,
   OrderHasher,
   orderTypedData,
   parseOrderSignature,
@@ -36,33 +28,21 @@ import {
   type WireOrder,
 } from '@dex/core';
 import { hashTypedData } from 'viem';
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { keccak256 } from '../packages/server/src/crypto/keccak.js';
 import { type SignerKey, verifyOrderSignature } from '../packages/server/src/crypto/order-signatures.js';
 import { SignatureVerifier } from '../packages/server/src/crypto/verify-pool.js';
-import type { ChildMessage, ParentMessage } from './orders-server.js';
+import { type Account, createAccounts, login, type Role, signDigest } from './support/accounts.js';
+import { HttpClient, type Reply, snippet } from './support/http-client.js';
+import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readBook, readMarket } from './support/market.js';
+import { ORDER_STREAM_OPTIONS, readAccounts, readCount, readProfileDir } from './support/options.js';
+import { millis, percentile, printTable, verdict, whole } from './support/report.js';
+import { runBenchmark, startServerProcess, stopServerProcess } from './support/server-process.js';
 
-/** libsecp256k1 through the package the server uses; a client signs 40k orders in about a second with it. */
-interface NativeSecp256k1 {
-  ecdsaSign(message: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number };
-}
-const secp256k1 = createRequire(import.meta.url)('secp256k1') as NativeSecp256k1;
+const { id: BOOK_ID, askTicks: ASK_TICKS, bidTicks: BID_TICKS, makerSteps: MAKER_STEPS, takerSteps: TAKER_STEPS } = BENCH_BOOK;
 
-const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../orders-server.ts');
-const BOOK_ID = 1;
-/** Prices in ticks of book 1 (WHBAR/USDC, tick 0.00001): resting asks and bids sit either side of 1.00000. */
-const ASK_TICKS = 100_010;
-const BID_TICKS = 99_990;
-/** Sizes in size steps (0.1 WHBAR): a taker takes half of one resting order, so fills align with orders. */
-const MAKER_STEPS = 10;
-const TAKER_STEPS = 5;
 /** Most open orders one account may have (the server's cap); every maker of an account may rest at once. */
 const OPEN_ORDER_CAP = 5_000;
-const MAX_BATCH = 250;
 const BUILD_IN_FLIGHT = 2;
-const REQUEST_TIMEOUT_MS = 60_000;
-const CHILD_START_MS = 60_000;
-const CHILD_STOP_MS = 15_000;
 
 /** Informational goals from the issue; misses are reported, never fatal. */
 const TARGETS = { ordersPerSecond: 5_000, floorRatio: 0.5, batch: 250 } as const;
@@ -78,27 +58,7 @@ interface BenchOptions {
   readonly cpuProfDir: string | undefined;
 }
 
-type KeyKind = 'secp256k1' | 'ed25519';
-/** A seller rests asks and takes bids; a buyer rests bids and takes asks. Nobody trades with itself. */
-type Role = 'seller' | 'buyer';
 type BookSide = 'ask' | 'bid';
-
-type Signer =
-  | { readonly kind: 'secp256k1'; readonly privateKey: Uint8Array; readonly wallet: PrivateKeyAccount }
-  | { readonly kind: 'ed25519'; readonly privateKey: KeyObject; readonly publicKey: Uint8Array };
-
-interface Account {
-  readonly id: string;
-  readonly role: Role;
-  readonly signer: Signer;
-  /** How the server checks this account's order signatures, for the in-process floor. */
-  readonly key: SignerKey;
-  readonly token: string;
-}
-
-interface BuiltOrder extends WireOrder {
-  meta: { orderbookId: number; type: 'LIMIT' | 'MARKET'; side: 'buy' | 'sell'; orderHash: string };
-}
 
 interface SignedOrder {
   readonly account: Account;
@@ -114,11 +74,6 @@ interface Batch {
   readonly body: Buffer;
   readonly makerSteps: number;
   readonly takerSteps: number;
-}
-
-interface Reply {
-  readonly status: number;
-  readonly body: Buffer;
 }
 
 interface Answer {
@@ -165,20 +120,10 @@ interface Row {
 function readOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: {
-      orders: { type: 'string' },
-      accounts: { type: 'string' },
-      batch: { type: 'string' },
-      'in-flight': { type: 'string' },
-      runs: { type: 'string' },
-      'verify-workers': { type: 'string' },
-      'time-limit': { type: 'string' },
-      'cpu-prof': { type: 'string' },
-    },
+    options: { ...ORDER_STREAM_OPTIONS, runs: { type: 'string' }, 'verify-workers': { type: 'string' } },
     strict: true,
   });
-  const accounts = readCount('--accounts', values.accounts, 8, 2, 64);
-  if (accounts % 2 !== 0) throw new Error('--accounts must be even: half sell, half buy');
+  const accounts = readAccounts(values.accounts, 8, 64);
   const orders = readCount('--orders', values.orders, 40_000, accounts * 4, 400_000);
   const makersPerAccount = Math.floor(Math.floor(orders / accounts) / 2);
   if (makersPerAccount > OPEN_ORDER_CAP) {
@@ -193,233 +138,11 @@ function readOptions(argv: readonly string[]): BenchOptions {
     runs: readCount('--runs', values.runs, 1, 1, 20),
     verifyWorkers: readCount('--verify-workers', values['verify-workers'], 1, 0, 16),
     timeLimitSeconds: readCount('--time-limit', values['time-limit'], 120, 1, 3_600),
-    cpuProfDir: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
+    cpuProfDir: readProfileDir(values['cpu-prof']),
   };
 }
 
-function readCount(flag: string, text: string | undefined, fallback: number, minimum: number, maximum: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text.replaceAll('_', ''));
-  if (!Number.isSafeInteger(value) || value < minimum || value > maximum) {
-    throw new Error(`${flag} must be an integer in [${minimum}, ${maximum}], got ${text}`);
-  }
-  return value;
-}
-
-// ---- the server process ------------------------------------------------------------------------------
-
-interface ServerProcess {
-  readonly child: ChildProcess;
-  readonly url: URL;
-  readonly verifyWorkers: number;
-  /** The signing domain of the server's configuration; the floor hashes with the same one. */
-  readonly domain: Eip712Domain;
-  readonly dataDir: string;
-}
-
-/** Servers still running and their data folders: killed and removed if this process is interrupted. */
-const children = new Map<ChildProcess, string>();
-
-function nextMessage<T extends ChildMessage['type']>(
-  child: ChildProcess,
-  type: T,
-  timeoutMs: number,
-): Promise<Extract<ChildMessage, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const done = (error: Error | undefined, message?: Extract<ChildMessage, { type: T }>) => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      if (error !== undefined || message === undefined) reject(error ?? new Error('no message'));
-      else resolve(message);
-    };
-    const onMessage = (message: ChildMessage) => {
-      if (message.type === type) done(undefined, message as Extract<ChildMessage, { type: T }>);
-      else if (message.type === 'failed') done(new Error(`server: ${message.message}`));
-    };
-    const onExit = (code: number | null, signal: string | null) => done(new Error(`server exited (${signal ?? code})`));
-    const timer = setTimeout(() => done(new Error(`server sent no ${type} within ${timeoutMs} ms`)), timeoutMs);
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
-async function startServerProcess(options: BenchOptions): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-orders-'));
-  const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
-  const child = fork(SERVER_ENTRY, [], {
-    execArgv: ['--import', 'tsx', ...profile],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      VERIFY_WORKERS: String(options.verifyWorkers),
-      ORDER_RATE_LIMIT: 'off',
-      NETWORK: 'devnet',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.set(child, dataDir);
-  try {
-    const ready = await nextMessage(child, 'ready', CHILD_START_MS);
-    return { child, url: new URL(ready.url), verifyWorkers: ready.verifyWorkers, domain: ready.domain, dataDir };
-  } catch (error) {
-    await stopChild(child);
-    rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-/** Asks the server to close (it writes its CPU profile then) and kills it if it does not. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
-    else child.kill('SIGTERM');
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), CHILD_STOP_MS);
-    });
-    if (await Promise.race([exited.then(() => false), late])) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    clearTimeout(timer);
-  }
-  children.delete(child);
-}
-
-async function stopServerProcess(server: ServerProcess): Promise<void> {
-  try {
-    await stopChild(server.child);
-  } finally {
-    rmSync(server.dataDir, { recursive: true, force: true });
-  }
-}
-
-// ---- HTTP ----------------------------------------------------------------------------------------------
-
-/** A small keep-alive client: one socket per request in flight, bodies as raw bytes. */
-class HttpClient {
-  private readonly agent: Agent;
-
-  constructor(
-    private readonly base: URL,
-    sockets: number,
-  ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
-  }
-
-  send(method: 'GET' | 'POST', path: string, body?: Buffer | string, token?: string): Promise<Reply> {
-    const headers: Record<string, string | number> = { accept: 'application/json' };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = Buffer.byteLength(body);
-    }
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    return new Promise((resolve, reject) => {
-      const outgoing = request(
-        { host: this.base.hostname, port: this.base.port, path, method, agent: this.agent, headers },
-        (incoming) => {
-          const chunks: Buffer[] = [];
-          incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
-          incoming.on('error', reject);
-        },
-      );
-      outgoing.setTimeout(REQUEST_TIMEOUT_MS, () => outgoing.destroy(new Error(`${method} ${path} timed out`)));
-      outgoing.on('error', reject);
-      outgoing.end(body);
-    });
-  }
-
-  /** A JSON call that must answer 200. */
-  async json<T>(method: 'GET' | 'POST', path: string, payload?: unknown, token?: string): Promise<T> {
-    const reply = await this.send(method, path, payload === undefined ? undefined : JSON.stringify(payload), token);
-    if (reply.status !== 200) throw new Error(`${method} ${path} answered ${reply.status}: ${snippet(reply.body)}`);
-    return JSON.parse(reply.body.toString('utf8')) as T;
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
-
-function snippet(body: Buffer): string {
-  const text = body.toString('utf8');
-  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
-}
-
 // ---- accounts and orders --------------------------------------------------------------------------------
-
-interface NewAccount {
-  readonly id: string;
-  readonly role: Role;
-  readonly signer: Signer;
-  readonly key: SignerKey;
-}
-
-/** Half secp256k1 0x wallets, half Ed25519 ledger accounts entered in the server's registry; each kind both sells and buys. */
-async function createAccounts(server: ServerProcess, count: number): Promise<NewAccount[]> {
-  const kinds: KeyKind[] = Array.from({ length: count }, (_, index) => (index < count / 2 ? 'secp256k1' : 'ed25519'));
-  const edKeys = kinds
-    .filter((kind) => kind === 'ed25519')
-    .map(() => {
-      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-      const x = publicKey.export({ format: 'jwk' }).x;
-      if (x === undefined) throw new Error('node:crypto exported an Ed25519 key without x');
-      return { privateKey, publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
-    });
-  const registered = nextMessage(server.child, 'registered', CHILD_START_MS);
-  server.child.send({
-    type: 'register',
-    publicKeys: edKeys.map((key) => Buffer.from(key.publicKey).toString('hex')),
-  } satisfies ParentMessage);
-  const { accountIds } = await registered;
-  let edIndex = 0;
-  return kinds.map((kind, index): NewAccount => {
-    const role: Role = index % 2 === 0 ? 'seller' : 'buyer';
-    if (kind === 'secp256k1') {
-      const privateKey = generatePrivateKey();
-      const wallet = privateKeyToAccount(privateKey);
-      const id = wallet.address.toLowerCase();
-      return {
-        id,
-        role,
-        signer: { kind, privateKey: Uint8Array.from(Buffer.from(privateKey.slice(2), 'hex')), wallet },
-        key: { type: 'secp256k1-address', address: id as Address },
-      };
-    }
-    const edKey = edKeys[edIndex];
-    const id = accountIds[edIndex++];
-    if (edKey === undefined || id === undefined) throw new Error('the server registered fewer accounts than asked');
-    return { id, role, signer: { kind, ...edKey }, key: { type: 'ed25519', publicKey: edKey.publicKey } };
-  });
-}
-
-async function signText(signer: Signer, message: string): Promise<Hex> {
-  if (signer.kind === 'secp256k1') return signer.wallet.signMessage({ message });
-  return `0x${sign(null, Buffer.from(message), signer.privateKey).toString('hex')}`;
-}
-
-async function login(client: HttpClient, account: NewAccount): Promise<Account> {
-  const { message } = await client.json<{ message: string }>('POST', '/auth/challenge', { accountId: account.id });
-  const { token } = await client.json<{ token: string }>('POST', '/auth/verify', {
-    accountId: account.id,
-    signature: await signText(account.signer, message),
-  });
-  return { ...account, token };
-}
-
-/** The mode-byte signature of an order digest: libsecp256k1 (RFC 6979, low s) or Ed25519 over the 32 bytes. */
-function signDigest(signer: Signer, orderHash: string): Hex {
-  const digest = Buffer.from(orderHash.slice(2), 'hex');
-  if (signer.kind === 'ed25519') return `0x00${sign(null, digest, signer.privateKey).toString('hex')}`;
-  const { signature, recid } = secp256k1.ecdsaSign(digest, signer.privateKey);
-  return `0x00${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`;
-}
 
 /**
  * Checks one order of an account against an independent implementation: the server's digest
@@ -437,63 +160,11 @@ async function crossCheck(order: SignedOrder, domain: Eip712Domain): Promise<str
   return undefined;
 }
 
-interface Market {
-  readonly grid: MarketGrid;
-  readonly base: string;
-  readonly quote: string;
-  readonly baseDecimals: number;
-}
-
-interface BookItem {
-  id: number;
-  baseTokenEvmAddress: string;
-  quoteTokenEvmAddress: string;
-  baseTokenDecimals: number | null;
-  quoteTokenDecimals: number | null;
-  tickStep: string;
-  sizeStep: string;
-  lotSize: string;
-  minNotional: string;
-  baseVol24h: string;
-}
-
-async function readBook(client: HttpClient): Promise<BookItem> {
-  const { orderbooks } = await client.json<{ orderbooks: BookItem[] }>('GET', '/books?limit=100');
-  const book = orderbooks.find((item) => item.id === BOOK_ID);
-  if (book === undefined) throw new Error(`the server has no book ${BOOK_ID}`);
-  return book;
-}
-
-async function readMarket(client: HttpClient): Promise<Market> {
-  const book = await readBook(client);
-  if (book.baseTokenDecimals === null || book.quoteTokenDecimals === null)
-    throw new Error(`book ${BOOK_ID} lacks token decimals`);
-  const grid = new MarketGrid({
-    baseDecimals: book.baseTokenDecimals,
-    quoteDecimals: book.quoteTokenDecimals,
-    tickStep: book.tickStep,
-    sizeStep: book.sizeStep,
-    lotSize: book.lotSize,
-    minNotional: book.minNotional,
-  });
-  return { grid, base: book.baseTokenEvmAddress, quote: book.quoteTokenEvmAddress, baseDecimals: book.baseTokenDecimals };
-}
-
 /** A limit order of the account's direction: makers rest on its own side, takers meet the other side's price. */
 function orderRequest(market: Market, role: Role, taker: boolean) {
   const steps = taker ? TAKER_STEPS : MAKER_STEPS;
   const ticks = role === 'seller' ? (taker ? BID_TICKS : ASK_TICKS) : taker ? ASK_TICKS : BID_TICKS;
-  const baseAmount = market.grid.baseAmount(steps).toString();
-  const quoteAmount = market.grid.quoteAmount(ticks, steps).toString();
-  const sell = role === 'seller';
-  return {
-    orderbookId: BOOK_ID,
-    type: 'LIMIT' as const,
-    inputToken: sell ? market.base : market.quote,
-    inputAmount: sell ? baseAmount : quoteAmount,
-    outputToken: sell ? market.quote : market.base,
-    outputAmount: sell ? quoteAmount : baseAmount,
-  };
+  return limitRequest(market, role === 'seller', ticks, steps);
 }
 
 /**
@@ -770,7 +441,7 @@ async function checkServerState(
   // GET /books is cached for a second; the setup read it.
   const wait = booksReadAt + 1_100 - performance.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  const book = await readBook(client);
+  const book = await readBook(client, BOOK_ID);
   const volume = fromDisplayAmount(book.baseVol24h, market.baseDecimals);
   if (volume !== market.grid.baseAmount(expected.baseSteps)) {
     failures.push(
@@ -849,10 +520,6 @@ function cpuSince(before: CpuSnapshot, serverPid: number | undefined): CpuUse {
 
 // ---- one run ---------------------------------------------------------------------------------------------------
 
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-}
-
 /** A run's figures, and the orders it signed with the domain they were signed for (the floor reuses them). */
 interface RunOutput {
   readonly result: RunResult;
@@ -862,12 +529,16 @@ interface RunOutput {
 
 async function runOnce(options: BenchOptions, batchSize: number, label: string): Promise<RunOutput> {
   const setupStart = performance.now();
-  const server = await startServerProcess(options);
+  const server = await startServerProcess({
+    name: 'orders',
+    env: { VERIFY_WORKERS: String(options.verifyWorkers) },
+    cpuProfDir: options.cpuProfDir,
+  });
   const client = new HttpClient(server.url, Math.max(options.inFlight, BUILD_IN_FLIGHT));
   try {
     const { domain } = server;
     const accounts = await Promise.all((await createAccounts(server, options.accounts)).map((account) => login(client, account)));
-    const market = await readMarket(client);
+    const market = await readMarket(client, BOOK_ID);
     const booksReadAt = performance.now();
     const perAccount = Math.floor(options.orders / options.accounts);
     process.stderr.write(`  ${label}: building and signing ${whole.format(perAccount * accounts.length)} orders\n`);
@@ -1050,10 +721,7 @@ function medianFloors(runs: readonly FloorResult[][]): FloorResult[] {
 
 // ---- printing -----------------------------------------------------------------------------------------------------
 
-const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const millis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
-function printTable(rows: readonly Row[], floor: number, pool: number | undefined): void {
+function printRows(rows: readonly Row[], floor: number, pool: number | undefined): void {
   const header = [
     'measure',
     'batch',
@@ -1078,15 +746,7 @@ function printTable(rows: readonly Row[], floor: number, pool: number | undefine
     row.part ? '-' : ratio(row.ordersPerSecond, floor),
     row.part ? '-' : ratio(row.ordersPerSecond, pool),
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
-  // The measure column aligns left, figures right.
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join('  ');
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cells of body) console.log(line(cells));
+  printTable(header, body);
 }
 
 /** CPU of the timed phase in cores (core-seconds per second of wall time), out of the machine's. */
@@ -1098,10 +758,6 @@ function cpuText(cpu: CpuUse, seconds: number, orders: number): string {
     `of which its main thread ${cores(cpu.serverMain)} (${perOrder(cpu.serverMain)} us per order); ` +
     `client ${cores(cpu.client)}; other processes ${cores(cpu.others)}`
   );
-}
-
-function verdict(passed: boolean): string {
-  return passed ? 'PASS' : 'MISS';
 }
 
 function printHeader(options: BenchOptions): void {
@@ -1211,7 +867,7 @@ async function main(): Promise<number> {
   console.log('');
   const singleRate = single.orders / single.seconds;
   const poolRate = pool === undefined ? undefined : pool.orders / pool.seconds;
-  printTable(rows, singleRate, poolRate);
+  printRows(rows, singleRate, poolRate);
   console.log('');
   const target = rows.find((row) => row.batch === String(TARGETS.batch) && row.measure.startsWith('end to end'));
   if (target !== undefined) {
@@ -1245,28 +901,4 @@ async function main(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-function killChildren(): void {
-  for (const [child, dataDir] of children) {
-    child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-  children.clear();
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killChildren();
-    process.exit(130);
-  });
-}
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    killChildren();
-    console.error(`bench:orders: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 2;
-  },
-);
+runBenchmark('bench:orders', main);

@@ -64,6 +64,21 @@ describe('the app', () => {
       '/books/{orderbookId}/quote/exact-output',
       '/cancel',
       '/cancel/all',
+      '/data/farms',
+      '/data/farms/totals/{accountId}',
+      '/data/pools',
+      '/data/pools/known',
+      '/data/pools/{poolId}',
+      '/data/stats',
+      '/data/stats/platformData',
+      '/data/tokens',
+      '/data/tokens/default',
+      '/data/tokens/full',
+      '/data/tokens/known',
+      '/data/tokens/price-change',
+      '/data/tokens/prices/latest/{tokenId}',
+      '/data/tokens/prices/{tokenId}',
+      '/data/tokens/{tokenId}',
       '/depth/{orderbookId}',
       '/fees/{orderbookId}',
       '/health',
@@ -76,6 +91,14 @@ describe('the app', () => {
       '/trades/{orderbookId}',
     ]);
     expect(Object.keys(document.paths['/trades/{orderbookId}']?.get?.responses ?? {})).toEqual(['200', '400', '404']);
+    expect(Object.keys(document.paths['/data/tokens/{tokenId}']?.get?.responses ?? {})).toEqual([
+      '200',
+      '401',
+      '403',
+      '404',
+      '429',
+      '503',
+    ]);
   });
 
   it('serves a documentation page at /docs', async () => {

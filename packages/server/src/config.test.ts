@@ -53,6 +53,23 @@ describe('loadConfig defaults', () => {
       challengeTtlSeconds: 300,
       verifyWorkers: 1,
       orderRateLimit: null,
+      dataApi: {
+        port: null,
+        prefix: '/data',
+        requireKeys: true,
+        nativeTokenId: '0.0.1001',
+        usdTokenId: '0.0.1002',
+        protocolTokenId: '0.0.1003',
+        cacheMs: 1_000,
+      },
+      streams: {
+        maxPayloadBytes: 4_096,
+        maxBooksPerConnection: 20,
+        maxConnections: 10_000,
+        maxConnectionsPerIp: 100,
+        sendBufferBytes: 1_048_576,
+        heartbeatMs: 30_000,
+      },
     });
   });
 
@@ -166,6 +183,16 @@ describe('loadConfig validation names the bad variable', () => {
     ['REACTOR_ADDRESS', `${REACTOR}1`],
     ['REACTOR_ADDRESS', '0x111111111111111111111111111111111111111g'],
     ['JWT_SECRET', 'k'.repeat(31)],
+    ['DATA_API_PORT', '65536'],
+    ['DATA_API_PORT', '3000'],
+    ['DATA_API_PREFIX', 'data'],
+    ['DATA_API_PREFIX', '/data/'],
+    ['DATA_API_PREFIX', '/da ta'],
+    ['DATA_API_AUTH', 'maybe'],
+    ['DATA_API_CACHE_MS', '60001'],
+    ['NATIVE_TOKEN_ID', '1001'],
+    ['USD_TOKEN_ID', '0.0.x'],
+    ['PROTOCOL_TOKEN_ID', '0x1111111111111111111111111111111111111111'],
   ])('refuses %s=%j', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.message).toContain(name);
@@ -342,5 +369,76 @@ describe('loadConfig settlement chain', () => {
       'SETTLEMENT_BATCH_FILLS',
     );
     expect(configError({ CHAIN: 'sepolia' }).message).toContain('CHAIN');
+  });
+});
+
+describe('loadConfig data API', () => {
+  const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC };
+
+  it('serves the data API on its own port without a prefix when DATA_API_PORT is set', () => {
+    expect(loadConfig({ DATA_API_PORT: '8081' }, CWD).dataApi).toMatchObject({ port: 8081, prefix: '' });
+    expect(loadConfig({ DATA_API_PORT: '8081', DATA_API_PREFIX: '/v1' }, CWD).dataApi).toMatchObject({
+      port: 8081,
+      prefix: '/v1',
+    });
+    expect(loadConfig({ DATA_API_PORT: '0', PORT: '0' }, CWD).dataApi.port).toBe(0);
+  });
+
+  it('takes a path prefix on the shared port, and / for none', () => {
+    expect(loadConfig({ DATA_API_PREFIX: '/api/v1' }, CWD).dataApi).toMatchObject({ port: null, prefix: '/api/v1' });
+    expect(loadConfig({ DATA_API_PREFIX: '/' }, CWD).dataApi.prefix).toBe('');
+  });
+
+  it('switches key checking off only on the devnet', () => {
+    expect(loadConfig({ DATA_API_AUTH: 'false' }, CWD).dataApi.requireKeys).toBe(false);
+    const error = configError({ ...testnet, DATA_API_AUTH: 'false' });
+    expect(error.message).toContain('DATA_API_AUTH');
+    expect(error.message).toContain('testnet');
+    expect(loadConfig({ ...testnet, DATA_API_AUTH: 'true' }, CWD).dataApi.requireKeys).toBe(true);
+  });
+
+  it('prices nothing off the devnet until the native, USD and protocol tokens are named', () => {
+    expect(loadConfig(testnet, CWD).dataApi).toMatchObject({ nativeTokenId: null, usdTokenId: null, protocolTokenId: null });
+    const named = loadConfig(
+      { ...testnet, NATIVE_TOKEN_ID: '0.0.15058', USD_TOKEN_ID: '0.0.429274', PROTOCOL_TOKEN_ID: '0.0.1183558' },
+      CWD,
+    );
+    expect(named.dataApi).toMatchObject({ nativeTokenId: '0.0.15058', usdTokenId: '0.0.429274', protocolTokenId: '0.0.1183558' });
+  });
+});
+
+describe('loadConfig stream limits', () => {
+  it('reads every WebSocket bound', () => {
+    const config = loadConfig(
+      {
+        WS_MAX_PAYLOAD_BYTES: '128',
+        WS_MAX_BOOKS: '3',
+        WS_MAX_CONNECTIONS: '5000',
+        WS_MAX_CONNECTIONS_PER_IP: '2000',
+        WS_SEND_BUFFER_BYTES: '65536',
+        WS_HEARTBEAT_MS: '250',
+      },
+      CWD,
+    );
+    expect(config.streams).toEqual({
+      maxPayloadBytes: 128,
+      maxBooksPerConnection: 3,
+      maxConnections: 5_000,
+      maxConnectionsPerIp: 2_000,
+      sendBufferBytes: 65_536,
+      heartbeatMs: 250,
+    });
+  });
+
+  it.each([
+    ['WS_MAX_PAYLOAD_BYTES', '127'],
+    ['WS_MAX_BOOKS', '0'],
+    ['WS_MAX_CONNECTIONS', '0'],
+    ['WS_MAX_CONNECTIONS_PER_IP', '-1'],
+    ['WS_SEND_BUFFER_BYTES', '1023'],
+    ['WS_HEARTBEAT_MS', '49'],
+    ['WS_HEARTBEAT_MS', '1e3'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
   });
 });

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { isEvmAddress } from '@dex/core';
+import { isEvmAddress, isLedgerId } from '@dex/core';
+import { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from './devnet/seed.js';
 
 export type Network = 'devnet' | 'testnet' | 'mainnet';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -39,6 +40,39 @@ export interface Config {
   readonly verifyWorkers: number;
   /** Token buckets on the order routes, per IP and per account; null when switched off. */
   readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
+  readonly dataApi: DataApiConfig;
+  readonly streams: StreamLimits;
+}
+
+/** Where and how the key-authenticated data API is served, and what it prices with. */
+export interface DataApiConfig {
+  /** Its own port, or null: served on `port` under `prefix`. */
+  readonly port: number | null;
+  /** Path prefix of every data API route: '' or '/segment...'. */
+  readonly prefix: string;
+  /** API keys and monthly quotas; false (devnet only) serves without keys, for benchmarks and development. */
+  readonly requireKeys: boolean;
+  /** The wrapped native coin (priced at exactly one coin); null: nothing is priced in the native coin. */
+  readonly nativeTokenId: string | null;
+  /** The USD stablecoin whose book with the native token gives the native coin's USD price; null: no USD figures. */
+  readonly usdTokenId: string | null;
+  /** The protocol token of `/stats` (circulatingSauce); null: none. */
+  readonly protocolTokenId: string | null;
+  /** Lifetime of cached token lists, prices and stats. */
+  readonly cacheMs: number;
+}
+
+/** Bounds of the WebSocket streams (/ws/depth, /ws/user-events). */
+export interface StreamLimits {
+  /** Largest frame a client may send; a larger one closes its connection with 1009. */
+  readonly maxPayloadBytes: number;
+  readonly maxBooksPerConnection: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerIp: number;
+  /** Most unsent bytes one connection may hold; a client that falls further behind is disconnected. */
+  readonly sendBufferBytes: number;
+  /** Interval of server pings; a client that has not answered the previous one by then is closed. */
+  readonly heartbeatMs: number;
 }
 
 /**
@@ -183,6 +217,40 @@ function reactorOf(env: Env, chain: ChainConfig): string | null {
   return address;
 }
 
+function ledgerId(env: Env, name: string, fallback: string | null): string | null {
+  const raw = text(env, name, fallback ?? '');
+  if (raw === '') return null;
+  if (!isLedgerId(raw)) throw new ConfigError(`${name} must be a ledger id such as 0.0.123456, got "${raw}"`);
+  return raw;
+}
+
+const PREFIX = /^(\/[A-Za-z0-9._~-]+){0,8}$/;
+
+function dataApiConfig(env: Env, network: Network, port: number): DataApiConfig {
+  const ownPort =
+    env.DATA_API_PORT === undefined || env.DATA_API_PORT === '' ? null : integer(env, 'DATA_API_PORT', 0, 0, 65_535);
+  if (ownPort !== null && ownPort !== 0 && ownPort === port) throw new ConfigError('DATA_API_PORT must differ from PORT');
+  // On the shared port the data API needs a prefix of its own; '/' asks for none.
+  const rawPrefix = text(env, 'DATA_API_PREFIX', ownPort === null ? '/data' : '/');
+  const prefix = rawPrefix === '/' ? '' : rawPrefix;
+  if (!PREFIX.test(prefix))
+    throw new ConfigError(`DATA_API_PREFIX must be a path such as /data (or / for none), got "${rawPrefix}"`);
+  const requireKeys = flag(env, 'DATA_API_AUTH', true);
+  if (!requireKeys && network !== 'devnet') {
+    throw new ConfigError(`DATA_API_AUTH=false is for benchmarks and development on the devnet only, not ${network}`);
+  }
+  const devnet = network === 'devnet';
+  return {
+    port: ownPort,
+    prefix,
+    requireKeys,
+    nativeTokenId: ledgerId(env, 'NATIVE_TOKEN_ID', devnet ? DEVNET_NATIVE_TOKEN_ID : null),
+    usdTokenId: ledgerId(env, 'USD_TOKEN_ID', devnet ? DEVNET_USD_TOKEN_ID : null),
+    protocolTokenId: ledgerId(env, 'PROTOCOL_TOKEN_ID', devnet ? DEVNET_PROTOCOL_TOKEN_ID : null),
+    cacheMs: integer(env, 'DATA_API_CACHE_MS', 1_000, 0, 60_000),
+  };
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', ['devnet', 'testnet', 'mainnet']);
@@ -199,9 +267,11 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     throw new ConfigError(`MIRROR_NODE_URL is required on ${network} (the keys of 0.0.X accounts come from it)`);
   }
 
+  const port = integer(env, 'PORT', 3000, 0, 65_535);
+
   return {
     host: text(env, 'HOST', '127.0.0.1'),
-    port: integer(env, 'PORT', 3000, 0, 65_535),
+    port,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
     network,
     openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
@@ -231,5 +301,14 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
           perAccount: bucket(env, 'ORDER_RATE_LIMIT_ACCOUNT', '100/50'),
         }
       : null,
+    dataApi: dataApiConfig(env, network, port),
+    streams: {
+      maxPayloadBytes: integer(env, 'WS_MAX_PAYLOAD_BYTES', 4_096, 128, 1_048_576),
+      maxBooksPerConnection: integer(env, 'WS_MAX_BOOKS', 20, 1, 1_000),
+      maxConnections: integer(env, 'WS_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+      maxConnectionsPerIp: integer(env, 'WS_MAX_CONNECTIONS_PER_IP', 100, 1, 1_000_000),
+      sendBufferBytes: integer(env, 'WS_SEND_BUFFER_BYTES', 1_048_576, 1_024, 268_435_456),
+      heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 30_000, 50, 3_600_000),
+    },
   };
 }

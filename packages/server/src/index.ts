@@ -4,3 +4,11 @@ export { AppError, ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from './err
 export { createLogger } from './logging.js';
 export { type RunningServer, startServer } from './server.js';
 export { openServices, type Services } from './services.js';
+export type {
+  DepthDiffMessage,
+  ServerMessage,
+  StreamName,
+  UserEventMessage,
+  UserEventType,
+  WelcomeMessage,
+} from './ws/protocol.js';

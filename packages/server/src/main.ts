@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
   logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');
+  logger.info({ url: server.dataApiUrl, requireKeys: config.dataApi.requireKeys }, 'data API listening');
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { type RunningServer, startServer } from './server.js';
-import { tempDataDir } from './test-support/harness.js';
+import { issueApiKey, tempDataDir } from './test-support/harness.js';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -50,6 +50,21 @@ describe('startServer', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const books = (await (await fetch(`${server.url}/books`)).json()) as { total: number };
     expect(books.total).toBe(3);
+  });
+
+  it('serves the data API under /data, or on a port of its own with DATA_API_PORT', async () => {
+    const shared = await running();
+    expect(shared.dataApiUrl).toBe(`${shared.url}/data`);
+    expect((await fetch(`${shared.dataApiUrl}/tokens`)).status).toBe(401);
+
+    const own = await running({ DATA_API_PORT: '0' });
+    const { key } = await issueApiKey(own, 10);
+    expect(new URL(own.dataApiUrl).port).not.toBe(new URL(own.url).port);
+    const tokens = await fetch(`${own.dataApiUrl}/tokens`, { headers: { 'x-api-key': key } });
+    expect(tokens.status).toBe(200);
+    expect(tokens.headers.get('x-ratelimit-remaining')).toBe('9');
+    expect((await fetch(`${own.url}/data/tokens`, { headers: { 'x-api-key': key } })).status).toBe(404);
+    expect((await fetch(`${own.url}/books`)).status).toBe(200);
   });
 
   it('answers 503 SHUTTING_DOWN to a request that arrives while it drains', async () => {

@@ -23,6 +23,7 @@ import { FeeSchedule } from './modules/account/fee-schedule.js';
 import { ChallengeBook } from './modules/auth/challenge-book.js';
 import { AccountDirectory } from './modules/auth/trading-identity.js';
 import { WalletLogin } from './modules/auth/wallet-login.js';
+import { DeskEvents } from './modules/orders/desk-events.js';
 import { OrderBuilder } from './modules/orders/order-builder.js';
 import { OrderIntake } from './modules/orders/order-intake.js';
 import { OrderQueries } from './modules/orders/order-queries.js';
@@ -69,7 +70,7 @@ function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRe
 async function startSettlement(
   config: Config,
   chain: ChainContext,
-  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'desk' | 'clock' | 'logger'>,
+  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'desk' | 'clock' | 'logger'> & { deskEvents: DeskEvents },
   closers: (() => Promise<void>)[],
 ): Promise<Settlement> {
   if (config.chain.kind === 'off') throw new Error('settlement needs a chain');
@@ -79,6 +80,12 @@ async function startSettlement(
   const cancels = new CancelRelay(transactions, indexer, deps.store, deps.logger);
   await settler.start();
   cancels.start();
+  // New trades and cancellations wake their loops at once instead of at the next idle check.
+  const unsubscribe = deps.deskEvents.subscribe((commit) => {
+    if (commit.trades.length > 0) settler.wake();
+    cancels.wake();
+  });
+  closers.push(async () => unsubscribe());
   closers.push(() => settler.stop());
   closers.push(() => cancels.stop());
   const poll = setInterval(() => {
@@ -110,7 +117,8 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const engines = new EngineHost(registry);
     const chain = await openChain(config, store, logger);
     if (chain !== null) closers.push(() => chain.close());
-    const desk = await TradingDesk.open(registry, engines, store, clock, logger, { confirmCancels: chain !== null });
+    const deskEvents = new DeskEvents(logger);
+    const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, { confirmCancels: chain !== null });
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
     const verifier = await SignatureVerifier.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());
@@ -125,7 +133,9 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
     const settlement =
-      chain === null ? null : await startSettlement(config, chain, { store, registry, fees, desk, clock, logger }, closers);
+      chain === null
+        ? null
+        : await startSettlement(config, chain, { store, registry, fees, desk, deskEvents, clock, logger }, closers);
     const challenges = new ChallengeBook({ ttlMs: config.challengeTtlSeconds * 1000, perAccount: 5, total: 100_000 });
 
     const sweep = setInterval(() => {
@@ -152,6 +162,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       domain,
       desk,
       settlement,
+      deskEvents,
       directory,
       fees,
       login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),

@@ -10,7 +10,7 @@ const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ CHAIN: 'devnet' }, new ManualClock(Date.now()));
+  h = await startHarness({ CHAIN: 'devnet' }, { clock: new ManualClock(Date.now()) });
 });
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ async function main(): Promise<number> {
   try {
     return await runOperator(process.argv.slice(2), {
       store,
+      network: config.network,
       clock: systemClock,
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),

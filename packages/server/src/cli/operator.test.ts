@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
@@ -22,7 +23,13 @@ function operator(store: Store, clock = new ManualClock()) {
   return async (...argv: string[]): Promise<Run> => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runOperator(argv, { store, clock, out: (line) => out.push(line), err: (line) => err.push(line) });
+    const code = await runOperator(argv, {
+      store,
+      network: 'devnet',
+      clock,
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+    });
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 }
@@ -361,5 +368,159 @@ describe('operator CLI fee overrides', () => {
     const result = await cli.run('fee', 'set', ...args);
     expect(result.code).toBe(2);
     expect(await cli.store.feeOverrides.list()).toEqual([]);
+  });
+});
+
+describe('operator CLI token listing', () => {
+  const cli = withFreshStore();
+  const TOKEN_A = ['--id', '0.0.7001', '--symbol', 'AAA', '--name', 'A', '--decimals', '8'];
+
+  it('adds a token with every listing option', async () => {
+    const added = await cli.run(
+      'token',
+      'add',
+      ...['--id', '0.0.7001', '--symbol', 'AAA', '--name', 'Token A', '--decimals', '8'],
+      ...['--icon', 'https://a.example/icon.svg', '--description', 'A', '--website', 'https://a.example'],
+      ...[
+        '--sentinel-report',
+        'https://sentinel.example/a',
+        '--twitter-handle',
+        '@token_a',
+        '--circulating-supply',
+        '123456789012345678901',
+      ],
+      ...['--due-diligence', '--fee-on-transfer', '--known', '--default', '--json'],
+    );
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({
+      icon: 'https://a.example/icon.svg',
+      website: 'https://a.example/',
+      sentinelReport: 'https://sentinel.example/a',
+      twitterHandle: 'token_a',
+      dueDiligenceComplete: true,
+      isFeeOnTransfer: true,
+      isKnown: true,
+      isDefault: true,
+      circulatingSupply: '123456789012345678901',
+    });
+    const [token] = await cli.store.tokens.list();
+    expect(token?.circulatingSupply).toBe(123456789012345678901n);
+  });
+
+  it('changes only the named listing fields, clears a text field given empty, and turns flags off with --no-', async () => {
+    await cli.run('token', 'add', ...TOKEN_A, '--known', '--icon', 'https://a.example/i.png');
+    const updated = await cli.run('token', 'update', '--id', '0.0.7001', '--icon', '', '--no-known', '--due-diligence', '--json');
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.out)).toMatchObject({
+      icon: null,
+      isKnown: false,
+      dueDiligenceComplete: true,
+      isDefault: false,
+      name: 'A',
+    });
+  });
+
+  it.each([
+    [['--id', '0.0.7001'], /at least one listing option/, 2],
+    [['--id', '0.0.7999', '--known'], /no token 0\.0\.7999/, 2],
+    [['--id', '0.0.7001', '--twitter-handle', 'far-too-long-for-a-handle'], /twitter-handle/, 2],
+    [['--id', '0.0.7001', '--sentinel-report', 'http://plain.example'], /https/, 2],
+    [['--id', '0.0.7001', '--circulating-supply', '1e9'], /circulating-supply/, 2],
+  ])('refuses token update %j', async (args, message, code) => {
+    await cli.run('token', 'add', ...TOKEN_A);
+    const result = await cli.run('token', 'update', ...args);
+    expect(result.code).toBe(code);
+    expect(result.err).toMatch(message);
+  });
+});
+
+describe('operator CLI API keys', () => {
+  const cli = withFreshStore();
+
+  const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('issues a UUID v4 key, prints it once and stores only its SHA-256', async () => {
+    const issued = await cli.run('apikey', 'issue', '--name', 'Acme bot', '--quota', '100000');
+    expect(issued.code).toBe(0);
+    const key = /^key {2}(\S+)$/m.exec(issued.out)?.[1] ?? '';
+    expect(key).toMatch(UUID_V4);
+    expect(issued.out).toContain('only time the key is shown');
+    const [stored] = await cli.store.apiKeys.list();
+    expect(stored).toMatchObject({
+      id: 1,
+      name: 'Acme bot',
+      monthlyQuota: 100000,
+      overageAllowed: false,
+      environment: 'devnet',
+      status: 'ACTIVE',
+    });
+    expect(stored?.keyHash).toBe(createHash('sha256').update(key).digest('hex'));
+    const listed = await cli.run('apikey', 'list', '--json');
+    expect(listed.out).not.toContain(key);
+    expect(listed.out).not.toContain(stored?.keyHash);
+    expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ id: 1, name: 'Acme bot', status: 'ACTIVE' })]);
+  });
+
+  it('issues keys with overage and for another environment', async () => {
+    const issued = JSON.parse(
+      (await cli.run('apikey', 'issue', '--name', 'b', '--quota', '5', '--overage', '--environment', 'mainnet', '--json')).out,
+    );
+    expect(issued).toMatchObject({
+      id: 1,
+      monthlyQuota: 5,
+      overageAllowed: true,
+      environment: 'mainnet',
+      key: expect.stringMatching(UUID_V4),
+    });
+    expect(issued.keyHash).toBeUndefined();
+  });
+
+  it.each([
+    [['--quota', '10'], /--name is required/],
+    [['--name', 'x'], /--quota is required/],
+    [['--name', 'x', '--quota', '0'], /--quota must be/],
+    [['--name', 'x', '--quota', '1.5'], /--quota must be/],
+    [['--name', 'x', '--quota', '10000000000000'], /--quota must be/],
+    [['--name', 'x', '--quota', '10', '--environment', 'prod'], /--environment/],
+  ])('refuses apikey issue %j (exit 2)', async (args, message) => {
+    const result = await cli.run('apikey', 'issue', ...args);
+    expect(result).toMatchObject({ code: 2, err: expect.stringMatching(message) });
+    expect(await cli.store.apiKeys.list()).toEqual([]);
+  });
+
+  it('suspends, resumes and revokes a key by id or by the key itself; revoking is final', async () => {
+    const { key } = JSON.parse((await cli.run('apikey', 'issue', '--name', 'x', '--quota', '10', '--json')).out) as {
+      key: string;
+    };
+    expect(JSON.parse((await cli.run('apikey', 'suspend', '1', '--json')).out)).toMatchObject({ status: 'SUSPENDED' });
+    expect((await cli.run('apikey', 'suspend', '1')).code).toBe(1);
+    expect(JSON.parse((await cli.run('apikey', 'resume', key, '--json')).out)).toMatchObject({ status: 'ACTIVE' });
+    expect((await cli.run('apikey', 'revoke', '1')).code).toBe(0);
+    const resumed = await cli.run('apikey', 'resume', '1');
+    expect(resumed).toMatchObject({ code: 1, err: expect.stringMatching(/REVOKED/) });
+    expect((await cli.run('apikey', 'revoke', '2')).err).toMatch(/no API key 2/);
+    expect((await cli.run('apikey', 'revoke')).code).toBe(2);
+  });
+
+  it("shows a key's usage this month and in every month", async () => {
+    await cli.run('apikey', 'issue', '--name', 'x', '--quota', '10', '--overage');
+    await cli.store.apiKeys.addRequests([
+      { keyId: 1, monthStart: Date.UTC(2026, 9, 1), requests: 4 },
+      { keyId: 1, monthStart: Date.UTC(2026, 10, 1), requests: 12 },
+    ]);
+    const usage = JSON.parse((await cli.run('apikey', 'usage', '1', '--json')).out);
+    expect(usage).toMatchObject({
+      month: '2026-11',
+      requests: 12,
+      limit: 10,
+      remaining: 0,
+      additional: 2,
+      resetsAt: Date.UTC(2026, 11, 1),
+    });
+    expect(usage.months).toEqual([
+      { month: '2026-10', requests: 4 },
+      { month: '2026-11', requests: 12 },
+    ]);
+    expect((await cli.run('apikey', 'usage', '1')).out).toContain('2026-11: 12 requests, 0 of 10 left, 2 additional');
   });
 });

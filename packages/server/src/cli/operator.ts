@@ -5,10 +5,14 @@ import { assertTokenDecimals, CoreError, isEvmAddress, isLedgerId, longZeroAddre
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { type AccountKeyType, InvalidAccountKeyError, parsePublicKeyHex } from '../accounts/account-keys.js';
 import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
+import type { Network } from '../config.js';
 import { seedDevnet } from '../devnet/seed.js';
 import { normaliseAccountId } from '../modules/auth/trading-identity.js';
+import { hashApiKey, isApiKey, newApiKey } from '../modules/data-api/api-key.js';
+import { monthOf } from '../modules/data-api/utc-month.js';
 import { DEFAULT_FEES } from '../registry/default-fees.js';
 import { parseBookId } from '../registry/market-registry.js';
+import type { ApiKeyRecord, ApiKeyStatus } from '../store/api-key-ports.js';
 import type { FeeOverride } from '../store/order-ports.js';
 import {
   type AccountKeyRecord,
@@ -16,12 +20,15 @@ import {
   type BookStatus,
   type Store,
   StoreConflictError,
+  type TokenListingChange,
   type TokenRecord,
 } from '../store/ports.js';
 import type { Clock } from '../util/clock.js';
 
 export interface OperatorIo {
   readonly store: Store;
+  /** The network of the store (NETWORK): API keys are issued for it unless told otherwise. */
+  readonly network: Network;
   readonly clock: Clock;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
@@ -29,8 +36,12 @@ export interface OperatorIo {
 
 export const OPERATOR_USAGE = `Operator commands (the server picks up changes within a second):
 
-  token add --id 0.0.X --symbol SYM --name NAME --decimals N [--evm 0x...] [--icon URL]
-            [--description TEXT] [--website URL] [--due-diligence] [--fee-on-transfer]
+  token add --id 0.0.X --symbol SYM --name NAME --decimals N [--evm 0x...] [listing options]
+  token update --id 0.0.X [listing options]     (an empty value clears a text field)
+               listing options: [--icon URL] [--description TEXT] [--website URL]
+               [--sentinel-report URL] [--twitter-handle NAME] [--circulating-supply RAW]
+               [--[no-]due-diligence] [--[no-]fee-on-transfer] [--[no-]known] [--[no-]default]
+                       --known and --default put the token on the data API's curated lists
   token list
   book add --base <token id|symbol> --quote <token id|symbol> --tick-step D --size-step D
            --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--amm]
@@ -46,6 +57,13 @@ export const OPERATOR_USAGE = `Operator commands (the server picks up changes wi
   fee clear --account <0.0.X|0x...> --book ID
   fee list
   devnet seed          create the devnet markets in an empty store
+  apikey issue --name NAME --quota N [--overage] [--environment devnet|testnet|mainnet]
+                       a data API key with N requests per UTC month (--overage: serve and count
+                       requests past N instead of refusing them); the key is printed once and
+                       only its SHA-256 is stored
+  apikey revoke|suspend|resume <key id>      revoking is final
+  apikey list
+  apikey usage <key id|key>                  this month's figures and the requests of every month
 
 Add --json for machine-readable output.`;
 
@@ -66,6 +84,14 @@ const OPTIONS = {
   website: { type: 'string' },
   'due-diligence': { type: 'boolean' },
   'fee-on-transfer': { type: 'boolean' },
+  'sentinel-report': { type: 'string' },
+  'twitter-handle': { type: 'string' },
+  'circulating-supply': { type: 'string' },
+  known: { type: 'boolean' },
+  default: { type: 'boolean' },
+  quota: { type: 'string' },
+  overage: { type: 'boolean' },
+  environment: { type: 'string' },
   base: { type: 'string' },
   quote: { type: 'string' },
   'tick-step': { type: 'string' },
@@ -84,7 +110,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; allowNegative: true }>>['values'];
 
 function need(values: Values, name: keyof Values): string {
   const value = values[name];
@@ -129,6 +155,58 @@ function describeBook(book: BookRecord): string {
   return `${book.id}\t${book.baseTokenId}/${book.quoteTokenId}\t${flags}\ttick ${book.tickStep} size ${book.sizeStep} lot ${book.lotSize} minNotional ${book.minNotional}\tfees taker ${book.takerFeePips} maker ${book.makerFeePips} pips`;
 }
 
+const TWITTER_HANDLE = /^@?([A-Za-z0-9_]{1,15})$/;
+
+/** A text option of `token update`: undefined when absent, null when given empty (clear it). */
+function textChange(values: Values, name: keyof Values): string | null | undefined {
+  const value = values[name];
+  if (typeof value !== 'string') return undefined;
+  return value === '' ? null : value;
+}
+
+/**
+ * The listing fields a command line names, checked; absent ones stay out of the result. On
+ * `token add` every field ends up set (see addToken); on `token update` only the named ones change.
+ */
+function listingChange(values: Values): TokenListingChange {
+  const change: { -readonly [K in keyof TokenListingChange]: TokenListingChange[K] } = {};
+  const icon = textChange(values, 'icon');
+  if (icon !== undefined) change.icon = httpsUrl(icon, 'icon');
+  const description = textChange(values, 'description');
+  if (description !== undefined) {
+    if (description !== null && description.length > 1_000) throw new UsageError('--description must be at most 1000 characters');
+    change.description = description;
+  }
+  const website = textChange(values, 'website');
+  if (website !== undefined) change.website = httpsUrl(website, 'website');
+  const report = textChange(values, 'sentinel-report');
+  if (report !== undefined) change.sentinelReport = httpsUrl(report, 'sentinel-report');
+  const handle = textChange(values, 'twitter-handle');
+  if (handle !== undefined) {
+    const match = handle === null ? null : TWITTER_HANDLE.exec(handle);
+    if (handle !== null && !match) throw new UsageError('--twitter-handle must be 1 to 15 letters, digits or _');
+    change.twitterHandle = match?.[1] ?? null;
+  }
+  const supply = textChange(values, 'circulating-supply');
+  if (supply !== undefined) {
+    if (supply !== null && !/^(0|[1-9][0-9]{0,77})$/.test(supply)) {
+      throw new UsageError('--circulating-supply must be an integer of raw token units');
+    }
+    change.circulatingSupply = supply === null ? null : BigInt(supply);
+  }
+  const flags = [
+    ['due-diligence', 'dueDiligenceComplete'],
+    ['fee-on-transfer', 'isFeeOnTransfer'],
+    ['known', 'isKnown'],
+    ['default', 'isDefault'],
+  ] as const;
+  for (const [option, field] of flags) {
+    const value = values[option];
+    if (value !== undefined) change[field] = value;
+  }
+  return change;
+}
+
 async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   const id = need(values, 'id');
   if (!isLedgerId(id)) throw new UsageError('--id must be a ledger id such as 0.0.123456');
@@ -140,8 +218,7 @@ async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   assertTokenDecimals(decimals);
   const evm = optional(values, 'evm') ?? longZeroAddress(id);
   if (!isEvmAddress(evm)) throw new UsageError('--evm must be a 0x-prefixed 20-byte address');
-  const description = optional(values, 'description');
-  if (description !== null && description.length > 1_000) throw new UsageError('--description must be at most 1000 characters');
+  const listing = listingChange(values);
   return io.store.tokens.insert(
     {
       id,
@@ -149,14 +226,109 @@ async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
       symbol,
       name,
       decimals,
-      icon: httpsUrl(optional(values, 'icon'), 'icon'),
-      description,
-      website: httpsUrl(optional(values, 'website'), 'website'),
-      dueDiligenceComplete: values['due-diligence'] === true,
-      isFeeOnTransfer: values['fee-on-transfer'] === true,
+      icon: listing.icon ?? null,
+      description: listing.description ?? null,
+      website: listing.website ?? null,
+      sentinelReport: listing.sentinelReport ?? null,
+      twitterHandle: listing.twitterHandle ?? null,
+      circulatingSupply: listing.circulatingSupply ?? null,
+      dueDiligenceComplete: listing.dueDiligenceComplete ?? false,
+      isFeeOnTransfer: listing.isFeeOnTransfer ?? false,
+      isKnown: listing.isKnown ?? false,
+      isDefault: listing.isDefault ?? false,
     },
     io.clock.now(),
   );
+}
+
+async function updateToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
+  const id = need(values, 'id');
+  const change = listingChange(values);
+  if (Object.keys(change).length === 0) throw new UsageError('token update needs at least one listing option');
+  const token = await io.store.tokens.update(id, change, io.clock.now());
+  if (token === undefined) throw new UsageError(`no token ${id}`);
+  return token;
+}
+
+const NETWORKS: readonly Network[] = ['devnet', 'testnet', 'mainnet'];
+/** Largest monthly quota: any count the store and the headers carry exactly. */
+const MAX_QUOTA = 1_000_000_000_000;
+
+/** A key as the operator sees it: never its hash, which identifies it as well as the key does. */
+function apiKeyView(key: ApiKeyRecord) {
+  const { keyHash: _hash, ...view } = key;
+  return view;
+}
+
+function describeApiKey(key: ApiKeyRecord): string {
+  return `${key.id}\t${key.status}\t${key.environment}\t${key.monthlyQuota}/month${key.overageAllowed ? ' +overage' : ''}\t${key.name}`;
+}
+
+async function issueApiKey(values: Values, io: OperatorIo): Promise<{ key: string; record: ApiKeyRecord }> {
+  const name = need(values, 'name');
+  if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
+  const quotaText = need(values, 'quota');
+  if (!/^[1-9][0-9]{0,12}$/.test(quotaText) || Number(quotaText) > MAX_QUOTA) {
+    throw new UsageError(`--quota must be a whole number from 1 to ${MAX_QUOTA}`);
+  }
+  const environment = optional(values, 'environment') ?? io.network;
+  if (!(NETWORKS as readonly string[]).includes(environment))
+    throw new UsageError('--environment must be devnet, testnet or mainnet');
+  const key = newApiKey();
+  const record = await io.store.apiKeys.insert(
+    {
+      keyHash: hashApiKey(key),
+      name,
+      monthlyQuota: Number(quotaText),
+      overageAllowed: values.overage === true,
+      environment: environment as Network,
+    },
+    io.clock.now(),
+  );
+  return { key, record };
+}
+
+/** The key an argument names: its id, or the key itself (looked up by hash). */
+async function findApiKey(reference: string | undefined, command: string, io: OperatorIo): Promise<ApiKeyRecord> {
+  if (reference === undefined) throw new UsageError(`apikey ${command} needs a key id`);
+  const key = isApiKey(reference)
+    ? await io.store.apiKeys.byHash(hashApiKey(reference))
+    : /^[1-9][0-9]{0,14}$/.test(reference)
+      ? await io.store.apiKeys.get(Number(reference))
+      : undefined;
+  if (key === undefined) throw new UsageError(`no API key ${isApiKey(reference) ? 'with that key' : reference}`);
+  return key;
+}
+
+/** Status changes of a key: which states each command moves from, and to what. */
+const API_KEY_CHANGES: Record<string, { from: readonly ApiKeyStatus[]; to: ApiKeyStatus }> = {
+  revoke: { from: ['ACTIVE', 'SUSPENDED'], to: 'REVOKED' },
+  suspend: { from: ['ACTIVE'], to: 'SUSPENDED' },
+  resume: { from: ['SUSPENDED'], to: 'ACTIVE' },
+};
+
+async function changeApiKey(action: string, reference: string | undefined, io: OperatorIo): Promise<ApiKeyRecord | string> {
+  const change = API_KEY_CHANGES[action] as { from: readonly ApiKeyStatus[]; to: ApiKeyStatus };
+  const key = await findApiKey(reference, action, io);
+  const changed = await io.store.apiKeys.changeStatus(key.id, change.from, change.to, io.clock.now());
+  return changed ?? `API key ${key.id} is ${key.status}; ${action} applies to ${change.from.join(' or ')} keys`;
+}
+
+async function apiKeyUsage(reference: string | undefined, io: OperatorIo) {
+  const key = await findApiKey(reference, 'usage', io);
+  const month = monthOf(io.clock.now());
+  const months = await io.store.apiKeys.usage(key.id);
+  const requests = months.find((usage) => usage.monthStart === month.start)?.requests ?? 0;
+  return {
+    key: apiKeyView(key),
+    month: new Date(month.start).toISOString().slice(0, 7),
+    requests,
+    limit: key.monthlyQuota,
+    remaining: Math.max(0, key.monthlyQuota - requests),
+    additional: key.overageAllowed ? Math.max(0, requests - key.monthlyQuota) : 0,
+    resetsAt: month.end,
+    months: months.map((usage) => ({ month: new Date(usage.monthStart).toISOString().slice(0, 7), requests: usage.requests })),
+  };
 }
 
 async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
@@ -287,7 +459,7 @@ function describeFee(fee: FeeOverride): string {
 export async function runOperator(argv: readonly string[], io: OperatorIo): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, allowNegative: true, strict: true });
   } catch (error) {
     io.err(error instanceof Error ? error.message : String(error));
     io.err(OPERATOR_USAGE);
@@ -295,7 +467,10 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
   }
   const { values, positionals } = parsed;
   const [area, action, argument] = positionals;
-  const print = (value: unknown, text: string) => io.out(values.json ? JSON.stringify(value) : text);
+  // Raw amounts (bigint) print as decimal strings, as on the wire.
+  const json = (value: unknown) =>
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+  const print = (value: unknown, text: string) => io.out(values.json ? json(value) : text);
   if (values.help || area === undefined) {
     io.out(OPERATOR_USAGE);
     return area === undefined && !values.help ? 2 : 0;
@@ -306,6 +481,11 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
       case 'token add': {
         const token = await addToken(values, io);
         print(token, `added token ${token.id} ${token.symbol} (${token.decimals} decimals) at ${token.evmAddress}`);
+        return 0;
+      }
+      case 'token update': {
+        const token = await updateToken(values, io);
+        print(token, `updated token ${token.id} ${token.symbol}`);
         return 0;
       }
       case 'token list': {
@@ -371,7 +551,40 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
         print({ seeded }, seeded ? 'created the devnet markets' : 'the store already has tokens; nothing seeded');
         return seeded ? 0 : 1;
       }
+      case 'apikey issue': {
+        const { key, record } = await issueApiKey(values, io);
+        print(
+          { ...apiKeyView(record), key },
+          `issued API key ${describeApiKey(record)}\nkey  ${key}\nThis is the only time the key is shown; the store keeps only its SHA-256.`,
+        );
+        return 0;
+      }
+      case 'apikey list': {
+        const keys = await io.store.apiKeys.list();
+        print(keys.map(apiKeyView), keys.map(describeApiKey).join('\n'));
+        return 0;
+      }
+      case 'apikey usage': {
+        const usage = await apiKeyUsage(argument, io);
+        print(
+          usage,
+          [
+            `API key ${usage.key.id} (${usage.key.name}), ${usage.month}: ${usage.requests} requests, ${usage.remaining} of ${usage.limit} left, ${usage.additional} additional; resets ${new Date(usage.resetsAt).toISOString()}`,
+            ...usage.months.map((month) => `${month.month}\t${month.requests}`),
+          ].join('\n'),
+        );
+        return 0;
+      }
       default: {
+        if (area === 'apikey' && action !== undefined && action in API_KEY_CHANGES) {
+          const changed = await changeApiKey(action, argument, io);
+          if (typeof changed === 'string') {
+            io.err(changed);
+            return 1;
+          }
+          print(apiKeyView(changed), `API key ${describeApiKey(changed)}`);
+          return 0;
+        }
         if (area === 'book' && action !== undefined && action in BOOK_CHANGES) {
           const book = await changeBook(action, argument, io);
           print(book, `book ${describeBook(book)}`);

@@ -14,14 +14,24 @@ function token(id: string, symbol: string, name: string, decimals: number, descr
     website: null,
     dueDiligenceComplete: true,
     isFeeOnTransfer: false,
+    sentinelReport: null,
+    twitterHandle: null,
+    circulatingSupply: null,
+    isKnown: true,
+    isDefault: true,
   };
 }
 
+/** Ids of the devnet's wrapped native coin, USD stablecoin and protocol token (the data API prices with them). */
+export const DEVNET_NATIVE_TOKEN_ID = '0.0.1001';
+export const DEVNET_USD_TOKEN_ID = '0.0.1002';
+export const DEVNET_PROTOCOL_TOKEN_ID = '0.0.1003';
+
 /** The devnet's tokens: the wrapped native coin, a USD stablecoin and the protocol token. */
 export const DEVNET_TOKENS: readonly NewToken[] = [
-  token('0.0.1001', 'WHBAR', 'Wrapped HBAR', 8, 'The native coin wrapped as a token (1 HBAR = 100,000,000 tinybar).'),
-  token('0.0.1002', 'USDC', 'USD Coin', 6, 'A dollar stablecoin (devnet issue).'),
-  token('0.0.1003', 'SAUCE', 'SaucerSwap', 6, 'The protocol token (devnet issue).'),
+  token(DEVNET_NATIVE_TOKEN_ID, 'WHBAR', 'Wrapped HBAR', 8, 'The native coin wrapped as a token (1 HBAR = 100,000,000 tinybar).'),
+  token(DEVNET_USD_TOKEN_ID, 'USDC', 'USD Coin', 6, 'A dollar stablecoin (devnet issue).'),
+  token(DEVNET_PROTOCOL_TOKEN_ID, 'SAUCE', 'SaucerSwap', 6, 'The protocol token (devnet issue).'),
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { CoreError } from '@dex/core';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
 
 /** Longest request path echoed back in a 404 message. */
@@ -31,18 +31,23 @@ export function toAppError(error: unknown): AppError {
   return new AppError('INTERNAL', undefined, { cause: error });
 }
 
-/** One error body everywhere: `{ error, code }`; a 5xx says nothing about internals. */
-export function installErrorHandling(app: FastifyInstance): void {
+/** 404 for a path no route serves, naming the path (shortened). */
+export function answerNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? '';
+  const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+  return reply.status(404).send(new AppError('NOT_FOUND', `No route ${request.method} ${shown}`).toBody());
+}
+
+/**
+ * One error body everywhere: `{ error, code }`; a 5xx says nothing about internals. `notFound`
+ * false leaves unknown paths to a handler a plugin sets (the data API on its own port does).
+ */
+export function installErrorHandling(app: FastifyInstance, notFound = true): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: appError.code }, appError.message);
     return reply.status(appError.status).send(appError.toBody());
   });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
-    const body = new AppError('NOT_FOUND', `No route ${request.method} ${shown}`).toBody();
-    return reply.status(404).send(body);
-  });
+  if (notFound) app.setNotFoundHandler(answerNotFound);
 }

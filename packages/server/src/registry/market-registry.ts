@@ -46,6 +46,7 @@ function sameState(before: BookRecord | undefined, after: BookRecord): boolean {
  */
 export class MarketRegistry {
   private markets = new Map<number, Market>();
+  private tokenList: readonly TokenRecord[] = [];
   private marker: number | undefined;
   private readonly listeners: ((markets: readonly Market[]) => void)[] = [];
 
@@ -65,6 +66,7 @@ export class MarketRegistry {
     }
     const changed = [...markets.values()].filter((market) => !sameState(this.markets.get(market.book.id)?.book, market.book));
     this.markets = markets;
+    this.tokenList = tokens;
     if (changed.length > 0) for (const listener of this.listeners) listener(changed);
   }
 
@@ -93,5 +95,10 @@ export class MarketRegistry {
 
   get(bookId: number): Market | undefined {
     return this.markets.get(bookId);
+  }
+
+  /** Every token, in creation order, whether or not a book trades it. */
+  tokens(): readonly TokenRecord[] {
+    return this.tokenList;
   }
 }

@@ -108,6 +108,12 @@ export interface SettlementFailure {
   readonly time: number;
 }
 
+/** Ids the store gave to one turn's rows, in the turn's order: its history events and its trades. */
+export interface StoredTurnIds {
+  readonly eventIds: readonly number[];
+  readonly tradeIds: readonly number[];
+}
+
 export interface OrderQuery {
   readonly account: string;
   readonly statuses: readonly OrderState[] | null;
@@ -125,8 +131,8 @@ export interface FeeOverride {
 }
 
 export interface OrderStore {
-  /** Stores the turns, in order, in one transaction. */
-  commitTurns(turns: readonly TurnWrite[]): Promise<void>;
+  /** Stores the turns, in order, in one transaction; answers the ids of each turn's rows. */
+  commitTurns(turns: readonly TurnWrite[]): Promise<StoredTurnIds[]>;
   /** Orders resting on a book (open and not waiting for a confirmed cancellation), oldest first. */
   openOrders(): Promise<OrderRecord[]>;
   /** Highest order id in use, 0 when none. */

@@ -1,4 +1,7 @@
+import type { ApiKeyStore } from './api-key-ports.js';
+import type { CandleStore } from './candle-ports.js';
 import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js';
+import type { FarmStore, PoolStore } from './pool-ports.js';
 import type { CancellationStore, SettlementStore } from './settlement-ports.js';
 
 /**
@@ -20,11 +23,35 @@ export interface TokenRecord {
   readonly website: string | null;
   readonly dueDiligenceComplete: boolean;
   readonly isFeeOnTransfer: boolean;
+  readonly sentinelReport: string | null;
+  readonly twitterHandle: string | null;
+  /** Raw units in circulation as the operator recorded them, or null when unknown. */
+  readonly circulatingSupply: bigint | null;
+  /** On the data API's curated lists `/tokens/known` and `/tokens/default`. */
+  readonly isKnown: boolean;
+  readonly isDefault: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
 
 export type NewToken = Omit<TokenRecord, 'createdAt' | 'updatedAt'>;
+
+/** The listing fields of a token the operator may change after it was added. */
+export type TokenListingChange = Partial<
+  Pick<
+    TokenRecord,
+    | 'icon'
+    | 'description'
+    | 'website'
+    | 'dueDiligenceComplete'
+    | 'isFeeOnTransfer'
+    | 'sentinelReport'
+    | 'twitterHandle'
+    | 'circulatingSupply'
+    | 'isKnown'
+    | 'isDefault'
+  >
+>;
 
 export type BookStatus = 'OPEN' | 'CLOSED';
 
@@ -87,6 +114,8 @@ export interface TradeWindowStats {
 export interface TokenStore {
   list(): Promise<TokenRecord[]>;
   insert(token: NewToken, now: number): Promise<TokenRecord>;
+  /** Returns the updated token, or undefined when no such token exists. */
+  update(id: string, change: TokenListingChange, now: number): Promise<TokenRecord | undefined>;
 }
 
 export interface BookStore {
@@ -115,6 +144,10 @@ export interface Store {
   readonly accountKeys: AccountKeyStore;
   readonly settlements: SettlementStore;
   readonly cancellations: CancellationStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly candles: CandleStore;
+  readonly pools: PoolStore;
+  readonly farms: FarmStore;
   /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
   changeMarker(): Promise<number>;
   /** Proves the store answers (health check). */

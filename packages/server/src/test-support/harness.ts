@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { BUY, SELL } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, buildDataApiApp } from '../app.js';
+import { runOperator } from '../cli/operator.js';
 import { type Config, loadConfig } from '../config.js';
 import { DEVNET_TOKENS } from '../devnet/seed.js';
 import { createLogger } from '../logging.js';
@@ -12,6 +13,7 @@ import { openServices, type Services } from '../services.js';
 import type { Clock } from '../util/clock.js';
 import { Trader, type TraderHost } from './trader.js';
 
+export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
 export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
 
 /** A clock the test moves by hand. */
@@ -27,8 +29,19 @@ export class ManualClock implements Clock {
   }
 }
 
+export interface HarnessOptions {
+  /** Listen on 127.0.0.1 (a free port, kept across restarts) for real sockets: WebSocket tests. */
+  readonly listen?: boolean;
+  /** The clock of the services; default: a manual clock at 2026-11-22 12:00 UTC. */
+  readonly clock?: ManualClock;
+}
+
 export interface Harness {
   readonly app: FastifyInstance;
+  /** The app that serves the data API: `app`, or its own app when DATA_API_PORT is set. */
+  readonly dataApi: FastifyInstance;
+  /** Base URL of the listening server (`http://127.0.0.1:PORT`); only with the `listen` option. */
+  readonly url: string;
   readonly services: Services;
   readonly clock: ManualClock;
   readonly config: Config;
@@ -47,10 +60,11 @@ export function tempDataDir(): { dir: string; remove: () => void } {
 
 /**
  * The real app on a real SQLite file in a temporary folder, seeded with the devnet markets, with a
- * manual clock and captured logs. Tests on the devnet chain pass a clock near the real time, since
- * the chain's blocks carry the real time and check deadlines against it.
+ * manual clock and captured logs; with `listen`, also on a real port of 127.0.0.1. Tests on the
+ * devnet chain pass a clock near the real time, since the chain's blocks carry the real time and
+ * check deadlines against it.
  */
-export async function startHarness(env: Record<string, string> = {}, clock = new ManualClock()): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, options: HarnessOptions = {}): Promise<Harness> {
   const data = tempDataDir();
   // Settlement is off unless a test asks for the devnet chain (CHAIN=devnet).
   const config = loadConfig({ DATA_DIR: data.dir, LOG_LEVEL: 'info', VERIFY_WORKERS: '0', CHAIN: 'off', ...env });
@@ -61,23 +75,40 @@ export async function startHarness(env: Record<string, string> = {}, clock = new
       done();
     },
   });
+  const clock = options.clock ?? new ManualClock();
+  let port = 0;
   const open = async () => {
     const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);
     await app.ready();
-    return { services, app };
+    const dataApi = config.dataApi.port === null ? app : await buildDataApiApp(services);
+    await dataApi.ready();
+    if (options.listen === true) {
+      await app.listen({ host: '127.0.0.1', port });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('the harness server has no TCP address');
+      port = address.port;
+    }
+    return { services, app, dataApi };
   };
   let running = await open();
   const stop = async () => {
-    await running.app.close();
+    await Promise.all([running.app.close(), running.dataApi.close()]);
     await running.services.close();
   };
   return {
     get app() {
       return running.app;
     },
+    get dataApi() {
+      return running.dataApi;
+    },
     get services() {
       return running.services;
+    },
+    get url() {
+      if (port === 0) throw new Error('startHarness(env, { listen: true }) serves a URL; this harness does not listen');
+      return `http://127.0.0.1:${port}`;
     },
     clock,
     config,
@@ -123,4 +154,45 @@ export async function tradeOnBookOne(host: TraderHost, between: () => void = () 
   between();
   await taker.limit(1, BUY, 25_100, 25);
   return taker;
+}
+
+export interface IssuedApiKey {
+  readonly id: number;
+  readonly key: string;
+}
+
+export interface OperatorRun {
+  readonly code: number;
+  /** Standard output and error, in order. */
+  readonly out: string;
+}
+
+/** Runs an operator CLI command on the store of the running services, as `npm run cli` would beside the server. */
+export async function runOperatorOn(host: TraderHost, ...argv: string[]): Promise<OperatorRun> {
+  const { store, config, clock } = host.services;
+  const out: string[] = [];
+  const io = {
+    store,
+    network: config.network,
+    clock,
+    out: (line: string) => out.push(line),
+    err: (line: string) => out.push(line),
+  };
+  const code = await runOperator(argv, io);
+  return { code, out: out.join('\n') };
+}
+
+/** Issues a data API key with the operator CLI, on the store of the running services. */
+export async function issueApiKey(
+  host: TraderHost,
+  quota: number,
+  options: { overage?: boolean; environment?: string; name?: string } = {},
+): Promise<IssuedApiKey> {
+  const argv = ['apikey', 'issue', '--name', options.name ?? 'test client', '--quota', String(quota), '--json'];
+  if (options.overage === true) argv.push('--overage');
+  if (options.environment !== undefined) argv.push('--environment', options.environment);
+  const { code, out } = await runOperatorOn(host, ...argv);
+  if (code !== 0) throw new Error(`apikey issue failed: ${out}`);
+  const issued = JSON.parse(out) as IssuedApiKey;
+  return { id: issued.id, key: issued.key };
 }

@@ -1,4 +1,11 @@
-import { type LevelSource, type MatchingEngine, parsePositiveRawAmount, quoteExactInput, quoteExactOutput } from '@dex/core';
+import {
+  type LevelSource,
+  type MarketGrid,
+  type MatchingEngine,
+  parsePositiveRawAmount,
+  quoteExactInput,
+  quoteExactOutput,
+} from '@dex/core';
 import type { Static } from 'typebox';
 import type { EngineHost } from '../../engine/engine-host.js';
 import { AppError } from '../../errors.js';
@@ -36,6 +43,11 @@ const CACHE_ENTRIES = 10_000;
 /** Percent with four decimals, for display only (never used in any amount). */
 function percent(numerator: number, denominator: number): number {
   return Math.round((numerator / denominator) * 1_000_000) / 10_000;
+}
+
+/** A price level in ticks and size steps as the wire shows it: `[price, base size]`, human-readable. */
+export function displayLevel(grid: MarketGrid, [price, size]: readonly [number, number]): [string, string] {
+  return [grid.formatPrice(price), grid.formatBase(grid.baseAmount(size))];
 }
 
 /** A book that never matches (closed or halted): quotes see no liquidity. */
@@ -78,10 +90,7 @@ export class MarketDataService {
     const snapshot = engine.depth();
     const bid = snapshot.bids[0]?.[0];
     const ask = snapshot.asks[0]?.[0];
-    const level = ([price, size]: [number, number]): [string, string] => [
-      grid.formatPrice(price),
-      grid.formatBase(grid.baseAmount(size)),
-    ];
+    const level = (pair: [number, number]) => displayLevel(grid, pair);
     return {
       orderbookId: book.id,
       timestamp: this.clock.now(),

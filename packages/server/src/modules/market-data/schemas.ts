@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { QueryValue } from '../../http/schemas.js';
 
 const DecimalString = Type.String({ description: 'Human-readable decimal' });
 const NullableDecimal = Type.Union([DecimalString, Type.Null()]);
@@ -99,9 +100,6 @@ export const ExactOutputQuoteResponse = Type.Object({
 
 /** Path ids arrive as strings; the route decides whether a malformed one is a 400 or a 404. */
 export const BookParams = Type.Object({ orderbookId: Type.String({ maxLength: 64 }) });
-
-/** Query values are kept as strings and interpreted by the route (the spec's defaults need that). */
-const QueryValue = Type.Union([Type.String(), Type.Array(Type.String())]);
 
 export const PageQuery = Type.Object({ page: Type.Optional(QueryValue), limit: Type.Optional(QueryValue) });
 export const TradesQuery = Type.Object({

@@ -1,4 +1,4 @@
-import { BUY, type EngineEvent, type FillEvent, type OrderEvent } from '@dex/core';
+import { BUY, type DepthEvent, type EngineEvent, type FillEvent, type OrderEvent } from '@dex/core';
 import type { Market } from '../../registry/market-registry.js';
 import type {
   CancellationRequest,
@@ -19,6 +19,19 @@ export type NewOrderFields = Omit<OrderRecord, keyof OrderProgress | 'quantitySt
 export interface PendingCancel {
   readonly id: number;
   readonly reason: 'OCO';
+}
+
+/** A history event of the turn, with what its owner's stream shows besides. */
+export interface TurnOrderEvent extends NewOrderEvent {
+  readonly bookId: number;
+  /** The order's filled size after the event, in size steps. */
+  readonly filledSteps: number;
+}
+
+/** What the desk publishes about a turn once it is stored: its history events and depth updates, in order. */
+export interface TurnPublication {
+  readonly orderEvents: readonly TurnOrderEvent[];
+  readonly depthUpdates: readonly { readonly bookId: number; readonly event: DepthEvent }[];
 }
 
 const TERMINAL = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED']);
@@ -43,7 +56,8 @@ export class OrderTurn {
   private readonly fresh = new Map<number, NewOrderFields>();
   private readonly touched = new Map<number, LiveOrder>();
   private readonly trades: NewTrade[] = [];
-  private readonly events: NewOrderEvent[] = [];
+  private readonly events: TurnOrderEvent[] = [];
+  private readonly depthUpdates: { bookId: number; event: DepthEvent }[] = [];
   private readonly lastUpdateIds = new Map<number, number>();
   private readonly nonceFloors = new Map<string, bigint>();
   private readonly settlementFailures: SettlementFailure[] = [];
@@ -98,15 +112,7 @@ export class OrderTurn {
     order.status = 'CANCELED';
     order.reason = reason;
     this.touch(order);
-    this.events.push({
-      orderId: order.id,
-      account: order.account,
-      type: 'CANCELED',
-      timestamp: this.time,
-      reason,
-      fill: null,
-      txHash,
-    });
+    this.history(order, 'CANCELED', reason, txHash);
     this.finalizedCancellations.push({ orderId: order.id, time: this.time });
   }
 
@@ -119,7 +125,10 @@ export class OrderTurn {
     for (const event of events) {
       if (event.type === 'fill') this.fill(market, event);
       else if (event.type === 'order') this.status(event);
-      else this.lastUpdateIds.set(market.book.id, event.updateId);
+      else {
+        this.lastUpdateIds.set(market.book.id, event.updateId);
+        this.depthUpdates.push({ bookId: market.book.id, event });
+      }
     }
   }
 
@@ -143,6 +152,10 @@ export class OrderTurn {
       cancellations: this.cancellations,
       finalizedCancellations: this.finalizedCancellations,
     };
+  }
+
+  publication(): TurnPublication {
+    return { orderEvents: this.events, depthUpdates: this.depthUpdates };
   }
 
   private fill(market: Market, event: FillEvent): void {
@@ -176,6 +189,8 @@ export class OrderTurn {
     this.events.push({
       orderId: id,
       account: order.account,
+      bookId: order.bookId,
+      filledSteps: order.filledSteps,
       type: remaining === 0 ? 'FILLED' : 'PARTIAL_FILL',
       timestamp: this.time,
       reason: null,
@@ -222,7 +237,17 @@ export class OrderTurn {
     this.touched.set(order.id, order);
   }
 
-  private history(order: LiveOrder, type: NewOrderEvent['type'], reason: string | null): void {
-    this.events.push({ orderId: order.id, account: order.account, type, timestamp: this.time, reason, fill: null });
+  private history(order: LiveOrder, type: NewOrderEvent['type'], reason: string | null, txHash?: string): void {
+    this.events.push({
+      orderId: order.id,
+      account: order.account,
+      bookId: order.bookId,
+      filledSteps: order.filledSteps,
+      type,
+      timestamp: this.time,
+      reason,
+      fill: null,
+      ...(txHash === undefined ? {} : { txHash }),
+    });
   }
 }

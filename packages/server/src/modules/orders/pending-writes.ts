@@ -1,14 +1,25 @@
-import type { OrderRecord, TurnWrite } from '../../store/order-ports.js';
+import type { OrderRecord, StoredTurnIds, TurnWrite } from '../../store/order-ports.js';
+import { DepthChanges } from './depth-changes.js';
+import type { CommittedOrderEvent, CommittedTrade, DeskCommit } from './desk-events.js';
+import type { TurnPublication } from './order-turn.js';
+
+function stored<T>(values: readonly T[], index: number, what: string): T {
+  const value = values[index];
+  if (value === undefined) throw new Error(`the store answered no ${what} for row ${index} of a turn`);
+  return value;
+}
 
 /**
  * Turns that ran but whose writes are not stored yet: a commit group. The desk stores a group in
  * one transaction (one fsync for several requests) and answers its requests only after that.
  * Until then the next turns of the group must still see what earlier ones did, so this also
  * answers for the pending writes the questions turns ask the store: which orders exist (by hash
- * and id), which nonces are used, what the nonce floors are.
+ * and id), which nonces are used, what the nonce floors are. Once stored, it describes what it
+ * changed for the desk's publication.
  */
 export class PendingWrites {
   readonly writes: TurnWrite[] = [];
+  private readonly publications: TurnPublication[] = [];
   /** Resolves when the group is stored; rejects when it cannot be. */
   readonly stored: Promise<void>;
   private readonly byHash = new Map<string, OrderRecord>();
@@ -26,8 +37,9 @@ export class PendingWrites {
     this.stored.catch(() => {});
   }
 
-  add(write: TurnWrite): void {
+  add(write: TurnWrite, publication: TurnPublication): void {
     this.writes.push(write);
+    this.publications.push(publication);
     this.orderCount += write.newOrders.length;
     for (const order of write.newOrders) {
       this.byHash.set(order.orderHash, order);
@@ -70,6 +82,45 @@ export class PendingWrites {
   /** New orders in the group: bounds how much one commit carries. */
   get size(): number {
     return this.orderCount;
+  }
+
+  /** What the group changed, given the ids the store gave each turn's rows (in turn order). */
+  committed(ids: readonly StoredTurnIds[]): DeskCommit {
+    const depth = new DepthChanges();
+    const orderEvents: CommittedOrderEvent[] = [];
+    const trades: CommittedTrade[] = [];
+    this.writes.forEach((write, turn) => {
+      const { eventIds, tradeIds } = stored(ids, turn, 'ids');
+      const publication = stored(this.publications, turn, 'publication');
+      const turnTrades = write.trades.map((trade, index) => ({ ...trade, id: stored(tradeIds, index, 'trade id') }));
+      for (const trade of turnTrades) trades.push(trade);
+      publication.orderEvents.forEach((event, index) => {
+        const trade = event.fill === null ? undefined : stored(turnTrades, event.fill.tradeIndex, 'trade');
+        orderEvents.push({
+          id: stored(eventIds, index, 'event id'),
+          orderId: event.orderId,
+          account: event.account,
+          bookId: event.bookId,
+          type: event.type,
+          timestamp: event.timestamp,
+          txHash: null,
+          reason: event.reason,
+          filledSteps: event.filledSteps,
+          fill:
+            trade === undefined || event.fill === null
+              ? null
+              : {
+                  tradeId: trade.id,
+                  price: trade.price,
+                  baseAmount: trade.baseAmount,
+                  quoteAmount: trade.quoteAmount,
+                  role: event.fill.role,
+                },
+        });
+      });
+      for (const { bookId, event } of publication.depthUpdates) depth.add(bookId, event);
+    });
+    return { depth: depth.list(), orderEvents, trades };
   }
 
   resolve(): void {

@@ -6,6 +6,7 @@ import type { Market, MarketRegistry } from '../../registry/market-registry.js';
 import type { OrderRecord, TurnWrite } from '../../store/order-ports.js';
 import type { Store } from '../../store/ports.js';
 import type { Clock } from '../../util/clock.js';
+import type { DeskEvents } from './desk-events.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { type LiveOrder, LiveOrders, liveOrderOf } from './live-orders.js';
 import { type NewOrderFields, OrderTurn } from './order-turn.js';
@@ -61,7 +62,8 @@ export interface CancelOutcome {
  * together share one transaction). Turns run one at a time, so the checks made inside a turn
  * (order already saved, nonce unused, open-order cap, nonce floor) cannot race. If a commit fails,
  * memory is ahead of the store; the desk then refuses all further work and a restart recovers
- * from the store.
+ * from the store. What a stored commit group changed is published on `events` before its
+ * requests are answered.
  */
 export class TradingDesk {
   private readonly live = new LiveOrders();
@@ -78,6 +80,7 @@ export class TradingDesk {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: FastifyBaseLogger,
+    private readonly events: DeskEvents,
     private readonly options: DeskOptions,
     lastId: number,
   ) {
@@ -91,9 +94,10 @@ export class TradingDesk {
     store: Store,
     clock: Clock,
     logger: FastifyBaseLogger,
+    events: DeskEvents,
     options: DeskOptions = { confirmCancels: false },
   ): Promise<TradingDesk> {
-    const desk = new TradingDesk(registry, engines, store, clock, logger, options, await store.orders.maxOrderId());
+    const desk = new TradingDesk(registry, engines, store, clock, logger, events, options, await store.orders.maxOrderId());
     const updateIds = await store.orders.lastUpdateIds();
     const resting = new Map<number, OpenOrder[]>();
     for (const record of await store.orders.openOrders()) {
@@ -372,7 +376,7 @@ export class TradingDesk {
   /** Adds a turn's changes to the commit group. */
   private stage(turn: OrderTurn): TurnWrite {
     const write = turn.write();
-    this.pending.add(write);
+    this.pending.add(write, turn.publication());
     return write;
   }
 
@@ -385,7 +389,7 @@ export class TradingDesk {
     });
   }
 
-  /** Stores the commit group in one transaction and opens the next one. */
+  /** Stores the commit group in one transaction, publishes what it changed, and opens the next one. */
   private async flush(): Promise<void> {
     const group = this.pending;
     this.pending = new PendingWrites();
@@ -394,7 +398,8 @@ export class TradingDesk {
       return;
     }
     try {
-      await this.store.orders.commitTurns(group.writes);
+      const ids = await this.store.orders.commitTurns(group.writes);
+      this.events.publish(() => group.committed(ids));
       group.resolve();
     } catch (error) {
       this.broken = true;

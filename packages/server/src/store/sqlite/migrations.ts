@@ -164,6 +164,71 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    name: 'data API: token listing fields, API keys and their monthly usage, pools and farms',
+    sql: `
+      ALTER TABLE tokens ADD COLUMN sentinel_report TEXT;
+      ALTER TABLE tokens ADD COLUMN twitter_handle TEXT;
+      -- Raw units in circulation, recorded by the operator (the protocol token's feeds /stats).
+      ALTER TABLE tokens ADD COLUMN circulating_supply TEXT;
+      -- Curated lists of the data API (/tokens/known, /tokens/default).
+      ALTER TABLE tokens ADD COLUMN is_known INTEGER NOT NULL DEFAULT 0 CHECK (is_known IN (0, 1));
+      ALTER TABLE tokens ADD COLUMN is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1));
+
+      -- Only the SHA-256 of a key is kept; the key itself is shown once, when it is issued.
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY,
+        key_hash TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        monthly_quota INTEGER NOT NULL CHECK (monthly_quota > 0),
+        overage_allowed INTEGER NOT NULL CHECK (overage_allowed IN (0, 1)),
+        environment TEXT NOT NULL CHECK (environment IN ('devnet', 'testnet', 'mainnet')),
+        status TEXT NOT NULL CHECK (status IN ('ACTIVE', 'SUSPENDED', 'REVOKED')),
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- Requests served per key and UTC month (month_start: unix ms), over-quota ones included.
+      CREATE TABLE api_key_usage (
+        key_id INTEGER NOT NULL REFERENCES api_keys (id),
+        month_start INTEGER NOT NULL,
+        requests INTEGER NOT NULL CHECK (requests >= 0),
+        PRIMARY KEY (key_id, month_start)
+      ) STRICT, WITHOUT ROWID;
+
+      -- Constant-product pools and their liquidity-mining farms (filled by the AMM issue).
+      CREATE TABLE pools (
+        id INTEGER PRIMARY KEY,
+        contract_id TEXT NOT NULL UNIQUE,
+        lp_token_id TEXT NOT NULL UNIQUE REFERENCES tokens (id),
+        token_a_id TEXT NOT NULL REFERENCES tokens (id),
+        token_b_id TEXT NOT NULL REFERENCES tokens (id),
+        lp_token_reserve TEXT NOT NULL,
+        token_reserve_a TEXT NOT NULL,
+        token_reserve_b TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        CHECK (token_a_id <> token_b_id)
+      ) STRICT;
+
+      CREATE TABLE farms (
+        id INTEGER PRIMARY KEY,
+        pool_id INTEGER NOT NULL REFERENCES pools (id),
+        sauce_emissions TEXT NOT NULL,
+        hbar_emissions TEXT NOT NULL,
+        total_staked TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE farm_stakes (
+        farm_id INTEGER NOT NULL REFERENCES farms (id),
+        account_id TEXT NOT NULL,
+        staked TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, farm_id)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 4,
     name: 'settlement of trades on the reactor and the indexer cursor',
     sql: `
       -- One row per trade matched while settlement exists: pending until sent, submitted with the

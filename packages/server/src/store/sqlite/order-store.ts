@@ -7,6 +7,7 @@ import type {
   OrderState,
   OrderStore,
   OrderType,
+  StoredTurnIds,
   TurnWrite,
 } from '../order-ports.js';
 import type { NewTrade } from '../ports.js';
@@ -146,7 +147,7 @@ export function sqliteOrderStore(
     updateIds: db.prepare<{ book_id: number; last_update_id: number }>('SELECT * FROM book_state'),
   };
 
-  const writeTurn = (turn: TurnWrite): void => {
+  const writeTurn = (turn: TurnWrite): StoredTurnIds => {
     // Positional parameters: these run for every order, and binding by name costs measurably more.
     for (const order of turn.newOrders) {
       const progress = turn.progress.get(order.id) ?? order;
@@ -185,18 +186,20 @@ export function sqliteOrderStore(
     }
     const tradeIds = trades.insertWithin(turn.trades);
     settlements.insertPendingWithin(tradeIds.map((id, index) => ({ ...(turn.trades[index] as NewTrade), id })));
-    for (const event of turn.events) {
-      statements.insertEvent.run(
-        event.orderId,
-        event.account,
-        event.type,
-        event.timestamp,
-        event.reason,
-        event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
-        event.fill?.role ?? null,
-        event.txHash ?? null,
-      );
-    }
+    const eventIds = turn.events.map((event) =>
+      Number(
+        statements.insertEvent.run(
+          event.orderId,
+          event.account,
+          event.type,
+          event.timestamp,
+          event.reason,
+          event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
+          event.fill?.role ?? null,
+          event.txHash ?? null,
+        ).lastInsertRowid,
+      ),
+    );
     for (const [bookId, updateId] of turn.lastUpdateIds) statements.setUpdateId.run(bookId, updateId);
     settlements.failWithin(turn.settlementFailures);
     cancellations.writeWithin(turn.cancellations, turn.finalizedCancellations, turn.nonceFloors);
@@ -206,13 +209,12 @@ export function sqliteOrderStore(
         statements.setFloor.run({ account, floor: floor.toString() });
       }
     }
+    return { eventIds, tradeIds };
   };
 
   return {
     async commitTurns(turns) {
-      inTransaction(db, () => {
-        for (const turn of turns) writeTurn(turn);
-      });
+      return inTransaction(db, () => turns.map(writeTurn));
     },
     async openOrders() {
       return statements.openOrders.all().map(toOrder);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../test-support/harness.js';
-import { type NewBook, type NewToken, type NewTrade, type Store, StoreConflictError } from '../ports.js';
+import { testToken } from '../../test-support/tokens.js';
+import { type NewBook, type NewTrade, type Store, StoreConflictError } from '../ports.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
 import type { Migration } from './migrations.js';
 import { migrate, openSqliteStore } from './sqlite-store.js';
@@ -41,21 +42,7 @@ afterEach(async () => {
   data.remove();
 });
 
-function token(num: number, overrides: Partial<NewToken> = {}): NewToken {
-  return {
-    id: `0.0.${num}`,
-    evmAddress: `0x${num.toString(16).padStart(40, '0')}`,
-    symbol: `T${num}`,
-    name: `Token ${num}`,
-    decimals: 6,
-    icon: null,
-    description: null,
-    website: null,
-    dueDiligenceComplete: false,
-    isFeeOnTransfer: false,
-    ...overrides,
-  };
-}
+const token = testToken;
 
 function book(base: string, quote: string, overrides: Partial<NewBook> = {}): NewBook {
   return {
@@ -105,21 +92,27 @@ describe('migrations', () => {
       expect(rows).toEqual([
         { version: 1, name: 'tokens, books, trades and 5-minute candles' },
         { version: 2, name: 'account keys, orders, order history, nonces and fee overrides' },
-        { version: 3, name: 'settlement of trades on the reactor and the indexer cursor' },
+        { version: 3, name: 'data API: token listing fields, API keys and their monthly usage, pools and farms' },
+        { version: 4, name: 'settlement of trades on the reactor and the indexer cursor' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
         'account_keys',
+        'api_key_usage',
+        'api_keys',
         'book_state',
         'books',
         'candles_5m',
         'chain_cursors',
+        'farm_stakes',
+        'farms',
         'fee_overrides',
         'nonce_floor_relays',
         'order_cancellations',
         'order_events',
         'order_nonces',
         'orders',
+        'pools',
         'schema_migrations',
         'settlements',
         'tokens',
@@ -224,6 +217,11 @@ describe('tokens', () => {
       website: 'https://x',
       dueDiligenceComplete: true,
       isFeeOnTransfer: false,
+      sentinelReport: null,
+      twitterHandle: null,
+      circulatingSupply: null,
+      isKnown: false,
+      isDefault: false,
       createdAt: NOW,
       updatedAt: NOW,
     });
@@ -232,6 +230,22 @@ describe('tokens', () => {
       inserted,
       { ...token(3, { isFeeOnTransfer: true }), createdAt: NOW + 1, updatedAt: NOW + 1 },
     ]);
+  });
+
+  it('changes only the listing fields an update names, clearing a text field given null', async () => {
+    const store = await open();
+    await store.tokens.insert(token(7, { icon: 'https://x/icon.png', website: 'https://x', circulatingSupply: 10n ** 30n }), NOW);
+    const updated = await store.tokens.update(
+      '0.0.7',
+      { icon: null, twitterHandle: 'seven', isKnown: true, circulatingSupply: 5n },
+      NOW + 1,
+    );
+    expect(updated).toEqual({
+      ...token(7, { website: 'https://x', twitterHandle: 'seven', isKnown: true, circulatingSupply: 5n }),
+      createdAt: NOW,
+      updatedAt: NOW + 1,
+    });
+    expect(await store.tokens.update('0.0.8', { isKnown: true }, NOW)).toBeUndefined();
   });
 
   it('lists tokens in creation order', async () => {

@@ -5,15 +5,20 @@ import {
   type NewToken,
   type Store,
   StoreConflictError,
+  type TokenListingChange,
   type TokenRecord,
 } from '../ports.js';
 import { sqliteAccountKeyStore } from './account-key-store.js';
+import { sqliteApiKeyStore } from './api-key-store.js';
 import { sqliteCancellationStore } from './cancellation-store.js';
+import { sqliteCandleStore } from './candle-store.js';
 import { type DriverName, inTransaction, openDatabase, type SqlDatabase } from './driver.js';
+import { sqliteFarmStore } from './farm-store.js';
 import { sqliteFeeOverrideStore } from './fee-override-store.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { sqliteNonceStore } from './nonce-store.js';
 import { sqliteOrderStore } from './order-store.js';
+import { sqlitePoolStore } from './pool-store.js';
 import { sqliteSettlementStore } from './settlement-store.js';
 import { sqliteTradeStore } from './trade-store.js';
 
@@ -28,6 +33,11 @@ interface TokenRow {
   website: string | null;
   due_diligence_complete: number;
   is_fee_on_transfer: number;
+  sentinel_report: string | null;
+  twitter_handle: string | null;
+  circulating_supply: string | null;
+  is_known: number;
+  is_default: number;
   created_at: number;
   updated_at: number;
 }
@@ -61,8 +71,30 @@ function toToken(row: TokenRow): TokenRecord {
     website: row.website,
     dueDiligenceComplete: row.due_diligence_complete === 1,
     isFeeOnTransfer: row.is_fee_on_transfer === 1,
+    sentinelReport: row.sentinel_report,
+    twitterHandle: row.twitter_handle,
+    circulatingSupply: row.circulating_supply === null ? null : BigInt(row.circulating_supply),
+    isKnown: row.is_known === 1,
+    isDefault: row.is_default === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+/** A flag as the store keeps it, or null to leave it alone in an update. */
+function bit(value: boolean | undefined): number | null {
+  return value === undefined ? null : value ? 1 : 0;
+}
+
+/** Token fields as statement parameters: flags as 0/1, amounts as text; absent ones null. */
+function tokenParameters(token: TokenListingChange) {
+  return {
+    dueDiligenceComplete: bit(token.dueDiligenceComplete),
+    isFeeOnTransfer: bit(token.isFeeOnTransfer),
+    isKnown: bit(token.isKnown),
+    isDefault: bit(token.isDefault),
+    circulatingSupply:
+      token.circulatingSupply === undefined || token.circulatingSupply === null ? null : token.circulatingSupply.toString(),
   };
 }
 
@@ -147,15 +179,37 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
   const nonces = sqliteNonceStore(db);
   const feeOverrides = sqliteFeeOverrideStore(db);
   const accountKeys = sqliteAccountKeyStore(db);
+  const apiKeys = sqliteApiKeyStore(db);
+  const candles = sqliteCandleStore(db);
+  const pools = sqlitePoolStore(db);
+  const farms = sqliteFarmStore(db);
 
   const statements = {
     listTokens: db.prepare<TokenRow>('SELECT * FROM tokens ORDER BY created_at, id'),
     getToken: db.prepare<TokenRow>('SELECT * FROM tokens WHERE id = ?'),
     insertToken: db.prepare(
       `INSERT INTO tokens (id, evm_address, symbol, name, decimals, icon, description, website,
-         due_diligence_complete, is_fee_on_transfer, created_at, updated_at)
+         due_diligence_complete, is_fee_on_transfer, sentinel_report, twitter_handle, circulating_supply, is_known, is_default,
+         created_at, updated_at)
        VALUES (@id, @evmAddress, @symbol, @name, @decimals, @icon, @description, @website,
-         @dueDiligenceComplete, @isFeeOnTransfer, @now, @now)`,
+         @dueDiligenceComplete, @isFeeOnTransfer, @sentinelReport, @twitterHandle, @circulatingSupply, @isKnown, @isDefault,
+         @now, @now)`,
+    ),
+    // A text field is changed only when it is named (@set...); null then clears it.
+    updateToken: db.prepare(
+      `UPDATE tokens SET
+         icon = CASE WHEN @setIcon THEN @icon ELSE icon END,
+         description = CASE WHEN @setDescription THEN @description ELSE description END,
+         website = CASE WHEN @setWebsite THEN @website ELSE website END,
+         sentinel_report = CASE WHEN @setSentinelReport THEN @sentinelReport ELSE sentinel_report END,
+         twitter_handle = CASE WHEN @setTwitterHandle THEN @twitterHandle ELSE twitter_handle END,
+         circulating_supply = CASE WHEN @setCirculatingSupply THEN @circulatingSupply ELSE circulating_supply END,
+         due_diligence_complete = coalesce(@dueDiligenceComplete, due_diligence_complete),
+         is_fee_on_transfer = coalesce(@isFeeOnTransfer, is_fee_on_transfer),
+         is_known = coalesce(@isKnown, is_known),
+         is_default = coalesce(@isDefault, is_default),
+         updated_at = @now
+       WHERE id = @id`,
     ),
     listBooks: db.prepare<BookRow>('SELECT * FROM books ORDER BY id'),
     getBook: db.prepare<BookRow>('SELECT * FROM books WHERE id = ?'),
@@ -180,12 +234,7 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
       },
       async insert(token: NewToken, now: number) {
         try {
-          statements.insertToken.run({
-            ...token,
-            dueDiligenceComplete: token.dueDiligenceComplete ? 1 : 0,
-            isFeeOnTransfer: token.isFeeOnTransfer ? 1 : 0,
-            now,
-          });
+          statements.insertToken.run({ ...token, ...tokenParameters(token), now });
         } catch (error) {
           conflict(db, error, {
             duplicate: `a token with id ${token.id} or address ${token.evmAddress} already exists`,
@@ -194,6 +243,27 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
           });
         }
         return toToken(statements.getToken.get(token.id) as TokenRow);
+      },
+      async update(id, change, now) {
+        const named = (field: keyof TokenListingChange) => (change[field] === undefined ? 0 : 1);
+        const result = statements.updateToken.run({
+          id,
+          now,
+          icon: change.icon ?? null,
+          description: change.description ?? null,
+          website: change.website ?? null,
+          sentinelReport: change.sentinelReport ?? null,
+          twitterHandle: change.twitterHandle ?? null,
+          setIcon: named('icon'),
+          setDescription: named('description'),
+          setWebsite: named('website'),
+          setSentinelReport: named('sentinelReport'),
+          setTwitterHandle: named('twitterHandle'),
+          setCirculatingSupply: named('circulatingSupply'),
+          ...tokenParameters(change),
+        });
+        if (result.changes === 0) return undefined;
+        return toToken(statements.getToken.get(id) as TokenRow);
       },
     },
     books: {
@@ -228,6 +298,10 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
     nonces,
     feeOverrides,
     accountKeys,
+    apiKeys,
+    candles,
+    pools,
+    farms,
     async changeMarker() {
       return Number(statements.dataVersion.get()?.data_version);
     },

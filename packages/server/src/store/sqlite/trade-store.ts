@@ -1,4 +1,5 @@
 import type { NewTrade, TradePage, TradeRecord, TradeStore, TradeWindowStats } from '../ports.js';
+import type { CandleRow } from './candle-store.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
 
 /** Width of the candles that 24-hour figures are summed from. */
@@ -16,16 +17,6 @@ interface TradeRow {
   maker_order_id: number;
   taker_order_id: number;
   transaction_hash: string | null;
-}
-
-interface CandleRow {
-  open_ticks: number;
-  high_ticks: number;
-  low_ticks: number;
-  close_ticks: number;
-  base_volume: string;
-  quote_volume: string;
-  trade_count: number;
 }
 
 function toTrade(row: TradeRow): TradeRecord {

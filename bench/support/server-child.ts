@@ -1,23 +1,26 @@
 /**
- * The server of bench/orders.ts, in its own process so the client's work does not share its event
- * loop. Started by the benchmark with an IPC channel; configured from the environment like main.ts
- * (DATA_DIR, PORT=0, HOST, LOG_LEVEL, VERIFY_WORKERS, ORDER_RATE_LIMIT).
+ * The server of the benchmarks (bench/orders.ts, bench/ws.ts), in its own process so the client's
+ * work does not share its event loop. Started by support/server-process.ts with an IPC channel;
+ * configured from the environment like main.ts (DATA_DIR, PORT=0, HOST, LOG_LEVEL, VERIFY_WORKERS,
+ * ORDER_RATE_LIMIT, WS_*).
  *
  * Messages from the parent: `register` (raw Ed25519 public keys to enter in the devnet account
- * registry, as the operator CLI's `account create` does) and `stop`. It answers `ready` with the
- * URL it listens on, `registered` with the new account ids, and `failed` with a message.
+ * registry, as the operator CLI's `account create` does), `memory` and `stop`. It answers `ready`
+ * with the URL it listens on, `registered` with the new account ids, `memory` with its
+ * process.memoryUsage(), and `failed` with a message.
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
-import { DevnetAccountKeys } from '../packages/server/src/accounts/devnet-account-keys.js';
-import { loadConfig } from '../packages/server/src/config.js';
-import { createLogger } from '../packages/server/src/logging.js';
-import { type RunningServer, startServer } from '../packages/server/src/server.js';
+import { DevnetAccountKeys } from '../../packages/server/src/accounts/devnet-account-keys.js';
+import { loadConfig } from '../../packages/server/src/config.js';
+import { createLogger } from '../../packages/server/src/logging.js';
+import { type RunningServer, startServer } from '../../packages/server/src/server.js';
 
-export type ParentMessage = { type: 'register'; publicKeys: string[] } | { type: 'stop' };
+export type ParentMessage = { type: 'register'; publicKeys: string[] } | { type: 'memory' } | { type: 'stop' };
 export type ChildMessage =
-  | { type: 'ready'; url: string; verifyWorkers: number; domain: Eip712Domain }
+  | { type: 'ready'; url: string; dataApiUrl: string; verifyWorkers: number; domain: Eip712Domain }
   | { type: 'registered'; accountIds: string[] }
+  | { type: 'memory'; rss: number; heapUsed: number; external: number }
   | { type: 'failed'; message: string };
 
 function tell(message: ChildMessage): void {
@@ -61,6 +64,11 @@ async function main(): Promise<void> {
       void stop(0);
       return;
     }
+    if (message.type === 'memory') {
+      const { rss, heapUsed, external } = process.memoryUsage();
+      tell({ type: 'memory', rss, heapUsed, external });
+      return;
+    }
     register(server, message.publicKeys).then(
       (accountIds) => tell({ type: 'registered', accountIds }),
       (error: unknown) => tell({ type: 'failed', message: messageOf(error) }),
@@ -73,7 +81,13 @@ async function main(): Promise<void> {
       process.exit(1);
     });
   });
-  tell({ type: 'ready', url: server.url, verifyWorkers: config.verifyWorkers, domain: server.services.domain });
+  tell({
+    type: 'ready',
+    url: server.url,
+    dataApiUrl: server.dataApiUrl,
+    verifyWorkers: config.verifyWorkers,
+    domain: server.services.domain,
+  });
 }
 
 main().catch((error: unknown) => {

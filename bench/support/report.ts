@@ -1,0 +1,25 @@
+/** Figures and tables of the benchmarks. */
+
+export const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+export const millis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** Nearest-rank percentile of ascending samples. */
+export function percentile(sorted: ArrayLike<number>, q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+export function verdict(passed: boolean): string {
+  return passed ? 'PASS' : 'MISS';
+}
+
+/** Prints a table: the first `textColumns` columns align left, the figures right. */
+export function printTable(header: readonly string[], body: readonly (readonly string[])[], textColumns = 1): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => (cells[column] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column < textColumns ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join('  ');
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const cells of body) console.log(line(cells));
+}

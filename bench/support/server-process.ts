@@ -1,0 +1,156 @@
+/**
+ * A benchmark's server in a child process (support/server-child.ts), so the client's work does not
+ * share its event loop: started on a fresh store in a temporary DATA_DIR, stopped (and its folder
+ * removed) at the end, killed if the benchmark is interrupted.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Eip712Domain } from '@dex/core';
+import type { ChildMessage, ParentMessage } from './server-child.js';
+
+const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../server-child.ts');
+export const CHILD_START_MS = 60_000;
+const CHILD_STOP_MS = 15_000;
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly url: URL;
+  readonly verifyWorkers: number;
+  /** The signing domain of the server's configuration. */
+  readonly domain: Eip712Domain;
+  readonly dataDir: string;
+}
+
+export interface ServerProcessOptions {
+  /** Prefix of the temporary data folder. */
+  readonly name: string;
+  /** Environment on top of the benchmark defaults (silent logs, devnet, no rate limits, port 0). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Writes a V8 CPU profile of the server there. */
+  readonly cpuProfDir?: string | undefined;
+}
+
+/** Servers still running and their data folders: killed and removed if this process is interrupted. */
+const children = new Map<ChildProcess, string>();
+
+export function nextMessage<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs: number,
+): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | undefined, message?: Extract<ChildMessage, { type: T }>) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error !== undefined || message === undefined) reject(error ?? new Error('no message'));
+      else resolve(message);
+    };
+    const onMessage = (message: ChildMessage) => {
+      if (message.type === type) done(undefined, message as Extract<ChildMessage, { type: T }>);
+      else if (message.type === 'failed') done(new Error(`server: ${message.message}`));
+    };
+    const onExit = (code: number | null, signal: string | null) => done(new Error(`server exited (${signal ?? code})`));
+    const timer = setTimeout(() => done(new Error(`server sent no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+/** Sends a message to the server and waits for its answer of type `answer`. */
+export function ask<T extends ChildMessage['type']>(
+  server: ServerProcess,
+  message: ParentMessage,
+  answer: T,
+): Promise<Extract<ChildMessage, { type: T }>> {
+  const reply = nextMessage(server.child, answer, CHILD_START_MS);
+  server.child.send(message);
+  return reply;
+}
+
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${options.name}-`));
+  const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
+  const child = fork(SERVER_ENTRY, [], {
+    execArgv: ['--import', 'tsx', ...profile],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ORDER_RATE_LIMIT: 'off',
+      NETWORK: 'devnet',
+      ...options.env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.set(child, dataDir);
+  try {
+    const ready = await nextMessage(child, 'ready', CHILD_START_MS);
+    return { child, url: new URL(ready.url), verifyWorkers: ready.verifyWorkers, domain: ready.domain, dataDir };
+  } catch (error) {
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Asks the server to close (it writes its CPU profile then) and kills it if it does not. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
+    else child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), CHILD_STOP_MS);
+    });
+    if (await Promise.race([exited.then(() => false), late])) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    clearTimeout(timer);
+  }
+  children.delete(child);
+}
+
+export async function stopServerProcess(server: ServerProcess): Promise<void> {
+  try {
+    await stopChild(server.child);
+  } finally {
+    rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Kills every server still running and removes its folder (on an interrupt or a crash of the benchmark). */
+export function killChildren(): void {
+  for (const [child, dataDir] of children) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  children.clear();
+}
+
+/** Runs a benchmark's main: its exit code, and the servers killed on SIGINT/SIGTERM or a crash. */
+export function runBenchmark(name: string, main: () => Promise<number>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killChildren();
+      process.exit(130);
+    });
+  }
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      killChildren();
+      console.error(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 2;
+    },
+  );
+}

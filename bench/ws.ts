@@ -1,0 +1,395 @@
+/**
+ * WebSocket fan-out benchmark: a thousand depth followers of one book, each a real `ws` client that
+ * keeps a replica of the book by the spec's reliable-depth procedure (buffer, snapshot, replay,
+ * apply), while accounts of both key types save pre-signed orders into that book over HTTP. The
+ * server runs in a child process (bench/support/server-child.ts); the clients and the order
+ * sender share this process.
+ *
+ *   npm run bench:ws -- [--clients 1000] [--orders 8000] [--batch 5] [--in-flight 8] [--accounts 4]
+ *                       [--time-limit 120] [--cpu-prof DIR]
+ *
+ * Printed: depth diffs published and messages delivered per second, the latency from the engine
+ * turn that made a change (the diff's timestamp, server clock) to its receipt by a client (this
+ * process's clock, the same machine), the server's memory, and whether every client's book equals
+ * GET /depth at the end. Targets (issue 5, informational): >= 50,000 messages/s, p99 < 50 ms.
+ */
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { BUY, SELL, type Side, type WireOrder } from '@dex/core';
+import { DepthFollower, fetchDepth } from '../packages/server/src/test-support/depth-follower.js';
+import type { ServerMessage } from '../packages/server/src/ws/protocol.js';
+import { type Account, createAccounts, login, signDigest } from './support/accounts.js';
+import { HttpClient, snippet } from './support/http-client.js';
+import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readMarket } from './support/market.js';
+import { ORDER_STREAM_OPTIONS, readAccounts, readCount, readProfileDir } from './support/options.js';
+import { millis, percentile, printTable, verdict, whole } from './support/report.js';
+import { ask, runBenchmark, type ServerProcess, startServerProcess, stopServerProcess } from './support/server-process.js';
+
+const { id: BOOK_ID, askTicks: ASK_TICKS, bidTicks: BID_TICKS, makerSteps: MAKER_STEPS, takerSteps: TAKER_STEPS } = BENCH_BOOK;
+
+/** Makers rest on this many prices on each side, from ASK_TICKS up and from BID_TICKS down. */
+const LEVELS = 25;
+/** Followers that open their stream and fetch their snapshot at the same time. */
+const JOINING_AT_ONCE = 25;
+const CATCH_UP_MS = 60_000;
+const MEMORY_SAMPLE_MS = 500;
+const MIB = 1024 * 1024;
+
+const TARGETS = { messagesPerSecond: 50_000, p99Ms: 50 } as const;
+
+interface BenchOptions {
+  readonly clients: number;
+  readonly orders: number;
+  readonly batch: number;
+  readonly inFlight: number;
+  readonly accounts: number;
+  readonly timeLimitSeconds: number;
+  readonly cpuProfDir: string | undefined;
+}
+
+function readOptions(argv: readonly string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { ...ORDER_STREAM_OPTIONS, clients: { type: 'string' } },
+    strict: true,
+  });
+  const accounts = readAccounts(values.accounts, 4, 32);
+  return {
+    clients: readCount('--clients', values.clients, 1_000, 1, 10_000),
+    orders: readCount('--orders', values.orders, 8_000, accounts, 3_000 * accounts),
+    batch: readCount('--batch', values.batch, 5, 1, 250),
+    inFlight: readCount('--in-flight', values['in-flight'], 8, 1, 64),
+    accounts,
+    timeLimitSeconds: readCount('--time-limit', values['time-limit'], 120, 1, 3_600),
+    cpuProfDir: readProfileDir(values['cpu-prof']),
+  };
+}
+
+// ---- orders -----------------------------------------------------------------------------------------------
+
+interface Planned {
+  readonly side: Side;
+  readonly ticks: number;
+  readonly steps: number;
+}
+
+/**
+ * An account's orders: two makers, then a taker, over and over. Makers rest on one of LEVELS prices
+ * on their own side (so levels appear, grow and shrink); takers cross a few levels of the other side.
+ */
+function planOf(account: Account, count: number): Planned[] {
+  const seller = account.role === 'seller';
+  return Array.from({ length: count }, (_, index) => {
+    if (index % 3 === 2) {
+      return { side: seller ? SELL : BUY, ticks: seller ? BID_TICKS - 3 : ASK_TICKS + 3, steps: TAKER_STEPS };
+    }
+    const level = (index * 7) % LEVELS;
+    return { side: seller ? SELL : BUY, ticks: seller ? ASK_TICKS + level : BID_TICKS - level, steps: MAKER_STEPS };
+  });
+}
+
+function requestOf(market: Market, order: Planned) {
+  return limitRequest(market, order.side === SELL, order.ticks, order.steps);
+}
+
+interface Batch {
+  readonly account: Account;
+  readonly body: Buffer;
+  readonly orders: number;
+}
+
+/** Builds and signs every order (not timed), then cuts save batches, round-robin over the accounts. */
+async function signedBatches(client: HttpClient, market: Market, accounts: readonly Account[], options: BenchOptions) {
+  const perAccount = await Promise.all(
+    accounts.map(async (account) => {
+      const plan = planOf(account, Math.floor(options.orders / accounts.length));
+      const items: { order: WireOrder; signature: string; orderbookId: number; type: 'LIMIT' }[] = [];
+      for (let start = 0; start < plan.length; start += MAX_BATCH) {
+        const { orders } = await client.json<{ orders: BuiltOrder[] }>(
+          'POST',
+          '/orders/build',
+          { orderRequests: plan.slice(start, start + MAX_BATCH).map((order) => requestOf(market, order)) },
+          account.token,
+        );
+        for (const { meta, ...order } of orders) {
+          items.push({ order, signature: signDigest(account.signer, meta.orderHash), orderbookId: BOOK_ID, type: 'LIMIT' });
+        }
+      }
+      const batches: Batch[] = [];
+      for (let start = 0; start < items.length; start += options.batch) {
+        const slice = items.slice(start, start + options.batch);
+        batches.push({ account, body: Buffer.from(JSON.stringify({ items: slice })), orders: slice.length });
+      }
+      return batches;
+    }),
+  );
+  const queue: Batch[] = [];
+  const rounds = Math.max(...perAccount.map((batches) => batches.length));
+  for (let round = 0; round < rounds; round++) {
+    for (const batches of perAccount) {
+      const batch = batches[round];
+      if (batch !== undefined) queue.push(batch);
+    }
+  }
+  return queue;
+}
+
+/** Saves every batch, `inFlight` requests at a time; a refused batch stops the run. */
+async function saveAll(client: HttpClient, queue: readonly Batch[], inFlight: number, deadline: number): Promise<number> {
+  let next = 0;
+  let saved = 0;
+  const worker = async () => {
+    for (let at = next++; at < queue.length; at = next++) {
+      if (Date.now() > deadline) throw new Error('the timed phase ran past --time-limit');
+      const batch = queue[at] as Batch;
+      const reply = await client.send('POST', '/orders/save', batch.body, batch.account.token);
+      if (reply.status !== 200) throw new Error(`POST /orders/save answered ${reply.status}: ${snippet(reply.body)}`);
+      saved += batch.orders;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return saved;
+}
+
+// ---- followers and measurements ------------------------------------------------------------------------------
+
+/** What every client records of the diffs it receives while the clock runs. */
+class Deliveries {
+  measuring = false;
+  count = 0;
+  lastReceipt = 0;
+  private latencies = new Float64Array(1 << 20);
+
+  record(message: ServerMessage): void {
+    if (!this.measuring || message.type !== 'DEPTH_DIFF') return;
+    const now = Date.now();
+    if (this.count === this.latencies.length) {
+      const grown = new Float64Array(this.latencies.length * 2);
+      grown.set(this.latencies);
+      this.latencies = grown;
+    }
+    this.latencies[this.count++] = now - message.timestamp;
+    this.lastReceipt = now;
+  }
+
+  sortedLatencies(): Float64Array {
+    return this.latencies.slice(0, this.count).sort();
+  }
+}
+
+async function joinFollowers(server: ServerProcess, accounts: readonly Account[], count: number, deliveries: Deliveries) {
+  const followers: DepthFollower[] = [];
+  const base = server.url.origin;
+  for (let start = 0; start < count; start += JOINING_AT_ONCE) {
+    const joining = Array.from({ length: Math.min(JOINING_AT_ONCE, count - start) }, async (_, index) => {
+      const account = accounts[(start + index) % accounts.length] as Account;
+      const follower = await DepthFollower.start(base, account.token, BOOK_ID, false);
+      follower.client.onMessage((message) => deliveries.record(message));
+      return follower;
+    });
+    followers.push(...(await Promise.all(joining)));
+  }
+  return followers;
+}
+
+interface MemoryFigures {
+  rss: number;
+  heapUsed: number;
+}
+
+async function serverMemory(server: ServerProcess): Promise<MemoryFigures> {
+  const { rss, heapUsed } = await ask(server, { type: 'memory' }, 'memory');
+  return { rss, heapUsed };
+}
+
+/** Samples the server's memory until stopped; answers the peaks. */
+function samplePeaks(server: ServerProcess): { stop: () => Promise<MemoryFigures> } {
+  const peak: MemoryFigures = { rss: 0, heapUsed: 0 };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const sample = await serverMemory(server);
+      peak.rss = Math.max(peak.rss, sample.rss);
+      peak.heapUsed = Math.max(peak.heapUsed, sample.heapUsed);
+      await new Promise((resolve) => setTimeout(resolve, MEMORY_SAMPLE_MS));
+    }
+  })().catch(() => {
+    // The server went away: the run fails on its own account; the peaks seen so far stand.
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return peak;
+    },
+  };
+}
+
+/** Every follower's replica against GET /depth once all have caught up; answers the problems found. */
+async function checkReplicas(
+  server: ServerProcess,
+  followers: readonly DepthFollower[],
+): Promise<{ equal: number; failures: string[] }> {
+  const snapshot = await fetchDepth(server.url.origin, BOOK_ID);
+  const failures = new Map<string, number>();
+  const note = (problem: string) => failures.set(problem, (failures.get(problem) ?? 0) + 1);
+  let equal = 0;
+  await Promise.all(
+    followers.map(async (follower) => {
+      try {
+        await follower.reach(snapshot.lastUpdateId, CATCH_UP_MS);
+      } catch (error) {
+        note(`a client did not reach update ${snapshot.lastUpdateId}: ${error instanceof Error ? error.message : String(error)}`);
+        return;
+      }
+      const view = follower.replica.view();
+      const same =
+        view.lastUpdateId === snapshot.lastUpdateId &&
+        JSON.stringify(view.bids) === JSON.stringify(snapshot.bids) &&
+        JSON.stringify(view.asks) === JSON.stringify(snapshot.asks);
+      if (same) equal++;
+      else note("a client's book differs from GET /depth");
+      if (follower.client.seqGaps > 0) note('a client saw a gap in seq');
+      if (follower.client.socket.readyState !== follower.client.socket.OPEN) note('a client was disconnected');
+    }),
+  );
+  return { equal, failures: [...failures].map(([problem, times]) => `${problem} (${times}x)`) };
+}
+
+// ---- the run ---------------------------------------------------------------------------------------------------
+
+function printHeader(options: BenchOptions): void {
+  const cores = cpus().length;
+  console.log(
+    `node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} (${cores} cores), ${process.platform}/${process.arch}`,
+  );
+  console.log(
+    `${whole.format(options.clients)} /ws/depth clients on book ${BOOK_ID}; ${whole.format(options.orders)} orders from ` +
+      `${options.accounts} accounts (2 makers : 1 taker), batches of ${options.batch}, ${options.inFlight} requests in flight`,
+  );
+  console.log(
+    `clients and order sender (this process) and server (a child process, 127.0.0.1) share the ${cores} cores; ` +
+      `orders are built and signed before the clock starts`,
+  );
+  const [one, five] = loadavg();
+  console.log(`load average before the run: ${one?.toFixed(2)} (1 min), ${five?.toFixed(2)} (5 min)`);
+}
+
+const mib = (bytes: number) => `${whole.format(bytes / MIB)} MiB`;
+
+async function main(): Promise<number> {
+  const options = readOptions(process.argv.slice(2));
+  printHeader(options);
+  const server = await startServerProcess({
+    name: 'ws',
+    env: {
+      VERIFY_WORKERS: '1',
+      WS_MAX_CONNECTIONS_PER_IP: String(options.clients + 10),
+      WS_MAX_CONNECTIONS: String(options.clients + 10),
+    },
+    cpuProfDir: options.cpuProfDir,
+  });
+  const client = new HttpClient(server.url, options.inFlight + 1);
+  const followers: DepthFollower[] = [];
+  try {
+    const accounts = await Promise.all((await createAccounts(server, options.accounts)).map((account) => login(client, account)));
+    const market = await readMarket(client, BOOK_ID);
+    process.stderr.write(`  building and signing ${whole.format(options.orders)} orders\n`);
+    const queue = await signedBatches(client, market, accounts, options);
+    const idle = await serverMemory(server);
+
+    process.stderr.write(`  connecting ${whole.format(options.clients)} followers\n`);
+    const deliveries = new Deliveries();
+    followers.push(...(await joinFollowers(server, accounts, options.clients, deliveries)));
+    globalThis.gc?.();
+    const connected = await serverMemory(server);
+
+    process.stderr.write(`  saving ${whole.format(queue.length)} batches\n`);
+    const peaks = samplePeaks(server);
+    deliveries.measuring = true;
+    const start = Date.now();
+    let saved: number;
+    let savedAt: number;
+    let check: { equal: number; failures: string[] };
+    let peak: MemoryFigures;
+    try {
+      saved = await saveAll(client, queue, options.inFlight, start + options.timeLimitSeconds * 1000);
+      savedAt = Date.now();
+      check = await checkReplicas(server, followers);
+    } finally {
+      deliveries.measuring = false;
+      peak = await peaks.stop();
+    }
+    const { equal, failures } = check;
+    const end = await serverMemory(server);
+
+    const seconds = (deliveries.lastReceipt - start) / 1000;
+    const perClient = deliveries.count / options.clients;
+    const latencies = deliveries.sortedLatencies();
+    const rate = deliveries.count / seconds;
+    const p50 = percentile(latencies, 0.5);
+    const p99 = percentile(latencies, 0.99);
+    const max = latencies[latencies.length - 1] ?? Number.NaN;
+    const ordersSeconds = (savedAt - start) / 1000;
+
+    console.log('');
+    printTable(
+      ['measure', 'value', 'target', 'result'],
+      [
+        [
+          'orders saved',
+          `${whole.format(saved)} in ${ordersSeconds.toFixed(1)} s (${whole.format(saved / ordersSeconds)}/s)`,
+          '',
+          '',
+        ],
+        [
+          'diffs published on the book (per client)',
+          `${whole.format(perClient)} (${whole.format(perClient / seconds)}/s)`,
+          '',
+          '',
+        ],
+        ['messages delivered', whole.format(deliveries.count), '', ''],
+        [
+          'messages delivered per second',
+          whole.format(rate),
+          `>= ${whole.format(TARGETS.messagesPerSecond)}`,
+          verdict(rate >= TARGETS.messagesPerSecond),
+        ],
+        ['latency engine turn -> client, p50 ms', millis.format(p50), '', ''],
+        ['latency engine turn -> client, p99 ms', millis.format(p99), `< ${TARGETS.p99Ms}`, verdict(p99 < TARGETS.p99Ms)],
+        ['latency engine turn -> client, max ms', millis.format(max), '', ''],
+        [
+          'server RSS: idle / clients connected / peak / end',
+          `${mib(idle.rss)} / ${mib(connected.rss)} / ${mib(peak.rss)} / ${mib(end.rss)}`,
+          '',
+          '',
+        ],
+        [
+          'server heap used: idle / clients connected / peak',
+          `${mib(idle.heapUsed)} / ${mib(connected.heapUsed)} / ${mib(peak.heapUsed)}`,
+          '',
+          '',
+        ],
+        [
+          'client books equal to GET /depth at the end',
+          `${whole.format(equal)} / ${whole.format(options.clients)}`,
+          'all',
+          verdict(equal === options.clients),
+        ],
+      ],
+    );
+    console.log('');
+    console.log(
+      `the window runs from the first save to the last diff received (${seconds.toFixed(2)} s); diffs fold every change of ` +
+        'one commit group of the book; latency has millisecond resolution (both ends read Date.now())',
+    );
+    for (const failure of failures) console.log(`FAIL ${failure}`);
+    return failures.length === 0 && equal === options.clients ? 0 : 1;
+  } finally {
+    await Promise.all(followers.map((follower) => follower.client.close()));
+    client.close();
+    await stopServerProcess(server);
+  }
+}
+
+runBenchmark('bench:ws', main);
