@@ -130,6 +130,13 @@ function readOptions(argv: readonly string[]): BenchOptions {
     throw new Error(`--orders ${orders} over ${accounts} accounts would rest more than ${OPEN_ORDER_CAP} orders per account`);
   }
   const batches = (values.batch ?? '250,50').split(',').map((text) => readCount('--batch', text.trim(), 0, 1, MAX_BATCH));
+  // An account's first batch must be makers only, or no taker ever finds liquidity to meet.
+  const tooLarge = batches.find((batch) => batch > makersPerAccount);
+  if (tooLarge !== undefined) {
+    throw new Error(
+      `--batch ${tooLarge} exceeds the ${makersPerAccount} makers per account of --orders ${orders} over ${accounts} accounts`,
+    );
+  }
   return {
     orders,
     accounts,
