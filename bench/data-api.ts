@@ -20,12 +20,11 @@ import { runOperator } from '../packages/server/src/cli/operator.js';
 import { monthOf } from '../packages/server/src/modules/data-api/utc-month.js';
 import { openSqliteStore } from '../packages/server/src/store/sqlite/sqlite-store.js';
 import { systemClock } from '../packages/server/src/util/clock.js';
-import { processCpu } from './cpu.js';
-import { HttpClient, snippet } from './http-client.js';
-import { readCount } from './options.js';
-import { runBenchmark, type ServerChild, startServerChild, stopServerChild } from './server-process.js';
-import { median, percentile } from './stats.js';
-import { printTable } from './table.js';
+import { processCpu } from './support/cpu.js';
+import { HttpClient, snippet } from './support/http-client.js';
+import { readCount } from './support/options.js';
+import { fineMillis, median, percentile, printTable, verdict, whole } from './support/report.js';
+import { runBenchmark, type ServerProcess, startServerProcess, stopServerProcess } from './support/server-process.js';
 
 const TARGET_RATIO = 0.8;
 /** A quota no run can use up: the keyed mode measures checking and counting, never refusals. */
@@ -41,7 +40,7 @@ interface BenchOptions {
 
 interface Mode {
   readonly name: string;
-  readonly server: ServerChild;
+  readonly server: ServerProcess;
   readonly client: HttpClient;
   readonly path: string;
   readonly keyed: boolean;
@@ -78,7 +77,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
 }
 
 /** Issues a key on the keyed server's store file with the operator CLI; returns the key and its id. */
-async function issueKey(server: ServerChild): Promise<{ key: string; id: number }> {
+async function issueKey(server: ServerProcess): Promise<{ key: string; id: number }> {
   const store = await openSqliteStore(join(server.dataDir, 'devnet.sqlite'));
   const out: string[] = [];
   try {
@@ -98,7 +97,7 @@ async function issueKey(server: ServerChild): Promise<{ key: string; id: number 
 }
 
 /** Requests counted for the key this month, read from the store file as the operator CLI reads it. */
-async function storedCount(server: ServerChild, id: number): Promise<number> {
+async function storedCount(server: ServerProcess, id: number): Promise<number> {
   const store = await openSqliteStore(join(server.dataDir, 'devnet.sqlite'));
   try {
     return await store.apiKeys.requests(id, monthOf(Date.now()).start);
@@ -109,12 +108,12 @@ async function storedCount(server: ServerChild, id: number): Promise<number> {
 
 async function mode(
   name: string,
-  server: ServerChild,
+  server: ServerProcess,
   connections: number,
   headers: Record<string, string>,
   keyed: boolean,
 ): Promise<Mode> {
-  const base = new URL(server.ready.dataApiUrl);
+  const base = server.dataApiUrl;
   const client = new HttpClient(base, connections, headers);
   return { name, server, client, path: `${base.pathname.replace(/\/$/, '')}/tokens`, keyed, sent: 0 };
 }
@@ -159,13 +158,10 @@ async function load(target: Mode, connections: number, seconds: number, failures
   return { requests: latencies.length, seconds: elapsed, serverCpuMicros, latencies: latencies.sort((a, b) => a - b) };
 }
 
-const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
 function cpuText(measures: readonly Measure[]): string {
   const micros = measures.map((measure) => measure.serverCpuMicros);
   return micros.every((value) => value !== undefined) && micros.length > 0 ? whole.format(median(micros)) : 'n/a';
 }
-const millis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
@@ -180,8 +176,8 @@ async function main(): Promise<number> {
   console.log(`load average before the run: ${one?.toFixed(2)} (1 min), ${five?.toFixed(2)} (5 min)`);
 
   const failures: string[] = [];
-  const keyedServer = await startServerChild('data-api-keys', {});
-  const openServer = await startServerChild('data-api-open', { DATA_API_AUTH: 'false' });
+  const keyedServer = await startServerProcess({ name: 'data-api-keys', env: {} });
+  const openServer = await startServerProcess({ name: 'data-api-open', env: { DATA_API_AUTH: 'false' } });
   const { key, id } = await issueKey(keyedServer);
   const keyed = await mode('key check + quota count', keyedServer, options.connections, { 'x-api-key': key }, true);
   const open = await mode('authentication off (baseline)', openServer, options.connections, {}, false);
@@ -196,7 +192,7 @@ async function main(): Promise<number> {
         if (options.warmup > 0) await load(target, options.connections, options.warmup, failures);
         const measure = await load(target, options.connections, options.seconds, failures);
         process.stderr.write(
-          `  run ${run}/${options.runs} ${target.name}: ${whole.format(measure.requests / measure.seconds)} req/s, p99 ${millis.format(percentile(measure.latencies, 0.99))} ms, server ${measure.serverCpuMicros?.toFixed(1) ?? 'n/a'} µs CPU/req\n`,
+          `  run ${run}/${options.runs} ${target.name}: ${whole.format(measure.requests / measure.seconds)} req/s, p99 ${fineMillis.format(percentile(measure.latencies, 0.99))} ms, server ${measure.serverCpuMicros?.toFixed(1) ?? 'n/a'} µs CPU/req\n`,
         );
         results.get(target)?.push(measure);
       }
@@ -210,8 +206,8 @@ async function main(): Promise<number> {
   } finally {
     keyed.client.close();
     open.client.close();
-    await stopServerChild(keyedServer);
-    await stopServerChild(openServer);
+    await stopServerProcess(keyedServer);
+    await stopServerProcess(openServer);
   }
 
   const rate = (target: Mode) => median((results.get(target) ?? []).map((measure) => measure.requests / measure.seconds));
@@ -222,8 +218,8 @@ async function main(): Promise<number> {
       target.name,
       whole.format(median(measures.map((measure) => measure.requests))),
       whole.format(rate(target)),
-      millis.format(median(measures.map((measure) => percentile(measure.latencies, 0.5)))),
-      millis.format(median(measures.map((measure) => percentile(measure.latencies, 0.99)))),
+      fineMillis.format(median(measures.map((measure) => percentile(measure.latencies, 0.5)))),
+      fineMillis.format(median(measures.map((measure) => percentile(measure.latencies, 0.99)))),
       cpuText(measures),
       `${(rate(target) / baseline).toFixed(2)}x`,
     ];
@@ -233,7 +229,7 @@ async function main(): Promise<number> {
   console.log('');
   const ratio = rate(keyed) / baseline;
   console.log(
-    `target (issue, informational): keyed req/s >= ${TARGET_RATIO} of the baseline: ${ratio.toFixed(2)} ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`,
+    `target (issue, informational): keyed req/s >= ${TARGET_RATIO} of the baseline: ${ratio.toFixed(2)} ${verdict(ratio >= TARGET_RATIO)}`,
   );
   for (const failure of failures) console.log(`FAIL ${failure}`);
   return failures.length === 0 ? 0 : 1;

@@ -13,7 +13,6 @@
  * accounts, builds and signs every order (not timed), then saves them all (timed) and checks the
  * outcome. Every figure printed is the median over the runs. Client and server share the machine.
  */
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -32,10 +31,11 @@ import { keccak256 } from '../packages/server/src/crypto/keccak.js';
 import { type SignerKey, verifyOrderSignature } from '../packages/server/src/crypto/order-signatures.js';
 import { SignatureVerifier } from '../packages/server/src/crypto/verify-pool.js';
 import { type Account, createAccounts, login, type Role, signDigest } from './support/accounts.js';
+import { machineBusy, processCpu } from './support/cpu.js';
 import { HttpClient, type Reply, snippet } from './support/http-client.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readBook, readMarket } from './support/market.js';
 import { ORDER_STREAM_OPTIONS, readAccounts, readCount, readProfileDir } from './support/options.js';
-import { millis, percentile, printTable, verdict, whole } from './support/report.js';
+import { median, millis, percentile, printTable, verdict, whole } from './support/report.js';
 import { runBenchmark, startServerProcess, stopServerProcess } from './support/server-process.js';
 
 const { id: BOOK_ID, askTicks: ASK_TICKS, bidTicks: BID_TICKS, makerSteps: MAKER_STEPS, takerSteps: TAKER_STEPS } = BENCH_BOOK;
@@ -130,6 +130,13 @@ function readOptions(argv: readonly string[]): BenchOptions {
     throw new Error(`--orders ${orders} over ${accounts} accounts would rest more than ${OPEN_ORDER_CAP} orders per account`);
   }
   const batches = (values.batch ?? '250,50').split(',').map((text) => readCount('--batch', text.trim(), 0, 1, MAX_BATCH));
+  // An account's first batch must be makers only, or no taker ever finds liquidity to meet.
+  const tooLarge = batches.find((batch) => batch > makersPerAccount);
+  if (tooLarge !== undefined) {
+    throw new Error(
+      `--batch ${tooLarge} exceeds the ${makersPerAccount} makers per account of --orders ${orders} over ${accounts} accounts`,
+    );
+  }
   return {
     orders,
     accounts,
@@ -450,35 +457,7 @@ async function checkServerState(
   }
 }
 
-// ---- CPU accounting (Linux /proc; absent elsewhere) ----------------------------------------------------------
-
-/** Clock ticks per second of /proc times: USER_HZ, 100 on every Linux architecture Node.js supports. */
-const USER_HZ = 100;
-
-/** CPU seconds a process (all its threads) or, with `thread`, one of its threads has used so far. */
-function processCpu(pid: number | undefined, thread?: number): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
-    // Fields after "pid (comm) ": state is field 3, utime field 14, stime field 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds the whole machine has spent busy (not idle, not waiting for I/O), over all cores. */
-function machineBusy(): number | undefined {
-  try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
-    const ticks = line.trim().split(/\s+/).slice(1).map(Number);
-    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
-    return (ticks.reduce((sum, value) => sum + value, 0) - idle) / USER_HZ;
-  } catch {
-    return undefined;
-  }
-}
+// ---- CPU accounting (bench/support/cpu.ts; absent off Linux) ---------------------------------------------------
 
 interface CpuSnapshot {
   readonly server: number | undefined;
@@ -698,13 +677,6 @@ function floorParts(items: readonly FloorItem[], hasher: OrderHasher): FloorResu
 }
 
 // ---- measuring ----------------------------------------------------------------------------------------------------
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  const upper = sorted[middle] ?? Number.NaN;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
-}
 
 /** Median of each floor over the runs, by name, in first-seen order. */
 function medianFloors(runs: readonly FloorResult[][]): FloorResult[] {

@@ -1,26 +1,29 @@
 /** HTTP for the benchmarks: keep-alive sockets, bodies as raw bytes, a bounded wait per request. */
-import { Agent, request } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 
 const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface Reply {
   readonly status: number;
   readonly body: Buffer;
+  readonly headers: IncomingHttpHeaders;
 }
 
 /** A small keep-alive client: one socket per request in flight, bodies as raw bytes. */
 export class HttpClient {
   private readonly agent: Agent;
 
+  /** `headers` go with every request (e.g. an API key). */
   constructor(
     private readonly base: URL,
     sockets: number,
+    private readonly headers: Readonly<Record<string, string>> = {},
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
   send(method: 'GET' | 'POST', path: string, body?: Buffer | string, token?: string): Promise<Reply> {
-    const headers: Record<string, string | number> = { accept: 'application/json' };
+    const headers: Record<string, string | number> = { accept: 'application/json', ...this.headers };
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(body);
@@ -32,7 +35,9 @@ export class HttpClient {
         (incoming) => {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-          incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks) }));
+          incoming.on('end', () =>
+            resolve({ status: incoming.statusCode ?? 0, body: Buffer.concat(chunks), headers: incoming.headers }),
+          );
           incoming.on('error', reject);
         },
       );

@@ -2,10 +2,20 @@
 
 export const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export const millis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** Milliseconds to the hundredth, for latencies of a millisecond or two. */
+export const fineMillis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Nearest-rank percentile of ascending samples. */
 export function percentile(sorted: ArrayLike<number>, q: number): number {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  const upper = sorted[middle] ?? Number.NaN;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
 }
 
 export function verdict(passed: boolean): string {

@@ -1,13 +1,13 @@
 /**
- * The server of the benchmarks (bench/orders.ts, bench/ws.ts), in its own process so the client's
- * work does not share its event loop. Started by support/server-process.ts with an IPC channel;
- * configured from the environment like main.ts (DATA_DIR, PORT=0, HOST, LOG_LEVEL, VERIFY_WORKERS,
- * ORDER_RATE_LIMIT, WS_*).
+ * The server of the benchmarks (bench/orders.ts, bench/ws.ts, bench/data-api.ts), in its own process
+ * so the client's work does not share its event loop. Started by bench/support/server-process.ts with
+ * an IPC channel; configured from the environment like main.ts (DATA_DIR, PORT=0, HOST, LOG_LEVEL,
+ * VERIFY_WORKERS, ORDER_RATE_LIMIT, WS_*, DATA_API_*).
  *
  * Messages from the parent: `register` (raw Ed25519 public keys to enter in the devnet account
  * registry, as the operator CLI's `account create` does), `memory` and `stop`. It answers `ready`
- * with the URL it listens on, `registered` with the new account ids, `memory` with its
- * process.memoryUsage(), and `failed` with a message.
+ * with the URLs it listens on (REST and data API), `registered` with the new account ids, `memory`
+ * with its process.memoryUsage(), and `failed` with a message.
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
@@ -48,7 +48,7 @@ async function register(server: RunningServer, publicKeys: readonly string[]): P
 }
 
 async function main(): Promise<void> {
-  if (process.send === undefined) throw new Error('bench/orders-server.ts is started by bench/orders.ts with an IPC channel');
+  if (process.send === undefined) throw new Error('no IPC channel: bench/support/server-process.ts starts this server');
   const config = loadConfig(process.env);
   const server = await startServer(config, createLogger(config.logLevel));
   let stopping: Promise<void> | undefined;

@@ -17,7 +17,10 @@ const CHILD_STOP_MS = 15_000;
 
 export interface ServerProcess {
   readonly child: ChildProcess;
+  /** The REST API. */
   readonly url: URL;
+  /** The data API: its own port or a prefix of `url` (DATA_API_PORT, DATA_API_PREFIX). */
+  readonly dataApiUrl: URL;
   readonly verifyWorkers: number;
   /** The signing domain of the server's configuration. */
   readonly domain: Eip712Domain;
@@ -27,7 +30,7 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   /** Prefix of the temporary data folder. */
   readonly name: string;
-  /** Environment on top of the benchmark defaults (silent logs, devnet, no rate limits, port 0). */
+  /** Environment on top of the benchmark defaults (silent logs, devnet, no order rate limits, port 0), e.g. DATA_API_AUTH. */
   readonly env: Readonly<Record<string, string>>;
   /** Writes a V8 CPU profile of the server there. */
   readonly cpuProfDir?: string | undefined;
@@ -71,6 +74,7 @@ export function ask<T extends ChildMessage['type']>(
   return reply;
 }
 
+/** Starts a devnet server on 127.0.0.1 with a free port; resolves once it listens. */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${options.name}-`));
   const profile = options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`];
@@ -91,7 +95,14 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   children.set(child, dataDir);
   try {
     const ready = await nextMessage(child, 'ready', CHILD_START_MS);
-    return { child, url: new URL(ready.url), verifyWorkers: ready.verifyWorkers, domain: ready.domain, dataDir };
+    return {
+      child,
+      url: new URL(ready.url),
+      dataApiUrl: new URL(ready.dataApiUrl),
+      verifyWorkers: ready.verifyWorkers,
+      domain: ready.domain,
+      dataDir,
+    };
   } catch (error) {
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
@@ -118,6 +129,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   children.delete(child);
 }
 
+/** Stops the server (waiting for it to close) and removes its data folder. */
 export async function stopServerProcess(server: ServerProcess): Promise<void> {
   try {
     await stopChild(server.child);
