@@ -30,7 +30,10 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   /** Prefix of the temporary data folder. */
   readonly name: string;
-  /** Environment on top of the benchmark defaults (silent logs, devnet, no order rate limits, port 0), e.g. DATA_API_AUTH. */
+  /**
+   * Environment on top of the benchmark defaults (silent logs, devnet without a settlement chain,
+   * no order rate limits, port 0), e.g. DATA_API_AUTH, or CHAIN=devnet to settle.
+   */
   readonly env: Readonly<Record<string, string>>;
   /** Writes a V8 CPU profile of the server there. */
   readonly cpuProfDir?: string | undefined;
@@ -88,6 +91,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       LOG_LEVEL: 'silent',
       ORDER_RATE_LIMIT: 'off',
       NETWORK: 'devnet',
+      // Intake, streams and the data API are measured without settlement; bench:settlement turns it on.
+      CHAIN: 'off',
       ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
