@@ -1,6 +1,7 @@
 import type { Eip712Domain } from '@dex/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AccessTokens } from './auth/access-tokens.js';
+import type { FundsReader } from './chain/funds-reader.js';
 import type { Config } from './config.js';
 import type { EngineHost } from './engine/engine-host.js';
 import { publicCaller } from './http/access.js';
@@ -42,6 +43,8 @@ export interface AppDeps {
   readonly deskEvents: DeskEvents;
   readonly directory: AccountDirectory;
   readonly fees: FeeSchedule;
+  /** Balances and allowances on the settlement chain; null without one. */
+  readonly funds: FundsReader | null;
   readonly login: WalletLogin;
   readonly builder: OrderBuilder;
   readonly intake: OrderIntake;
@@ -70,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
   await app.register(signatureRoutes, { caller, domain: deps.domain });
   await app.register(authRoutes, { login: deps.login });
-  await app.register(accountRoutes, { tokens, registry, fees: deps.fees });
+  await app.register(accountRoutes, { tokens, registry, fees: deps.fees, directory: deps.directory, funds: deps.funds });
   await app.register(orderRoutes, {
     tokens,
     directory: deps.directory,

@@ -33,6 +33,7 @@ export const ERROR_CATALOGUE = {
   INVALID_INTERVAL: { status: 400, message: 'interval is not one this route offers' },
   INVALID_FIELD: { status: 400, message: 'field must be LIQUIDITY or VOLUME' },
   OPEN_ORDER_LIMIT: { status: 400, message: 'An account may have at most 5000 open orders' },
+  INSUFFICIENT_FUNDS: { status: 400, message: "The account's balance and reactor allowance do not cover its open orders" },
   TOO_MANY_BOOKS: { status: 400, message: 'The stream names more order books than one connection may follow' },
   MISSING_AUTHORIZATION: { status: 401, message: 'Missing Authorization header' },
   INVALID_TOKEN: { status: 401, message: 'Invalid or expired access token' },

@@ -10,6 +10,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import { CancelRelay } from './chain/cancel-relay.js';
 import type { ChainContext } from './chain/chain-context.js';
+import { FundsReader } from './chain/funds-reader.js';
 import { openChain } from './chain/open-chain.js';
 import { OperatorTransactions } from './chain/operator-transactions.js';
 import { ReactorIndexer } from './chain/reactor-indexer.js';
@@ -132,6 +133,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const hasher = new OrderHasher(domain, keccak256);
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
+    const funds = chain === null ? null : new FundsReader(chain);
     const settlement =
       chain === null
         ? null
@@ -165,9 +167,10 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       deskEvents,
       directory,
       fees,
+      funds,
       login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
       builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
-      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock),
+      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, funds),
       queries: new OrderQueries(registry, store),
       close,
     };

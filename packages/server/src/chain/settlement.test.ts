@@ -262,3 +262,72 @@ describe('cancellation on the devnet chain', () => {
     }, 'the floor on the reactor');
   });
 });
+
+describe('funds on the devnet chain', () => {
+  it('refuses an order its balance and reactor allowance do not cover, counting its open orders', async () => {
+    const unfunded = await Trader.secp256k1(h);
+    const refused = await unfunded.save(await unfunded.build([unfunded.limitRequest(2, SELL, 100_000, 10)]));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+
+    // 1,000 SAUCE: 600 resting, then 500 more is too much, 400 fits.
+    const trader = await fundedTrader((host) => Trader.ed25519(host));
+    await trader.limit(2, SELL, 100_000, 600);
+    const over = await trader.save(await trader.build([trader.limitRequest(2, SELL, 100_000, 500)]));
+    expect(over.body).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect((over.body as unknown as { error: string }).error).toContain('would spend 1100000000');
+    expect((await trader.limit(2, SELL, 100_000, 400)).status).toBe('OPEN');
+  });
+
+  it('reports the reactor approvals of onboarding from the chain', async () => {
+    const trader = await Trader.secp256k1(h);
+    const before = await trader.request('GET', '/onboarding/1/status');
+    expect(before.body).toMatchObject({
+      pendingSteps: ['approveBaseTokenReactor', 'approveQuoteTokenReactor'],
+      isComplete: false,
+    });
+    const tokens = await h.services.store.tokens.list();
+    await new DevnetIssuer(settlement().chain).fund(
+      trader.swapper,
+      tokens.map((token) => ({ token: token.evmAddress, amount: 1n })),
+    );
+    const after = await trader.request('GET', '/onboarding/1/status');
+    expect(after.body).toMatchObject({ pendingSteps: [], isComplete: true });
+  });
+
+  it('drops a fill whose maker moved its funds away: the maker is cancelled, the taker goes back on the book', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    const ask = await maker.limit(2, SELL, 90_000, 10);
+    // The maker spends its SAUCE elsewhere after placing the order.
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    const sauce = h.services.registry.get(2)?.base.evmAddress as Address;
+    if (devnet === null) throw new Error('not a devnet');
+    const holder = getAddress(maker.swapper);
+    await devnet.test.impersonateAccount({ address: holder });
+    const balance = await balanceOf(sauce, holder);
+    await chain.public.waitForTransactionReceipt({
+      hash: await devnet.wallet(holder).writeContract({
+        address: sauce,
+        abi: TestToken.abi,
+        functionName: 'transfer',
+        args: ['0x000000000000000000000000000000000000dEaD', balance],
+      }),
+    });
+    await devnet.test.stopImpersonatingAccount({ address: holder });
+
+    const bid = await taker.limit(2, BUY, 90_000, 10);
+    expect(bid.status).toBe('FILLED');
+    const canceled = await canceledEvent(maker, ask.id);
+    expect(canceled.reason).toBe('INSUFFICIENT_FUNDS');
+    const back = await eventually(async () => {
+      const order = await storedOrder(bid.id);
+      return order.status === 'OPEN' ? order : undefined;
+    }, 'the taker to be back on the book');
+    expect(back.filledSteps).toBe(0);
+    h.clock.advance(60_000);
+    const depth = (await h.app.inject({ method: 'GET', url: '/depth/2' })).json() as { bids: [string, string][] };
+    expect(depth.bids[0]).toEqual(['0.9', '10']);
+  });
+});

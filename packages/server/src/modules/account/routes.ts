@@ -2,11 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AccessTokens } from '../../auth/access-tokens.js';
+import type { FundsReader } from '../../chain/funds-reader.js';
 import { AppError } from '../../errors.js';
 import { requirePrincipal } from '../../http/access.js';
 import { single } from '../../http/query.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Market, MarketRegistry } from '../../registry/market-registry.js';
+import type { AccountDirectory } from '../auth/trading-identity.js';
 import type { FeeSchedule } from './fee-schedule.js';
 
 const BookParams = Type.Object({ orderbookId: Type.String() });
@@ -49,10 +51,17 @@ function marketOf(registry: MarketRegistry, text: string): Market {
 /** `GET /fees/:orderbookId` and `GET /onboarding/:orderbookId/status`, for the signed-in account. */
 export async function accountRoutes(
   fastify: FastifyInstance,
-  options: { tokens: AccessTokens; registry: MarketRegistry; fees: FeeSchedule },
+  options: {
+    tokens: AccessTokens;
+    registry: MarketRegistry;
+    fees: FeeSchedule;
+    directory: AccountDirectory;
+    /** Allowances on the settlement chain; null without one. */
+    funds: FundsReader | null;
+  },
 ): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { tokens, registry, fees } = options;
+  const { tokens, registry, fees, directory, funds } = options;
   const tags = ['account'];
   const security = [{ bearer: [] }];
 
@@ -87,23 +96,32 @@ export async function accountRoutes(
         security,
         summary: 'Whether the account can trade a book',
         description:
-          'Token association and Permit2 approvals are steps of the production ledger that this deployment does not have; they are reported complete. Until on-chain settlement is enabled no reactor allowance is needed either, so every step is complete.',
+          "Read from the settlement chain: the reactor approvals are complete when the account has given the reactor an allowance of the book's base and quote token. Token association and Permit2 approvals are steps of the production ledger's token service that this deployment's ERC-20 settlement does not have; they are reported complete. Without a settlement chain (CHAIN=off) every step is complete.",
         params: BookParams,
-        response: { 200: OnboardingResponse, ...errorResponses(401, 404) },
+        response: { 200: OnboardingResponse, ...errorResponses(401, 404, 503) },
       },
     },
     async (request) => {
-      await requirePrincipal(request, tokens);
-      marketOf(registry, request.params.orderbookId);
+      const { account } = await requirePrincipal(request, tokens);
+      const market = marketOf(registry, request.params.orderbookId);
+      let approved = { base: true, quote: true };
+      if (funds !== null) {
+        const { swapper } = await directory.require(account);
+        const holdings = await funds.holdings(swapper, [market.base.evmAddress, market.quote.evmAddress]);
+        const allowed = (token: string) => (holdings.get(token.toLowerCase())?.allowance ?? 0n) > 0n;
+        approved = { base: allowed(market.base.evmAddress), quote: allowed(market.quote.evmAddress) };
+      }
       const steps = {
         associateBaseToken: true,
         associateQuoteToken: true,
         approveBaseTokenPermit2: true,
         approveQuoteTokenPermit2: true,
-        approveBaseTokenReactor: true,
-        approveQuoteTokenReactor: true,
+        approveBaseTokenReactor: approved.base,
+        approveQuoteTokenReactor: approved.quote,
       };
-      return { steps, pendingSteps: [], completedSteps: [...STEP_NAMES], isComplete: true };
+      const completedSteps = STEP_NAMES.filter((name) => steps[name]);
+      const pendingSteps = STEP_NAMES.filter((name) => !steps[name]);
+      return { steps, pendingSteps, completedSteps, isComplete: pendingSteps.length === 0 };
     },
   );
 }

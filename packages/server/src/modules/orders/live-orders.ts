@@ -17,10 +17,16 @@ export interface LiveOrder extends Mutable<OrderProgress> {
   /** Unix ms. */
   readonly deadlineMs: number;
   readonly ocoOrderId: number | null;
+  /** The signed input: what the order may spend in all (lower-case token address, raw amount). */
+  readonly inputToken: string;
+  readonly inputAmount: bigint;
 }
 
 export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
+  const { input } = JSON.parse(record.signedOrder) as { input: { token: string; amount: string } };
   return {
+    inputToken: input.token.toLowerCase(),
+    inputAmount: BigInt(input.amount),
     id: record.id,
     account: record.account,
     bookId: record.bookId,

@@ -11,6 +11,7 @@ import {
   toWireOrder,
   type WireOrder,
 } from '@dex/core';
+import type { FundsReader } from '../../chain/funds-reader.js';
 import type { SignatureCheck } from '../../crypto/order-signatures.js';
 import type { SignatureVerifier } from '../../crypto/verify-pool.js';
 import { AppError } from '../../errors.js';
@@ -77,6 +78,8 @@ export class OrderIntake {
     private readonly verifier: SignatureVerifier,
     private readonly domain: Eip712Domain,
     private readonly clock: Clock,
+    /** Balances and allowances on the settlement chain; null without one (nothing to reserve). */
+    private readonly funds: FundsReader | null,
   ) {}
 
   async save(identity: TradingIdentity, items: readonly SaveItem[], links: readonly OcoLink[]): Promise<SaveOutcome> {
@@ -120,10 +123,16 @@ export class OrderIntake {
         terms: item.terms,
         makerOnly: item.order.makerOnly,
         takerOnce: item.order.takerOnce,
+        input: { token: item.order.input.token.toLowerCase(), amount: item.order.input.amount },
         ocoWith: partner === undefined ? null : (position.get(partner) ?? null),
       };
     });
-    const accepted = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates);
+    // Read before the desk's turn (a chain round trip must not hold up other accounts' orders).
+    const holdings =
+      this.funds === null || candidates.length === 0
+        ? undefined
+        : await this.funds.holdings(identity.swapper, [...new Set(candidates.map((candidate) => candidate.input.token))]);
+    const accepted = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates, holdings);
     for (const record of accepted) saved.set(record.orderHash, record);
 
     const records = checked.map((item) => saved.get(item.hash) as OrderRecord);

@@ -1,5 +1,6 @@
 import { affordableSteps, BUY, type CancelReason, type OpenOrder, type OrderTerms, SELL } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Holding } from '../../chain/funds-reader.js';
 import type { BookRecovery, EngineHost } from '../../engine/engine-host.js';
 import { AppError } from '../../errors.js';
 import type { Market, MarketRegistry } from '../../registry/market-registry.js';
@@ -25,6 +26,8 @@ export interface OrderCandidate {
   readonly terms: OrderTerms;
   readonly makerOnly: boolean;
   readonly takerOnce: boolean;
+  /** The signed input: lower-case token address and raw amount. */
+  readonly input: { readonly token: string; readonly amount: bigint };
   /** Batch index of its OCO partner, or null. */
   readonly ocoWith: number | null;
 }
@@ -144,7 +147,11 @@ export class TradingDesk {
    * stored record of each candidate. Throws before anything changes when a nonce is no longer
    * available, the nonce floor moved above one, or the batch would pass the open-order cap.
    */
-  accept(account: string, candidates: readonly OrderCandidate[]): Promise<OrderRecord[]> {
+  accept(
+    account: string,
+    candidates: readonly OrderCandidate[],
+    holdings?: ReadonlyMap<string, Holding>,
+  ): Promise<OrderRecord[]> {
     return this.serial(async () => {
       // An order past its deadline must not trade, even if the sweep has not reached it yet.
       this.expireDueNow();
@@ -153,6 +160,7 @@ export class TradingDesk {
       const fresh = candidates.filter((candidate) => !saved.has(candidate.fields.orderHash));
       await this.checkNonces(account, fresh);
       this.assertRoomFor(account, fresh.length);
+      if (holdings !== undefined) this.assertCovered(account, fresh, holdings);
 
       const turn = new OrderTurn(this.live, this.clock.now());
       const ids = new Map(fresh.map((candidate) => [candidate, this.nextId++]));
@@ -171,6 +179,8 @@ export class TradingDesk {
           quantitySteps: candidate.terms.kind === 'sized' ? candidate.terms.quantitySteps : 0,
           nonce: fields.nonce,
           deadlineMs: fields.deadline * 1000,
+          inputToken: candidate.input.token,
+          inputAmount: candidate.input.amount,
           ocoOrderId,
           status: 'OPEN',
           reason: null,
@@ -328,6 +338,28 @@ export class TradingDesk {
       if (pending !== undefined) saved.set(hash, pending);
     }
     return saved;
+  }
+
+  /**
+   * The reservation of a risk engine: the account's balance and reactor allowance of each token
+   * must cover what all its open orders may still spend plus what the new ones may spend.
+   */
+  private assertCovered(account: string, fresh: readonly OrderCandidate[], holdings: ReadonlyMap<string, Holding>): void {
+    const needed = new Map<string, bigint>();
+    const add = (token: string, amount: bigint) => needed.set(token, (needed.get(token) ?? 0n) + amount);
+    for (const candidate of fresh) add(candidate.input.token, candidate.input.amount);
+    for (const order of this.live.ofAccount(account)) {
+      if (needed.has(order.inputToken)) add(order.inputToken, order.inputAmount - order.filledInput);
+    }
+    for (const [token, amount] of needed) {
+      const holding = holdings.get(token) ?? { balance: 0n, allowance: 0n };
+      if (holding.balance < amount || holding.allowance < amount) {
+        throw new AppError(
+          'INSUFFICIENT_FUNDS',
+          `Open orders of this account would spend ${amount} of token ${token}; its balance is ${holding.balance} and the reactor may move ${holding.allowance}`,
+        );
+      }
+    }
   }
 
   /** Each nonce was issued to the account by /orders/build, is not used, is above the floor, and appears once. */
