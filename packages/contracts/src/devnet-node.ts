@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -16,6 +16,12 @@ export interface DevnetNodeOptions {
   /** Loopback port; 0 lets the node pick a free one. */
   readonly port?: number;
   readonly startTimeoutMs?: number;
+  /**
+   * File that records the node's process id. A node left running by a service that died without
+   * stopping it (kill -9) is found through it and stopped (its state saved) before a new one starts
+   * on the same state file.
+   */
+  readonly pidFile?: string;
 }
 
 export class DevnetNodeError extends Error {
@@ -47,6 +53,34 @@ export function findAnvil(env: NodeJS.ProcessEnv = process.env): string {
   );
 }
 
+/** Whether `pid` is a running anvil process (not a reused id of something else). */
+function isAnvil(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]?.endsWith('anvil') === true;
+  } catch {
+    // No such process, or no /proc on this platform: signal 0 at least tells whether it lives.
+    try {
+      process.kill(pid, 0);
+      return existsSync('/proc') === false;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Stops the node a previous process left behind, letting it write its state first. */
+async function stopOrphan(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (Number.isSafeInteger(pid) && pid > 0 && isAnvil(pid)) {
+    process.kill(pid, 'SIGINT');
+    const deadline = Date.now() + STOP_TIMEOUT_MS;
+    while (isAnvil(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (isAnvil(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(pidFile, { force: true });
+}
+
 /**
  * A local EVM node (anvil) the service starts and supervises for the embedded devnet: loopback
  * only, state persisted to a file and written on a clean stop (SIGINT) and every few seconds.
@@ -65,6 +99,7 @@ export class DevnetNode {
   }
 
   static async start(options: DevnetNodeOptions): Promise<DevnetNode> {
+    if (options.pidFile !== undefined) await stopOrphan(options.pidFile);
     const args = [
       '--host',
       '127.0.0.1',
@@ -121,7 +156,17 @@ export class DevnetNode {
     // Keep draining the node's output so it never blocks on a full pipe; it logs every request.
     child.stdout?.resume();
     child.stderr?.resume();
+    const { pidFile } = options;
+    if (pidFile !== undefined && child.pid !== undefined) {
+      writeFileSync(pidFile, String(child.pid), { mode: 0o600 });
+      exited.then(() => rmSync(pidFile, { force: true })).catch(() => {});
+    }
     return new DevnetNode(child, `http://127.0.0.1:${port}`, port, exited);
+  }
+
+  /** The node's process id (tests that kill it). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** Stops the node with SIGINT so it writes its state, escalating to SIGKILL after a timeout. */

@@ -46,6 +46,7 @@ export async function openEmbeddedDevnet(
   const node = await DevnetNode.start({
     chainId: config.chainId,
     stateFile: join(config.dataDir, 'devnet-chain-state.json'),
+    pidFile: join(config.dataDir, 'devnet-chain.pid'),
     stateIntervalSeconds: config.chain.stateIntervalSeconds,
     port: config.chain.port,
     gasLimit: Math.max(30_000_000, config.chain.settlement.txGasLimit),
