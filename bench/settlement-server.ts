@@ -49,7 +49,7 @@ function messageOf(error: unknown): string {
 function issuerOf(server: RunningServer): DevnetIssuer {
   const settlement = server.services.settlement;
   if (settlement === null) throw new Error('settlement is off: run with CHAIN=devnet');
-  return new DevnetIssuer(settlement.chain);
+  return DevnetIssuer.of(settlement.chain);
 }
 
 async function register(server: RunningServer, publicKeys: readonly string[]) {

@@ -30,11 +30,15 @@ export class DevnetIssuerError extends Error {
  * accounts their key in the 0x16a registry the reactor checks signatures against.
  */
 export class DevnetIssuer {
-  private readonly devnet: DevnetClients;
+  constructor(
+    private readonly devnet: DevnetClients,
+    private readonly reactor: Address,
+  ) {}
 
-  constructor(private readonly chain: ChainContext) {
+  /** The issuer of the service's own devnet chain. */
+  static of(chain: ChainContext): DevnetIssuer {
     if (chain.devnet === null) throw new DevnetIssuerError('the issuer exists on the embedded devnet chain only');
-    this.devnet = chain.devnet;
+    return new DevnetIssuer(chain.devnet, chain.reactor);
   }
 
   /** Installs the key registry at 0x16a (once) with the issuer as registrar. */
@@ -59,7 +63,7 @@ export class DevnetIssuer {
     if (record.keyType !== 'ED25519') return;
     const account = getAddress(record.evmAddress);
     const key = `0x${record.publicKey}` as Hex;
-    const current = await this.chain.public.readContract({
+    const current = await this.devnet.public.readContract({
       address: ACCOUNT_KEY_SERVICE_ADDRESS,
       abi: DevnetAccountKeyService.abi,
       functionName: 'ed25519KeyOf',
@@ -81,7 +85,7 @@ export class DevnetIssuer {
           this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
         );
         await this.mined(
-          self.writeContract({ address, abi: TestToken.abi, functionName: 'approve', args: [this.chain.reactor, maxUint256] }),
+          self.writeContract({ address, abi: TestToken.abi, functionName: 'approve', args: [this.reactor, maxUint256] }),
         );
       }
     } finally {
@@ -97,7 +101,7 @@ export class DevnetIssuer {
   }
 
   private async mined(sent: Promise<Hex>): Promise<void> {
-    const receipt = await this.chain.public.waitForTransactionReceipt({ hash: await sent });
+    const receipt = await this.devnet.public.waitForTransactionReceipt({ hash: await sent });
     if (receipt.status !== 'success') throw new DevnetIssuerError(`devnet transaction ${receipt.transactionHash} reverted`);
   }
 }

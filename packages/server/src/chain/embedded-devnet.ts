@@ -82,7 +82,7 @@ export async function openEmbeddedDevnet(
       devnet: clients,
       close: () => node.stop(),
     };
-    const issuer = new DevnetIssuer(context);
+    const issuer = DevnetIssuer.of(context);
     await issuer.installKeyRegistry();
     for (const token of await store.tokens.list()) await issuer.installToken(token);
     for (const account of await store.accountKeys.list()) await issuer.publishKey(account);

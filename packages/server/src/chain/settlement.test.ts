@@ -27,7 +27,7 @@ async function fundedTrader(make: (host: Harness) => Promise<Trader>): Promise<T
   const trader = await make(h);
   // 1,000 whole units of every devnet token.
   const tokens = await h.services.store.tokens.list();
-  await new DevnetIssuer(settlement().chain).fund(
+  await DevnetIssuer.of(settlement().chain).fund(
     trader.swapper,
     tokens.map((token) => ({ token: token.evmAddress, amount: 1_000n * 10n ** BigInt(token.decimals) })),
   );
@@ -287,7 +287,7 @@ describe('funds on the devnet chain', () => {
       isComplete: false,
     });
     const tokens = await h.services.store.tokens.list();
-    await new DevnetIssuer(settlement().chain).fund(
+    await DevnetIssuer.of(settlement().chain).fund(
       trader.swapper,
       tokens.map((token) => ({ token: token.evmAddress, amount: 1n })),
     );

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { mkdirSync } from 'node:fs';
+import { connectRunningDevnet } from '../chain/devnet-connection.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { storeFile } from '../services.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -18,6 +19,7 @@ async function main(): Promise<number> {
       clock: systemClock,
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),
+      devnet: () => connectRunningDevnet(config.dataDir),
     });
   } finally {
     await store.close();

@@ -284,6 +284,8 @@ describe('operator CLI accounts', () => {
       evmAddress: privateKeyToAddress(`0x${ecSecret}`).toLowerCase(),
       createdAt: expect.any(Number),
       keyFile: ecFile,
+      // This operator has no devnet chain to fund through (see operator-devnet.test.ts).
+      funded: null,
     });
   });
 

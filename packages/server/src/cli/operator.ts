@@ -5,6 +5,8 @@ import { assertTokenDecimals, CoreError, isEvmAddress, isLedgerId, longZeroAddre
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { type AccountKeyType, InvalidAccountKeyError, parsePublicKeyHex } from '../accounts/account-keys.js';
 import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
+import { DevnetNotRunningError } from '../chain/devnet-connection.js';
+import type { DevnetIssuer } from '../chain/devnet-issuer.js';
 import type { Network } from '../config.js';
 import { seedDevnet } from '../devnet/seed.js';
 import { normaliseAccountId } from '../modules/auth/trading-identity.js';
@@ -32,6 +34,8 @@ export interface OperatorIo {
   readonly clock: Clock;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** The issuer of the running service's devnet chain; throws when no devnet chain runs. */
+  readonly devnet?: () => Promise<DevnetIssuer>;
 }
 
 export const OPERATOR_USAGE = `Operator commands (the server picks up changes within a second):
@@ -48,9 +52,13 @@ export const OPERATOR_USAGE = `Operator commands (the server picks up changes wi
   book list
   book open|close|halt|resume <book id>
   account add --id 0.0.X --key-type ed25519|secp256k1 --public-key HEX
-  account create --key-type ed25519|secp256k1 --key-file PATH
+  account create --key-type ed25519|secp256k1 --key-file PATH [--amount N] [--no-fund]
                        devnet faucet: a new account 0.0.N with a fresh key pair; the private key
-                       goes to PATH (hex, mode 600, never overwritten), the public key is registered
+                       goes to PATH (hex, mode 600, never overwritten), the public key is registered;
+                       with the devnet chain running it is funded as by account fund
+  account fund --account <0.0.X|0x...> [--amount N]
+                       devnet chain: gas money, N whole units (default 1000) of every token, and an
+                       unlimited reactor allowance for each; needs the service running
   account list
   fee set --account <0.0.X|0x...> --book ID --taker-fee-pips N --maker-fee-pips N
                        fee rates of one account on one book, replacing the book's own
@@ -106,6 +114,8 @@ const OPTIONS = {
   book: { type: 'string' },
   'public-key': { type: 'string' },
   'key-file': { type: 'string' },
+  amount: { type: 'string' },
+  fund: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -439,6 +449,63 @@ async function createAccount(values: Values, io: OperatorIo): Promise<AccountKey
   }
 }
 
+const DEFAULT_FUNDING = 1_000;
+
+interface Funding {
+  readonly account: string;
+  readonly address: string;
+  /** Whole units of each token. */
+  readonly amount: number;
+  readonly tokens: string[];
+}
+
+/** Mints `amount` whole units of every registry token to the account and approves the reactor. */
+async function fund(record: { account: string; address: string }, amount: number, io: OperatorIo, issuer: DevnetIssuer) {
+  const tokens = await io.store.tokens.list();
+  await issuer.fund(
+    record.address,
+    tokens.map((token) => ({ token: token.evmAddress, amount: BigInt(amount) * 10n ** BigInt(token.decimals) })),
+  );
+  return { ...record, amount, tokens: tokens.map((token) => token.symbol) };
+}
+
+async function connectDevnet(io: OperatorIo): Promise<DevnetIssuer> {
+  if (io.network !== 'devnet' || io.devnet === undefined) throw new UsageError('funding exists on the devnet only');
+  try {
+    return await io.devnet();
+  } catch (error) {
+    if (error instanceof DevnetNotRunningError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
+  const account = normaliseAccountId(need(values, 'account'));
+  if (account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  const amount = values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
+  let address = account;
+  if (!account.startsWith('0x')) {
+    const key = await io.store.accountKeys.get(account);
+    if (key === undefined) throw new UsageError(`no devnet account ${account}`);
+    address = key.evmAddress;
+  }
+  return fund({ account, address }, amount, io, await connectDevnet(io));
+}
+
+/** Funds a created account when the devnet chain runs; says so on stderr when it does not. */
+async function fundCreated(record: AccountKeyRecord, values: Values, io: OperatorIo): Promise<Funding | null> {
+  const amount = values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
+  let issuer: DevnetIssuer;
+  try {
+    issuer = await connectDevnet(io);
+  } catch (error) {
+    io.err(`not funded: ${error instanceof Error ? error.message : String(error)}; run account fund once the service runs`);
+    return null;
+  }
+  await issuer.publishKey(record);
+  return fund({ account: record.accountId, address: record.evmAddress }, amount, io, issuer);
+}
+
 /** The account and book a fee override is about: the account as the API names it, an existing book. */
 async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: string; bookId: number }> {
   const account = normaliseAccountId(need(values, 'account'));
@@ -513,10 +580,18 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
       }
       case 'account create': {
         const account = await createAccount(values, io);
+        const funded = values.fund === false ? null : await fundCreated(account, values, io);
         print(
-          { ...account, keyFile: values['key-file'] },
-          `created account ${account.accountId}\nkey type     ${account.keyType}\npublic key   ${account.publicKey}\nEVM address  ${account.evmAddress}\nprivate key  written to ${values['key-file']}`,
+          { ...account, keyFile: values['key-file'], funded },
+          `created account ${account.accountId}\nkey type     ${account.keyType}\npublic key   ${account.publicKey}\nEVM address  ${account.evmAddress}\nprivate key  written to ${values['key-file']}${
+            funded === null ? '' : `\nfunded with  ${funded.amount} of ${funded.tokens.join(', ')}`
+          }`,
         );
+        return 0;
+      }
+      case 'account fund': {
+        const funded = await fundAccount(values, io);
+        print(funded, `funded ${funded.account} (${funded.address}) with ${funded.amount} of ${funded.tokens.join(', ')}`);
         return 0;
       }
       case 'account list': {

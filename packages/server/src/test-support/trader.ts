@@ -88,7 +88,7 @@ export class Trader {
     const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew('ED25519', raw, services.clock.now());
     // With settlement on, the reactor checks its signatures against the devnet's key registry.
     const chain = services.settlement?.chain;
-    if (chain !== undefined) await new DevnetIssuer(chain).publishKey(record);
+    if (chain !== undefined) await DevnetIssuer.of(chain).publishKey(record);
     const trader = new Trader(host, record.accountId, record.evmAddress, { type: 'ed25519', privateKey });
     await trader.login();
     return trader;
