@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devnetClients, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAddress, parseEventLogs } from 'viem';
@@ -12,12 +12,20 @@ import { DEVNET_RECORD_FILE } from './embedded-devnet.js';
 const CHILD = new URL('../test-support/service-child.ts', import.meta.url);
 const TRADES = 60;
 const children = new Set<ChildProcess>();
-const folders: (() => void)[] = [];
+const folders: { dir: string; remove: () => void }[] = [];
 
 afterEach(() => {
   for (const child of children) child.kill('SIGKILL');
   children.clear();
-  for (const remove of folders.splice(0)) remove();
+  // A failed test may leave the killed service's chain node running.
+  for (const folder of folders.splice(0)) {
+    const pidFile = join(folder.dir, 'devnet-chain.pid');
+    if (existsSync(pidFile)) {
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    folder.remove();
+  }
 });
 
 function startService(dataDir: string): ChildProcess {
@@ -101,7 +109,7 @@ async function until<T>(check: () => Promise<T | undefined>, what: string, timeo
  */
 async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
   const data = tempDataDir();
-  folders.push(data.remove);
+  folders.push(data);
   const stateFile = join(data.dir, 'devnet-chain-state.json');
   const first = startService(data.dir);
   await next(first, 'ready');
