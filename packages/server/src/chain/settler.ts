@@ -32,8 +32,9 @@ export interface SettlerDeps {
  * fills the reactor would refuse are undone on the books (the order at fault is cancelled with the
  * reason, the other gets its quantity back) and left out; fills the reactor already settled are
  * recorded from their event; the rest go out in one transaction with a fixed gas limit. A batch
- * that does not fit the gas limit is halved. Errors back off and retry; a fill is never settled
- * twice because the reactor refuses a fill id it has seen.
+ * the simulation refuses as a whole (e.g. over the gas limit) is halved, and grows back after each
+ * settled batch. Errors back off and retry; a fill is never settled twice because the reactor
+ * refuses a fill id it has seen.
  */
 export class Settler {
   private readonly loop: WorkLoop;
@@ -115,7 +116,7 @@ export class Settler {
       await store.settlements.markPending(ids, clock.now());
       throw new Error(`settlement transaction ${hash} reverted`);
     }
-    await indexer.apply(mined.logs);
+    await indexer.applyReceipt(mined);
     this.batchLimit = Math.min(config.batchFills, this.batchLimit * 2);
     return true;
   }
@@ -140,9 +141,14 @@ export class Settler {
     });
   }
 
-  /** The reactor's outcome for each fill, or null after halving a batch that ran out of gas. */
+  /**
+   * The reactor's outcome for each fill, or null after halving a batch the simulation refused as a
+   * whole: a batch over the gas limit fails with whatever the EVM ran out of ("out of gas",
+   * "ReentrancySentryOOG", ...), so any failure of a batch of several fills halves it. A single
+   * fill that fails as a whole is an error: the loop backs off and tries again.
+   */
   private async simulate(batch: SettlementBatch) {
-    const { chain, config } = this.deps;
+    const { chain, config, logger } = this.deps;
     try {
       const { result } = await chain.public.simulateContract({
         account: chain.operator.account,
@@ -154,11 +160,19 @@ export class Settler {
       });
       return result.map(outcomeOf);
     } catch (error) {
-      if (batch.fills.length > 1 && /gas/i.test(String(error))) {
-        this.batchLimit = Math.max(1, Math.floor(batch.fills.length / 2));
-        return null;
-      }
-      throw error;
+      if (batch.fills.length <= 1) throw error;
+      this.batchLimit = Math.max(1, Math.floor(batch.fills.length / 2));
+      logger.info(
+        { fills: batch.fills.length, next: this.batchLimit, cause: shortMessage(error) },
+        'the simulation refused a settlement batch; halving it',
+      );
+      return null;
     }
   }
+}
+
+/** The first line of an error's message (viem's carry the whole request after it). */
+function shortMessage(error: unknown): string {
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+  return text.split('\n')[0] ?? text;
 }
