@@ -1,6 +1,7 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import {
   type ContractFunctionArgs,
+  Eip1559FeesNotSupportedError,
   type EncodeFunctionDataParameters,
   encodeFunctionData,
   type Hash,
@@ -24,12 +25,17 @@ export interface SentTransaction {
   readonly receipt: Promise<TransactionReceipt>;
 }
 
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
 /**
- * The operator's transactions to the reactor, sent one at a time so each takes the account's next
- * nonce from the node (no gaps after a failed send), then awaited to their receipt.
+ * The operator's transactions to the reactor, signed here and sent one at a time. The nonce comes
+ * from the node for the first transaction and after any failure, and is counted up locally after
+ * each accepted one; fees are read for each transaction.
  */
 export class OperatorTransactions {
   private tail: Promise<unknown> = Promise.resolve();
+  /** The nonce of the next transaction, or null to ask the node (pending transactions included). */
+  private nonce: number | null = null;
 
   constructor(private readonly chain: ChainContext) {}
 
@@ -39,30 +45,66 @@ export class OperatorTransactions {
     gas?: bigint,
   ): Promise<SentTransaction> {
     const call = { abi: PartialFillLimitOrderReactor.abi, functionName, args };
-    const data = encodeFunctionData(call as EncodeFunctionDataParameters<ReactorAbi, WriteName>);
-    return this.sendCalldata(data, gas);
+    return this.sendCalldata(encodeFunctionData(call as EncodeFunctionDataParameters<ReactorAbi, WriteName>), gas);
   }
 
-  /** Sends a call to the reactor encoded by the caller (the settler sends the bytes it simulated). */
-  sendCalldata(data: Hex, gas?: bigint): Promise<SentTransaction> {
+  /**
+   * Sends a call to the reactor encoded by the caller. The calldata may still be in the works (the
+   * settler passes what its simulation leaves to send): the nonce and fees are read meanwhile, and
+   * nothing is sent when it comes out null.
+   */
+  sendCalldata(calldata: Hex, gas?: bigint): Promise<SentTransaction>;
+  sendCalldata(calldata: Promise<Hex | null>, gas?: bigint): Promise<SentTransaction | null>;
+  sendCalldata(calldata: Hex | Promise<Hex | null>, gas?: bigint): Promise<SentTransaction | null> {
     const sent = this.tail.then(async () => {
-      const { operator, public: reads, reactor } = this.chain;
-      const nonce = await reads.getTransactionCount({ address: operator.account.address, blockTag: 'pending' });
-      const hash = await operator.sendTransaction({
-        to: reactor,
-        data,
-        nonce,
-        ...(gas === undefined ? {} : { gas }),
-      });
-      return { hash, receipt: this.receiptOf(hash) };
+      const [nonce, fees] = await Promise.all([this.nextNonce(), this.fees()]);
+      const data = await calldata;
+      if (data === null) return null;
+      const { operator, public: reads, reactor, chainId } = this.chain;
+      const { account } = operator;
+      if (account.signTransaction === undefined) throw new Error('the operator account cannot sign transactions');
+      try {
+        const serializedTransaction = await account.signTransaction({
+          chainId,
+          nonce,
+          to: reactor,
+          data,
+          gas: gas ?? (await reads.estimateGas({ account, to: reactor, data })),
+          ...fees,
+        });
+        const hash = await operator.sendRawTransaction({ serializedTransaction });
+        this.nonce = nonce + 1;
+        return { hash, receipt: this.receiptOf(hash) };
+      } catch (error) {
+        this.nonce = null;
+        throw error;
+      }
     });
     this.tail = sent.catch(() => {});
     return sent;
   }
 
+  private async nextNonce(): Promise<number> {
+    const { operator, public: reads } = this.chain;
+    this.nonce ??= await reads.getTransactionCount({ address: operator.account.address, blockTag: 'pending' });
+    return this.nonce;
+  }
+
+  /** EIP-1559 fees where the chain has a base fee, a gas price where it does not (as viem chooses). */
+  private async fees(): Promise<Fees> {
+    const reads = this.chain.public;
+    try {
+      return await reads.estimateFeesPerGas();
+    } catch (error) {
+      if (error instanceof Eip1559FeesNotSupportedError) return { gasPrice: await reads.getGasPrice() };
+      throw error;
+    }
+  }
+
   /**
    * Polls for the receipt: soon after the send at first (a devnet node mines at once, within tens of
    * milliseconds), then at the client's polling interval (a public chain's blocks take seconds).
+   * Without one in time, the nonce is read from the node again: the transaction may be gone.
    */
   private async receiptOf(hash: Hash): Promise<TransactionReceipt> {
     const reads = this.chain.public;
@@ -73,6 +115,7 @@ export class OperatorTransactions {
         return await reads.getTransactionReceipt({ hash });
       } catch (error) {
         if (!(error instanceof TransactionReceiptNotFoundError) || Date.now() > deadline) {
+          this.nonce = null;
           throw new Error(`no receipt for transaction ${hash}`, { cause: error });
         }
       }

@@ -9,6 +9,7 @@ import type { Store } from '../store/ports.js';
 import type { UnsettledTrade } from '../store/settlement-ports.js';
 import type { Clock } from '../util/clock.js';
 import { WorkLoop } from '../util/work-loop.js';
+import { BatchSize } from './batch-size.js';
 import type { ChainContext } from './chain-context.js';
 import { failedFill } from './fill-failure.js';
 import type { OperatorTransactions } from './operator-transactions.js';
@@ -46,15 +47,15 @@ interface InFlight {
  *
  * Pipelined: while a batch is being mined, the next is read and encoded, and the receipt of the one
  * before is applied. The next batch is simulated only once the previous one is mined, so that the
- * simulation sees its transfers and fills.
+ * simulation sees its transfers and fills; the operator's nonce and the fees are read meanwhile.
  */
 export class Settler {
   private readonly loop: WorkLoop;
-  private batchLimit: number;
+  private readonly batchSize: BatchSize;
   private inFlight: InFlight | null = null;
 
   constructor(private readonly deps: SettlerDeps) {
-    this.batchLimit = deps.config.batchFills;
+    this.batchSize = new BatchSize(deps.config.batchFills);
     this.loop = new WorkLoop(() => this.settleNext(), deps.logger, 'settlement');
   }
 
@@ -111,14 +112,13 @@ export class Settler {
     this.inFlight = null;
     let receipt: TransactionReceipt | null = null;
     try {
-      const next = this.nextBatch();
+      const next = this.nextBatch(previous !== null);
       // Awaited below; a failure meanwhile must not count as unhandled.
       next.catch(() => {});
       if (previous !== null) receipt = await this.mined(previous);
       const batch = await next;
       if (batch === null) return previous !== null;
-      const sending = await this.simulated(batch);
-      if (sending !== null) this.inFlight = await this.send(sending);
+      this.inFlight = await this.simulateAndSend(batch);
       return true;
     } finally {
       if (receipt !== null) await this.deps.indexer.applyReceipt(receipt);
@@ -126,15 +126,15 @@ export class Settler {
   }
 
   /** The oldest pending trades as an encoded `settle` call, or null when none is pending. */
-  private async nextBatch(): Promise<EncodedBatch | null> {
-    const trades = await this.deps.store.settlements.pending(this.batchLimit);
+  private async nextBatch(inFlight: boolean): Promise<EncodedBatch | null> {
+    const trades = await this.deps.store.settlements.pending(this.batchSize.next(inFlight));
     if (trades.length === 0) return null;
     return encodeBatch(settlementBatch(trades, await this.feeRates(trades)));
   }
 
   /** The receipt of a mined batch; its trades go back in the queue when it reverted or was lost. */
   private async mined(sent: InFlight): Promise<TransactionReceipt> {
-    const { store, clock, config } = this.deps;
+    const { store, clock } = this.deps;
     const receipt = await sent.receipt.catch(async (error: unknown) => {
       await store.settlements.markPending(sent.tradeIds, clock.now());
       throw error;
@@ -143,7 +143,7 @@ export class Settler {
       await store.settlements.markPending(sent.tradeIds, clock.now());
       throw new Error(`settlement transaction ${sent.hash} reverted`);
     }
-    this.batchLimit = Math.min(config.batchFills, this.batchLimit * 2);
+    this.batchSize.mined();
     return receipt;
   }
 
@@ -178,14 +178,27 @@ export class Settler {
     return rest.fills.length === 0 ? null : encodeBatch(rest);
   }
 
-  private async send(batch: EncodedBatch): Promise<InFlight> {
+  /**
+   * Simulates the batch and sends what it leaves; the operator's nonce and the fees are read while
+   * the simulation runs. Null when nothing was sent.
+   */
+  private async simulateAndSend(batch: EncodedBatch): Promise<InFlight | null> {
     const { transactions, store, clock, config } = this.deps;
-    const tradeIds = batch.trades.map((trade) => trade.tradeId);
-    const { hash, receipt } = await transactions.sendCalldata(batch.calldata, BigInt(config.txGasLimit));
+    const simulation = this.simulated(batch);
+    const sending = transactions.sendCalldata(
+      simulation.then((rest) => rest?.calldata ?? null),
+      BigInt(config.txGasLimit),
+    );
+    // Awaited below, after the simulation, whose failure it shares.
+    sending.catch(() => {});
+    const rest = await simulation;
+    const sent = await sending;
+    if (rest === null || sent === null) return null;
     // Awaited by the next turn; a failure meanwhile must not count as unhandled.
-    receipt.catch(() => {});
-    await store.settlements.markSubmitted(tradeIds, hash, clock.now());
-    return { tradeIds, hash, receipt };
+    sent.receipt.catch(() => {});
+    const tradeIds = rest.trades.map((trade) => trade.tradeId);
+    await store.settlements.markSubmitted(tradeIds, sent.hash, clock.now());
+    return { tradeIds, ...sent };
   }
 
   /** The fee rates of both sides of each trade, each account and book read once. */
@@ -228,9 +241,9 @@ export class Settler {
       return outcomes.map(outcomeOf);
     } catch (error) {
       if (batch.fills.length <= 1) throw error;
-      this.batchLimit = Math.max(1, Math.floor(batch.fills.length / 2));
+      this.batchSize.refused(batch.fills.length);
       logger.info(
-        { fills: batch.fills.length, next: this.batchLimit, cause: shortMessage(error) },
+        { fills: batch.fills.length, next: this.batchSize.next(false), cause: shortMessage(error) },
         'the simulation refused a settlement batch; halving it',
       );
       return null;
