@@ -64,8 +64,11 @@ const STREAM_IN_FLIGHT = 8;
  * crossing orders and any duration asks for whole resting orders (FILLS_PER_MAKER per side).
  */
 const RATE_STEP = 40;
-/** The latency phase's default rate at most: half the throughput target, a rate below capacity. */
-const MAX_AUTO_RATE = 500;
+/**
+ * The latency phase's default rate at most: about half the throughput target, a rate below
+ * capacity (a multiple of RATE_STEP).
+ */
+const MAX_AUTO_RATE = 480;
 const POLL_MS = 50;
 /** anvil's state in DATA_DIR (packages/server/src/chain/embedded-devnet.ts). */
 const DEVNET_STATE_FILE = 'devnet-chain-state.json';
