@@ -9,27 +9,22 @@ const privateKey = fc.uint8Array({ minLength: 31, maxLength: 31 }).map((bytes) =
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => toHex(bytes));
 const calldata = fc.uint8Array({ maxLength: 2_000 }).map((bytes) => toHex(bytes));
 
+const common = {
+  chainId: fc.integer({ min: 1, max: 1_000_000 }),
+  nonce: fc.nat(),
+  to: address,
+  data: calldata,
+  gas: fc.bigInt({ min: 21_000n, max: 30_000_000n }),
+};
 const transaction: fc.Arbitrary<TransactionSerializable> = fc.oneof(
   fc.record({
+    ...common,
     type: fc.constant('eip1559' as const),
-    chainId: fc.integer({ min: 1, max: 1_000_000 }),
-    nonce: fc.nat(),
-    to: address,
-    data: calldata,
-    gas: fc.bigInt({ min: 21_000n, max: 30_000_000n }),
     maxFeePerGas: fc.bigInt({ min: 10n ** 9n, max: 10n ** 12n }),
     maxPriorityFeePerGas: fc.bigInt({ min: 0n, max: 10n ** 9n }),
     value: fc.bigInt({ min: 0n, max: 10n ** 20n }),
   }),
-  fc.record({
-    type: fc.constant('legacy' as const),
-    chainId: fc.integer({ min: 1, max: 1_000_000 }),
-    nonce: fc.nat(),
-    to: address,
-    data: calldata,
-    gas: fc.bigInt({ min: 21_000n, max: 30_000_000n }),
-    gasPrice: fc.bigInt({ min: 1n, max: 10n ** 12n }),
-  }),
+  fc.record({ ...common, type: fc.constant('legacy' as const), gasPrice: fc.bigInt({ min: 1n, max: 10n ** 12n }) }),
 );
 
 describe('operatorAccount', () => {
