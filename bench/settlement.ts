@@ -1,7 +1,7 @@
 /**
  * Settlement benchmark: the real service with CHAIN=devnet (anvil, the reactor, the settler and
- * the indexer) in a child process (bench/settlement-server.ts), traders of both key types funded
- * on the chain, signed orders over HTTP, and every fill settled by the reactor.
+ * the indexer) in a child process (bench/support/server-child.ts), traders of both key types
+ * funded on the chain, signed orders over HTTP, and every fill settled by the reactor.
  *
  *   npm run bench:settlement -- [--fills 10000] [--rate N] [--seconds 20] [--accounts 4]
  *                               [--ed25519-share 0.1] [--batch-fills 100] [--tx-gas-limit N]
@@ -21,30 +21,27 @@
  * Gas per fill comes from the settlement transactions' receipts. Client, server and anvil share the
  * machine's cores; CPU use per process is printed to show where the time goes.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject, sign as signEd25519 } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { existsSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
-import { MarketGrid } from '@dex/core';
-import { createClient, getBooks } from '@dex/sdk';
-import { type Address, createPublicClient, type Hash, type Hex, http } from 'viem';
-import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount, sign as signDigest } from 'viem/accounts';
+import { type Address, createPublicClient, type Hash, http } from 'viem';
 import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../packages/server/src/modules/orders/trading-desk.js';
 import { openDatabase, type SqlDatabase } from '../packages/server/src/store/sqlite/driver.js';
-import type { ChildMessage, ParentMessage, ServerFacts } from './settlement-server.js';
+import { type Account, createAccounts, type KeyKind, login, type Role, signDigest } from './support/accounts.js';
+import { type CpuUse, childProcesses, cpuMark, cpuUse } from './support/cpu.js';
+import { HttpClient, snippet } from './support/http-client.js';
+import { BENCH_BOOK, type BuiltOrder, limitRequest, type Market, readMarket } from './support/market.js';
+import { readCount, readProfileDir } from './support/options.js';
+import { percentile, printTable, tenths, verdict, whole } from './support/report.js';
+import { ask, runBenchmark, type ServerProcess, startServerProcess, stopServerProcess } from './support/server-process.js';
 
-const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../settlement-server.ts');
-const BOOK_ID = 1;
-/** Prices in ticks of book 1 (WHBAR/USDC, tick 0.00001): asks rest above bids, takers meet them exactly. */
-const ASK_TICKS = 100_010;
-const BID_TICKS = 99_990;
-/** Sizes in size steps (0.1 WHBAR): each crossing order fills once, each resting order four times. */
-const TAKER_STEPS = 5;
+/**
+ * Orders rest at BENCH_BOOK's ask and bid prices and takers meet them exactly. Sizes in size steps
+ * (0.1 WHBAR): each crossing order fills once, each resting order four times.
+ */
+const TAKER_STEPS = BENCH_BOOK.takerSteps;
 const FILLS_PER_MAKER = 4;
 const MAKER_STEPS = TAKER_STEPS * FILLS_PER_MAKER;
 /**
@@ -64,8 +61,11 @@ const STREAM_IN_FLIGHT = 8;
  * crossing orders and any duration asks for whole resting orders (FILLS_PER_MAKER per side).
  */
 const RATE_STEP = 40;
-/** The latency phase's default rate at most: half the throughput target, a rate below capacity. */
-const MAX_AUTO_RATE = 500;
+/**
+ * The latency phase's default rate at most: about half the throughput target, a rate below
+ * capacity (a multiple of RATE_STEP).
+ */
+const MAX_AUTO_RATE = 480;
 const POLL_MS = 50;
 /** anvil's state in DATA_DIR (packages/server/src/chain/embedded-devnet.ts). */
 const DEVNET_STATE_FILE = 'devnet-chain-state.json';
@@ -74,8 +74,6 @@ const STALL_MS = 30_000;
 const LOG_BLOCKS = 50n;
 /** Tokens each trader gets, in whole units: far more than any run moves. */
 const FUNDING_UNITS = 10_000_000n;
-const CHILD_START_MS = 120_000;
-const CHILD_STOP_MS = 20_000;
 
 /**
  * Fills per settlement transaction unless --batch-fills says otherwise. A fill here costs about
@@ -120,295 +118,99 @@ function readOptions(argv: readonly string[]): Options {
     },
     strict: true,
   });
-  const accounts = count('--accounts', values.accounts, 4, 4, 32);
+  const accounts = readCount('--accounts', values.accounts, 4, 4, 32);
   if (accounts % 4 !== 0) throw new Error('--accounts must be a multiple of 4: both key types, each selling and buying');
   const share = Number(values['ed25519-share'] ?? '0.1');
   if (!(share >= 0 && share <= 1)) throw new Error('--ed25519-share must be in [0, 1]');
   const unit = 2 * FILLS_PER_MAKER;
-  const rate = values.rate === undefined ? undefined : count('--rate', values.rate, 0, RATE_STEP, 20_000);
+  const rate = values.rate === undefined ? undefined : readCount('--rate', values.rate, 0, RATE_STEP, 20_000);
   if (rate !== undefined && rate % RATE_STEP !== 0) throw new Error(`--rate must be a multiple of ${RATE_STEP}`);
-  const seconds = count('--seconds', values.seconds, 20, 1, 600);
+  const seconds = readCount('--seconds', values.seconds, 20, 1, 600);
   return {
-    fills: Math.ceil(count('--fills', values.fills, 10_000, unit, 200_000) / unit) * unit,
+    fills: Math.ceil(readCount('--fills', values.fills, 10_000, unit, 200_000) / unit) * unit,
     rate,
     seconds,
     accounts,
     ed25519Share: share,
-    batchFills: count('--batch-fills', values['batch-fills'], DEFAULT_BATCH_FILLS, 1, 500),
+    batchFills: readCount('--batch-fills', values['batch-fills'], DEFAULT_BATCH_FILLS, 1, 500),
     txGasLimit:
       values['tx-gas-limit'] === undefined
         ? undefined
-        : count('--tx-gas-limit', values['tx-gas-limit'], 0, 1_000_000, 100_000_000),
-    timeLimitSeconds: count('--time-limit', values['time-limit'], 300, 10, 3_600),
-    cpuProfDir: values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']),
+        : readCount('--tx-gas-limit', values['tx-gas-limit'], 0, 1_000_000, 100_000_000),
+    timeLimitSeconds: readCount('--time-limit', values['time-limit'], 300, 10, 3_600),
+    cpuProfDir: readProfileDir(values['cpu-prof']),
     serverLog: values['server-log'] === true,
   };
 }
 
-function count(flag: string, text: string | undefined, fallback: number, minimum: number, maximum: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text.replaceAll('_', ''));
-  if (!Number.isSafeInteger(value) || value < minimum || value > maximum) {
-    throw new Error(`${flag} must be an integer in [${minimum}, ${maximum}], got ${text}`);
-  }
-  return value;
-}
-
 // ---- the server process -------------------------------------------------------------------------------
 
-interface Server extends ServerFacts {
-  readonly child: ChildProcess;
-  readonly dataDir: string;
+interface Server extends ServerProcess {
+  readonly client: HttpClient;
+  readonly settlementChain: NonNullable<ServerProcess['settlement']>;
   /** Warnings and errors the server logged, by message. */
   readonly logged: Map<string, number>;
 }
 
-let running: { child: ChildProcess; dataDir: string } | undefined;
-
-function reply<T extends ChildMessage['type']>(
-  child: ChildProcess,
-  type: T,
-  timeoutMs: number,
-): Promise<Extract<ChildMessage, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const finish = (error: Error | undefined, message?: Extract<ChildMessage, { type: T }>) => {
-      clearTimeout(timer);
-      child.off('message', onMessage).off('exit', onExit);
-      if (message !== undefined) resolve(message);
-      else reject(error);
-    };
-    const onMessage = (message: ChildMessage) => {
-      if (message.type === 'failed') finish(new Error(`server: ${message.message}`));
-      else if (message.type === type) finish(undefined, message as Extract<ChildMessage, { type: T }>);
-    };
-    const onExit = (code: number | null) => finish(new Error(`the server exited (${code})`));
-    const timer = setTimeout(() => finish(new Error(`the server sent no ${type} within ${timeoutMs} ms`)), timeoutMs);
-    child.on('message', onMessage).on('exit', onExit);
-  });
-}
-
+/** The server with CHAIN=devnet, its warnings and errors counted by message (echoed with --server-log). */
 async function startServer(options: Options): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-settlement-'));
-  const child = fork(SERVER_ENTRY, [], {
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(options.cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`]),
-    ],
+  const logged = new Map<string, number>();
+  const process_ = await startServerProcess({
+    name: 'settlement',
     env: {
-      ...process.env,
-      NETWORK: 'devnet',
       CHAIN: 'devnet',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      ORDER_RATE_LIMIT: 'off',
       SETTLEMENT_BATCH_FILLS: String(options.batchFills),
       ...(options.txGasLimit === undefined ? {} : { SETTLEMENT_TX_GAS_LIMIT: String(options.txGasLimit) }),
     },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  running = { child, dataDir };
-  const logged = new Map<string, number>();
-  if (child.stdout !== null) {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let message = line;
-      try {
-        const entry = JSON.parse(line) as { msg?: unknown; err?: { shortMessage?: unknown; message?: unknown } };
-        const cause = entry.err?.shortMessage ?? entry.err?.message;
-        message = `${String(entry.msg ?? line)}${cause === undefined ? '' : `: ${String(cause).split('\n').slice(0, 3).join(' ')}`}`;
-      } catch {
-        // not a JSON log line: count it as it is
-      }
+    cpuProfDir: options.cpuProfDir,
+    logLines: (line) => {
+      const message = logMessage(line);
       logged.set(message, (logged.get(message) ?? 0) + 1);
       if (options.serverLog) process.stderr.write(`  server: ${message}\n`);
-    });
-  }
-  try {
-    const { type: _type, ...facts } = await reply(child, 'ready', CHILD_START_MS);
-    return { ...facts, child, dataDir, logged };
-  } catch (error) {
-    await stopServer({ child, dataDir });
-    throw error;
-  }
-}
-
-async function ask<T extends ChildMessage['type']>(server: Server, message: ParentMessage, answer: T) {
-  const answered = reply(server.child, answer, CHILD_START_MS);
-  server.child.send(message);
-  return answered;
-}
-
-/**
- * Asks the server to close (it stops its anvil, which writes its state) and kills both if it does
- * not; removes its data.
- */
-async function stopServer(server: { child: ChildProcess; dataDir: string }): Promise<void> {
-  const { child } = server;
-  if (child.exitCode === null && child.signalCode === null) {
-    const anvil = childNamed(child.pid, 'anvil');
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
-    else child.kill('SIGTERM');
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      try {
-        if (anvil !== undefined) process.kill(anvil, 'SIGKILL');
-      } catch {
-        // it stopped with its server after all
-      }
-    }, CHILD_STOP_MS);
-    await exited;
-    clearTimeout(timer);
-  }
-  rmSync(server.dataDir, { recursive: true, force: true });
-  running = undefined;
-}
-
-// ---- HTTP -----------------------------------------------------------------------------------------------
-
-async function call<T>(server: Server, method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token !== undefined) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(new URL(path, server.url), {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    signal: AbortSignal.timeout(60_000),
+    },
   });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
+  if (process_.settlement === null) {
+    await stopServerProcess(process_);
+    throw new Error('the server started without its settlement chain');
+  }
+  return { ...process_, client: new HttpClient(process_.url, STREAM_IN_FLIGHT), settlementChain: process_.settlement, logged };
+}
+
+/** A JSON log line as its message and, for an error, the first lines of its cause. */
+function logMessage(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; err?: { shortMessage?: unknown; message?: unknown } };
+    const cause = entry.err?.shortMessage ?? entry.err?.message;
+    return `${String(entry.msg ?? line)}${cause === undefined ? '' : `: ${String(cause).split('\n').slice(0, 3).join(' ')}`}`;
+  } catch {
+    return line; // not a JSON log line: counted as it is
+  }
 }
 
 // ---- traders and orders -----------------------------------------------------------------------------------
 
-type KeyKind = 'secp256k1' | 'ed25519';
-/** A seller rests asks and takes bids; a buyer rests bids and takes asks. */
-type Role = 'seller' | 'buyer';
 type BookSide = 'ask' | 'bid';
 
-type Signer =
-  | { readonly kind: 'secp256k1'; readonly privateKey: Hex; readonly wallet: PrivateKeyAccount }
-  | { readonly kind: 'ed25519'; readonly privateKey: KeyObject };
-
-interface Trader {
-  readonly id: string;
-  /** Where its tokens are on the chain: the wallet, or the Ed25519 account's derived address. */
-  readonly evmAddress: string;
-  readonly role: Role;
-  readonly signer: Signer;
-  token: string;
-}
-
-function signText(signer: Signer, message: string): Promise<Hex> | Hex {
-  if (signer.kind === 'secp256k1') return signer.wallet.signMessage({ message });
-  return `0x${signEd25519(null, Buffer.from(message), signer.privateKey).toString('hex')}`;
-}
-
-/** The mode-byte signature of an order digest: 65-byte secp256k1 (r, s, v) or 64-byte Ed25519 over the 32 bytes. */
-async function signOrder(signer: Signer, orderHash: Hex): Promise<Hex> {
-  if (signer.kind === 'secp256k1') {
-    return `0x00${(await signDigest({ hash: orderHash, privateKey: signer.privateKey, to: 'hex' })).slice(2)}`;
-  }
-  return `0x00${signEd25519(null, Buffer.from(orderHash.slice(2), 'hex'), signer.privateKey).toString('hex')}`;
-}
-
-/** Half secp256k1 wallets, half Ed25519 devnet accounts (registered and published at 0x16a); each kind sells and buys. */
-async function createTraders(server: Server, count: number): Promise<Trader[]> {
-  const edKeys = Array.from({ length: count / 2 }, () => generateKeyPairSync('ed25519'));
-  const raw = edKeys.map(({ publicKey }) =>
-    Buffer.from(publicKey.export({ format: 'jwk' }).x ?? '', 'base64url').toString('hex'),
-  );
-  const { accounts } = await ask(server, { type: 'register', publicKeys: raw }, 'registered');
-  const traders: Trader[] = [];
-  for (let index = 0; index < count / 2; index++) {
-    const role: Role = index % 2 === 0 ? 'seller' : 'buyer';
-    const privateKey = generatePrivateKey();
-    const wallet = privateKeyToAccount(privateKey);
-    traders.push({
-      id: wallet.address.toLowerCase(),
-      evmAddress: wallet.address,
-      role,
-      signer: { kind: 'secp256k1', privateKey, wallet },
-      token: '',
-    });
-    const ed = accounts[index];
-    const edKey = edKeys[index];
-    if (ed === undefined || edKey === undefined) throw new Error('the server registered fewer accounts than asked');
-    traders.push({
-      id: ed.accountId,
-      evmAddress: ed.evmAddress,
-      role,
-      signer: { kind: 'ed25519', privateKey: edKey.privateKey },
-      token: '',
-    });
-  }
-  for (const trader of traders) {
-    const { message } = await call<{ message: string }>(server, 'POST', '/auth/challenge', { accountId: trader.id });
-    const signature = await signText(trader.signer, message);
-    trader.token = (await call<{ token: string }>(server, 'POST', '/auth/verify', { accountId: trader.id, signature })).token;
-  }
-  return traders;
-}
-
-interface Market {
-  readonly grid: MarketGrid;
-  readonly base: string;
-  readonly quote: string;
-  readonly baseDecimals: number;
-  readonly quoteDecimals: number;
-}
-
-async function readMarket(server: Server): Promise<Market> {
-  const { orderbooks } = await getBooks(createClient({ baseUrl: server.url }), { limit: 100 });
-  const book = orderbooks.find((item) => item.id === BOOK_ID);
-  if (book?.baseTokenDecimals == null || book.quoteTokenDecimals == null)
-    throw new Error(`no book ${BOOK_ID} with token decimals`);
-  const grid = new MarketGrid({
-    baseDecimals: book.baseTokenDecimals,
-    quoteDecimals: book.quoteTokenDecimals,
-    tickStep: book.tickStep,
-    sizeStep: book.sizeStep,
-    lotSize: book.lotSize,
-    minNotional: book.minNotional,
-  });
-  return {
-    grid,
-    base: book.baseTokenEvmAddress,
-    quote: book.quoteTokenEvmAddress,
-    baseDecimals: book.baseTokenDecimals,
-    quoteDecimals: book.quoteTokenDecimals,
-  };
+/** Half secp256k1 wallets, half Ed25519 devnet accounts (published at 0x16a); each kind sells and buys; logged in. */
+async function createTraders(server: Server, count: number): Promise<Account[]> {
+  const accounts = await createAccounts(server, count);
+  return Promise.all(accounts.map((account) => login(server.client, account)));
 }
 
 /** One save request: orders of one trader, all resting or all crossing, on one side of the book. */
 interface Batch {
-  readonly trader: Trader;
+  readonly trader: Account;
   readonly taker: boolean;
   readonly size: number;
   body: string;
 }
 
-const restingSide = (role: Role): BookSide => (role === 'seller' ? 'ask' : 'bid');
-
+/** A seller rests asks and takes bids; a buyer rests bids and takes asks, each at the side's price. */
 function orderRequest(market: Market, role: Role, taker: boolean) {
-  const steps = taker ? TAKER_STEPS : MAKER_STEPS;
-  const side = taker ? (role === 'seller' ? 'bid' : 'ask') : restingSide(role);
-  const ticks = side === 'ask' ? ASK_TICKS : BID_TICKS;
-  const base = market.grid.baseAmount(steps).toString();
-  const quote = market.grid.quoteAmount(ticks, steps).toString();
-  const sell = role === 'seller';
-  return {
-    orderbookId: BOOK_ID,
-    type: 'LIMIT' as const,
-    inputToken: sell ? market.base : market.quote,
-    inputAmount: sell ? base : quote,
-    outputToken: sell ? market.quote : market.base,
-    outputAmount: sell ? quote : base,
-  };
+  const side: BookSide = (role === 'seller') !== taker ? 'ask' : 'bid';
+  const ticks = side === 'ask' ? BENCH_BOOK.askTicks : BENCH_BOOK.bidTicks;
+  return limitRequest(market, role === 'seller', ticks, taker ? TAKER_STEPS : MAKER_STEPS);
 }
 
 /**
@@ -422,7 +224,7 @@ class TraderPicker {
   private readonly turns = new Map<string, number>();
 
   constructor(
-    private readonly traders: readonly Trader[],
+    private readonly traders: readonly Account[],
     private readonly share: number,
   ) {}
 
@@ -440,12 +242,12 @@ class TraderPicker {
       .map((part) => ({ trader: this.next(role, part.kind), taker, size: part.size, body: '' }));
   }
 
-  private next(role: Role, kind: KeyKind): Trader {
+  private next(role: Role, kind: KeyKind): Account {
     const group = this.traders.filter((trader) => trader.role === role && trader.signer.kind === kind);
     const key = `${role}:${kind}`;
     const turn = this.turns.get(key) ?? 0;
     this.turns.set(key, turn + 1);
-    return group[turn % group.length] as Trader;
+    return group[turn % group.length] as Account;
   }
 }
 
@@ -466,10 +268,6 @@ function plan(picker: TraderPicker, fills: number, size: number, taker: boolean)
   return units;
 }
 
-interface BuiltOrder {
-  readonly meta: { orderHash: Hex };
-}
-
 /** Builds each batch's orders on the server and signs them here (not timed). */
 async function signBatches(server: Server, market: Market, batches: readonly Batch[]): Promise<void> {
   let next = 0;
@@ -477,18 +275,18 @@ async function signBatches(server: Server, market: Market, batches: readonly Bat
     for (let at = next++; at < batches.length; at = next++) {
       const batch = batches[at] as Batch;
       const requests = Array.from({ length: batch.size }, () => orderRequest(market, batch.trader.role, batch.taker));
-      const { orders } = await call<{ orders: BuiltOrder[] }>(
-        server,
+      const { orders } = await server.client.json<{ orders: BuiltOrder[] }>(
         'POST',
         '/orders/build',
         { orderRequests: requests },
         batch.trader.token,
       );
-      const items = [];
-      for (const { meta, ...order } of orders) {
-        const signature = await signOrder(batch.trader.signer, meta.orderHash);
-        items.push({ order, signature, orderbookId: BOOK_ID, type: 'LIMIT' });
-      }
+      const items = orders.map(({ meta, ...order }) => ({
+        order,
+        signature: signDigest(batch.trader.signer, meta.orderHash),
+        orderbookId: BENCH_BOOK.id,
+        type: 'LIMIT',
+      }));
       batch.body = JSON.stringify({ items });
     }
   };
@@ -501,7 +299,9 @@ interface SaveAnswer {
 
 /** Saves a batch and checks that crossing orders filled and resting ones rest. */
 async function save(server: Server, batch: Batch, problems: string[]): Promise<void> {
-  const { orders } = await call<SaveAnswer>(server, 'POST', '/orders/save', batch.body, batch.trader.token);
+  const reply = await server.client.send('POST', '/orders/save', batch.body, batch.trader.token);
+  if (reply.status !== 200) throw new Error(`POST /orders/save answered ${reply.status}: ${snippet(reply.body)}`);
+  const { orders } = JSON.parse(reply.body.toString('utf8')) as SaveAnswer;
   const wanted = batch.taker ? 'FILLED' : 'OPEN';
   const wrong = orders.filter((order) => order.meta.status !== wanted).length;
   if (orders.length !== batch.size) problems.push(`a save answered ${orders.length} orders for ${batch.size}`);
@@ -630,8 +430,8 @@ interface TxCost {
 }
 
 async function checkChain(server: Server, db: SqlDatabase, problems: string[]): Promise<Map<Hash, TxCost>> {
-  const client = createPublicClient({ transport: http(server.rpcUrl) });
-  const reactor = server.reactor as Address;
+  const client = createPublicClient({ transport: http(server.settlementChain.rpcUrl) });
+  const reactor = server.settlementChain.reactor as Address;
   const abi = PartialFillLimitOrderReactor.abi;
   const head = await client.getBlockNumber();
   const filled = [];
@@ -677,98 +477,21 @@ async function checkChain(server: Server, db: SqlDatabase, problems: string[]): 
 
 // ---- CPU use (Linux /proc) ---------------------------------------------------------------------------------
 
-/** Clock ticks per second of /proc times (USER_HZ, 100 on Linux). */
-const TICKS = 100;
+type Processes = 'server' | 'anvil';
 
-function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The first child process of `parent` whose command is `name` (the server's anvil). */
-function childNamed(parent: number | undefined, name: string): number | undefined {
-  if (parent === undefined) return undefined;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.split(') ')[1]?.split(' ') ?? [];
-      if (Number(fields[1]) === parent && stat.includes(`(${name})`)) return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return undefined;
-}
-
-function busySeconds(): number | undefined {
-  try {
-    const ticks = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-    return (ticks.reduce((sum, value) => sum + value, 0) - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / TICKS;
-  } catch {
-    return undefined;
-  }
-}
-
-interface CpuMark {
-  /** Wall clock, ms since the epoch: the server's store uses the same clock. */
-  readonly at: number;
-  readonly server: number | undefined;
-  readonly anvil: number | undefined;
-  readonly client: number;
-  readonly machine: number | undefined;
-}
-
-function cpuMark(server: Server, anvil: number | undefined): CpuMark {
-  const own = process.cpuUsage();
-  return {
-    at: Date.now(),
-    server: cpuSeconds(server.child.pid),
-    anvil: cpuSeconds(anvil),
-    client: (own.user + own.system) / 1e6,
-    machine: busySeconds(),
-  };
-}
-
-/** Wall seconds between two marks and the CPU seconds each process used, everything else on the machine as `others`. */
-interface CpuUse {
-  readonly wall: number;
-  readonly server: number | undefined;
-  readonly anvil: number | undefined;
-  readonly client: number;
-  readonly others: number | undefined;
-}
-
-function cpuUse(before: CpuMark, after: CpuMark): CpuUse {
-  const used = (key: 'server' | 'anvil' | 'machine') => {
-    const start = before[key];
-    const end = after[key];
-    return start === undefined || end === undefined ? undefined : end - start;
-  };
-  const server = used('server');
-  const anvil = used('anvil');
-  const client = after.client - before.client;
-  const machine = used('machine');
-  const others = machine === undefined ? undefined : Math.max(0, machine - (server ?? 0) - (anvil ?? 0) - client);
-  return { wall: (after.at - before.at) / 1000, server, anvil, client, others };
-}
-
-function coresText(use: CpuUse): string {
+function coresText(use: CpuUse<Processes>): string {
   const cores = (value: number | undefined) => (value === undefined ? 'n/a' : (value / use.wall).toFixed(2));
-  return `server ${cores(use.server)}, anvil ${cores(use.anvil)}, client ${cores(use.client)}, other processes ${cores(use.others)} (of ${cpus().length} cores)`;
+  const { server, anvil } = use.processes;
+  return `server ${cores(server)}, anvil ${cores(anvil)}, client ${cores(use.client)}, other processes ${cores(use.others)} (of ${cpus().length} cores)`;
 }
 
 /** Wall and CPU milliseconds per settlement transaction while only settlement ran. */
-function perTransactionText(use: CpuUse, transactions: number): string {
+function perTransactionText(use: CpuUse<Processes>, transactions: number): string {
   const each = (seconds: number | undefined) => (seconds === undefined ? 'n/a' : whole.format((seconds * 1000) / transactions));
+  const { server, anvil } = use.processes;
   return (
     `after the last order was saved, per settlement transaction (${transactions}): wall ${each(use.wall)} ms, ` +
-    `server CPU ${each(use.server)} ms, anvil CPU ${each(use.anvil)} ms, other processes ${each(use.others)} ms`
+    `server CPU ${each(server)} ms, anvil CPU ${each(anvil)} ms, other processes ${each(use.others)} ms`
   );
 }
 
@@ -779,13 +502,9 @@ interface Phase {
   readonly fills: number;
   readonly txs: SettlementTx[];
   readonly latencies: number[];
-  readonly cpu: CpuUse;
+  readonly cpu: CpuUse<Processes>;
   /** Orders saved per second while the phase sent them. */
   readonly intakeRate: number;
-}
-
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** Settled fills/s from the phase's first settlement transaction to its last (the first one's fills not counted). */
@@ -797,20 +516,6 @@ function drainRate(txs: readonly SettlementTx[]): number {
   return (fills * 1000) / (last.settledAt - first.settledAt);
 }
 
-const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
-function printTable(rows: readonly string[][]): void {
-  const widths = (rows[0] ?? []).map((_, column) => Math.max(...rows.map((cells) => (cells[column] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
-      .join('  ');
-  console.log(line(rows[0] ?? []));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const cells of rows.slice(1)) console.log(line(cells));
-}
-
 function phaseDetails(phase: Phase, costs: Map<Hash, TxCost>, batchFills: number): string[] {
   const fills = phase.txs.reduce((sum, tx) => sum + tx.fills, 0);
   const gasUsed = phase.txs.reduce((sum, tx) => sum + (costs.get(tx.hash)?.gas ?? 0n), 0n);
@@ -820,7 +525,7 @@ function phaseDetails(phase: Phase, costs: Map<Hash, TxCost>, batchFills: number
   const meanGap = gaps.length === 0 ? Number.NaN : gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
   return [
     `${phase.name}: ${whole.format(fills)} fills in ${phase.txs.length} settlement transactions ` +
-      `(${oneDecimal.format(fills / phase.txs.length)} fills/tx, ${atCap} at the cap of ${batchFills}), ` +
+      `(${tenths.format(fills / phase.txs.length)} fills/tx, ${atCap} at the cap of ${batchFills}), ` +
       `${whole.format(Number(gasUsed) / fills)} gas/fill, ${whole.format(Number(gasUsed) / phase.txs.length)} gas/tx, ` +
       `${whole.format(bytes / fills)} calldata bytes/fill, ` +
       `one transaction applied every ${whole.format(meanGap)} ms on average; orders saved at ${whole.format(phase.intakeRate)}/s`,
@@ -843,7 +548,7 @@ async function prepare(
 ): Promise<Batch[][]> {
   const makers = plan(picker, fills, MAKER_UNIT, false).flat();
   const takers = plan(picker, fills, unit, true);
-  const resting = new Map<Trader, number>();
+  const resting = new Map<Account, number>();
   for (const batch of makers) resting.set(batch.trader, (resting.get(batch.trader) ?? 0) + batch.size);
   for (const [trader, orders] of resting) {
     if (orders > MAX_OPEN_ORDERS_PER_ACCOUNT) {
@@ -883,12 +588,12 @@ async function main(): Promise<number> {
   const problems: string[] = [];
   try {
     db.exec('PRAGMA busy_timeout = 5000');
-    const anvil = childNamed(server.child.pid, 'anvil');
+    const pids = { server: server.child.pid, anvil: childProcesses(server.child.pid, 'anvil')[0] };
     process.stderr.write(
-      `  server up (anvil pid ${anvil ?? '?'}); registering, funding and logging in ${options.accounts} traders\n`,
+      `  server up (anvil pid ${pids.anvil ?? '?'}); registering, funding and logging in ${options.accounts} traders\n`,
     );
     const traders = await createTraders(server, options.accounts);
-    const market = await readMarket(server);
+    const market = await readMarket(server.client, BENCH_BOOK.id);
     const funding = [
       { token: market.base, amount: (FUNDING_UNITS * 10n ** BigInt(market.baseDecimals)).toString() },
       { token: market.quote, amount: (FUNDING_UNITS * 10n ** BigInt(market.quoteDecimals)).toString() },
@@ -898,13 +603,13 @@ async function main(): Promise<number> {
     const picker = new TraderPicker(traders, options.ed25519Share);
     const burst = (await prepare(server, market, picker, options.fills, TAKER_UNIT, problems)).flat();
     process.stderr.write(`  throughput phase: crossing orders for ${whole.format(options.fills)} fills\n`);
-    let before = cpuMark(server, anvil);
+    let before = cpuMark(pids);
     let started = performance.now();
     await saveAll(server, burst, problems);
     const burstIntake = (options.fills * 1000) / (performance.now() - started);
-    const saved = cpuMark(server, anvil);
+    const saved = cpuMark(pids);
     await settledAll(db, options.fills, deadline);
-    const settled = cpuMark(server, anvil);
+    const settled = cpuMark(pids);
     const burstCpu = cpuUse(before, settled);
     const drainCpu = cpuUse(saved, settled);
     const lastBurst = lastTradeId(db);
@@ -916,12 +621,12 @@ async function main(): Promise<number> {
     const perTick = (rate * TICK_MS) / 1000;
     const steady = await prepare(server, market, picker, streamFills, perTick, problems);
     process.stderr.write(`  latency phase: ${whole.format(rate)} fills/s for ${options.seconds} s\n`);
-    before = cpuMark(server, anvil);
+    before = cpuMark(pids);
     started = performance.now();
     const lag = await stream(server, steady, problems);
     const steadyIntake = (streamFills * 1000) / (performance.now() - started);
     await settledAll(db, options.fills + streamFills, deadline);
-    const steadyCpu = cpuUse(before, cpuMark(server, anvil));
+    const steadyCpu = cpuUse(before, cpuMark(pids));
     const last = lastTradeId(db);
 
     const end = progress(db);
@@ -953,43 +658,46 @@ async function main(): Promise<number> {
       },
     ];
     const [burstPhase, steadyPhase] = phases as [Phase, Phase];
+    const { batchFills } = server.settlementChain;
     const p99 = percentile(steadyPhase.latencies, 0.99);
 
     console.log('');
     const ms = (sorted: readonly number[], q: number) => whole.format(percentile(sorted, q));
-    printTable([
+    printTable(
       ['measure', 'fills', 'fills/s', 'p50 ms', 'p99 ms', 'max ms', 'target', 'ratio', ''],
       [
-        'settled fills/s, backlog draining (batches at the cap)',
-        whole.format(burstPhase.fills),
-        whole.format(throughput),
-        ms(burstPhase.latencies, 0.5),
-        ms(burstPhase.latencies, 0.99),
-        ms(burstPhase.latencies, 1),
-        `>= ${whole.format(TARGETS.fillsPerSecond)}/s`,
-        `${(throughput / TARGETS.fillsPerSecond).toFixed(2)}x`,
-        throughput >= TARGETS.fillsPerSecond ? 'PASS' : 'MISS',
+        [
+          'settled fills/s, backlog draining (batches at the cap)',
+          whole.format(burstPhase.fills),
+          whole.format(throughput),
+          ms(burstPhase.latencies, 0.5),
+          ms(burstPhase.latencies, 0.99),
+          ms(burstPhase.latencies, 1),
+          `>= ${whole.format(TARGETS.fillsPerSecond)}/s`,
+          `${(throughput / TARGETS.fillsPerSecond).toFixed(2)}x`,
+          verdict(throughput >= TARGETS.fillsPerSecond),
+        ],
+        [
+          `match -> settled event, steady ${whole.format(rate)} fills/s`,
+          whole.format(steadyPhase.fills),
+          whole.format(drainRate(steadyPhase.txs)),
+          ms(steadyPhase.latencies, 0.5),
+          ms(steadyPhase.latencies, 0.99),
+          ms(steadyPhase.latencies, 1),
+          `p99 < ${whole.format(TARGETS.p99Ms)} ms`,
+          `${(p99 / TARGETS.p99Ms).toFixed(2)}x`,
+          verdict(p99 < TARGETS.p99Ms),
+        ],
       ],
-      [
-        `match -> settled event, steady ${whole.format(rate)} fills/s`,
-        whole.format(steadyPhase.fills),
-        whole.format(drainRate(steadyPhase.txs)),
-        ms(steadyPhase.latencies, 0.5),
-        ms(steadyPhase.latencies, 0.99),
-        ms(steadyPhase.latencies, 1),
-        `p99 < ${whole.format(TARGETS.p99Ms)} ms`,
-        `${(p99 / TARGETS.p99Ms).toFixed(2)}x`,
-        p99 < TARGETS.p99Ms ? 'PASS' : 'MISS',
-      ],
-    ]);
+    );
     console.log('');
     console.log(
-      `settler: SETTLEMENT_BATCH_FILLS=${server.batchFills}, SETTLEMENT_TX_GAS_LIMIT=${whole.format(server.txGasLimit)}; ` +
+      `settler: SETTLEMENT_BATCH_FILLS=${batchFills}, SETTLEMENT_TX_GAS_LIMIT=${whole.format(server.settlementChain.txGasLimit)}; ` +
         `ratio = measured / target (throughput: higher is better; p99: lower is better)`,
     );
-    for (const line of phaseDetails(burstPhase, costs, server.batchFills)) console.log(line);
+    for (const line of phaseDetails(burstPhase, costs, batchFills)) console.log(line);
     console.log(`  ${perTransactionText(drainCpu, burstPhase.txs.filter((tx) => tx.settledAt > saved.at).length)}`);
-    for (const line of phaseDetails(steadyPhase, costs, server.batchFills)) console.log(line);
+    for (const line of phaseDetails(steadyPhase, costs, batchFills)) console.log(line);
     console.log(
       `latency phase: ${perTick} crossing orders every ${TICK_MS} ms (sides alternating), worst send lag ${whole.format(lag)} ms; ` +
         (options.rate === undefined
@@ -998,7 +706,7 @@ async function main(): Promise<number> {
     );
     console.log(
       `anvil's state file (written every DEVNET_CHAIN_STATE_INTERVAL_SECONDS, ${process.env.DEVNET_CHAIN_STATE_INTERVAL_SECONDS ?? 'default 2'}) ` +
-        `was ${oneDecimal.format(stateBytes / 1e6)} MB at the end`,
+        `was ${tenths.format(stateBytes / 1e6)} MB at the end`,
     );
     const share = (part: number | undefined, of: number | undefined) =>
       part === undefined || of === undefined || of === 0 ? 'n/a' : `${((100 * part) / of).toFixed(1)}%`;
@@ -1022,24 +730,9 @@ async function main(): Promise<number> {
     throw error;
   } finally {
     db.close();
-    await stopServer(server);
+    server.client.close();
+    await stopServerProcess(server);
   }
 }
 
-// Interrupted: the server, told by the closed channel, stops its anvil and removes its data itself.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (running?.child.connected) running.child.disconnect();
-    process.exit(130);
-  });
-}
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`bench:settlement: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = 2;
-  },
-);
+runBenchmark('bench:settlement', main);

@@ -28,6 +28,8 @@ export type Signer =
 
 export interface NewAccount {
   readonly id: string;
+  /** Where its tokens are on a settlement chain: the wallet, or the Ed25519 account's long-zero address. */
+  readonly evmAddress: string;
   readonly role: Role;
   readonly signer: Signer;
   /** How the server checks this account's order signatures (for an in-process floor). */
@@ -49,7 +51,7 @@ export async function createAccounts(server: ServerProcess, count: number): Prom
       if (x === undefined) throw new Error('node:crypto exported an Ed25519 key without x');
       return { privateKey, publicKey: Uint8Array.from(Buffer.from(x, 'base64url')) };
     });
-  const { accountIds } = await ask(
+  const { accountIds, evmAddresses } = await ask(
     server,
     { type: 'register', publicKeys: edKeys.map((key) => Buffer.from(key.publicKey).toString('hex')) },
     'registered',
@@ -63,15 +65,18 @@ export async function createAccounts(server: ServerProcess, count: number): Prom
       const id = wallet.address.toLowerCase();
       return {
         id,
+        evmAddress: wallet.address,
         role,
         signer: { kind, privateKey: Uint8Array.from(Buffer.from(privateKey.slice(2), 'hex')), wallet },
         key: { type: 'secp256k1-address', address: id as Address },
       };
     }
     const edKey = edKeys[edIndex];
-    const id = accountIds[edIndex++];
-    if (edKey === undefined || id === undefined) throw new Error('the server registered fewer accounts than asked');
-    return { id, role, signer: { kind, ...edKey }, key: { type: 'ed25519', publicKey: edKey.publicKey } };
+    const id = accountIds[edIndex];
+    const evmAddress = evmAddresses[edIndex++];
+    if (edKey === undefined || id === undefined || evmAddress === undefined)
+      throw new Error('the server registered fewer accounts than asked');
+    return { id, evmAddress, role, signer: { kind, ...edKey }, key: { type: 'ed25519', publicKey: edKey.publicKey } };
   });
 }
 

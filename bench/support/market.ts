@@ -17,6 +17,7 @@ export interface Market {
   readonly base: string;
   readonly quote: string;
   readonly baseDecimals: number;
+  readonly quoteDecimals: number;
 }
 
 /** An order as `POST /orders/build` answers it. */
@@ -42,7 +43,13 @@ export async function readMarket(client: HttpClient, bookId: number): Promise<Ma
     lotSize: book.lotSize,
     minNotional: book.minNotional,
   });
-  return { grid, base: book.baseTokenEvmAddress, quote: book.quoteTokenEvmAddress, baseDecimals: book.baseTokenDecimals };
+  return {
+    grid,
+    base: book.baseTokenEvmAddress,
+    quote: book.quoteTokenEvmAddress,
+    baseDecimals: book.baseTokenDecimals,
+    quoteDecimals: book.quoteTokenDecimals,
+  };
 }
 
 /** The build request of a limit order on the benchmark book: a sell spends base for quote, a buy the reverse. */

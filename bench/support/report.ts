@@ -1,7 +1,10 @@
 /** Figures and tables of the benchmarks. */
 
 export const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-export const millis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** One decimal place. */
+export const tenths = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** Milliseconds to the tenth. */
+export const millis = tenths;
 /** Milliseconds to the hundredth, for latencies of a millisecond or two. */
 export const fineMillis = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 

@@ -1,25 +1,52 @@
 /**
- * The server of the benchmarks (bench/orders.ts, bench/ws.ts, bench/data-api.ts), in its own process
- * so the client's work does not share its event loop. Started by bench/support/server-process.ts with
- * an IPC channel; configured from the environment like main.ts (DATA_DIR, PORT=0, HOST, LOG_LEVEL,
- * VERIFY_WORKERS, ORDER_RATE_LIMIT, WS_*, DATA_API_*).
+ * The server of the benchmarks, in its own process so the client's work does not share its event
+ * loop. Started by bench/support/server-process.ts with an IPC channel; configured from the
+ * environment like main.ts (DATA_DIR, PORT=0, HOST, LOG_LEVEL, VERIFY_WORKERS, ORDER_RATE_LIMIT,
+ * WS_*, DATA_API_*, and CHAIN=devnet with SETTLEMENT_* for bench/settlement.ts).
  *
  * Messages from the parent: `register` (raw Ed25519 public keys to enter in the devnet account
- * registry, as the operator CLI's `account create` does), `memory` and `stop`. It answers `ready`
- * with the URLs it listens on (REST and data API), `registered` with the new account ids, `memory`
- * with its process.memoryUsage(), and `failed` with a message.
+ * registry, as the operator CLI's `account create` does, and, with a settlement chain, to publish
+ * at 0x16a where the reactor checks them), `fund` (test tokens and the reactor allowance for EVM
+ * addresses on the settlement chain, through the devnet issuer), `memory` and `stop`. It answers
+ * `ready` with what the benchmark reads afterwards (URLs, the store file, the settlement chain),
+ * `registered` with the new accounts (ids and EVM addresses), `funded`, `memory` with its
+ * process.memoryUsage(), and `failed` with a message.
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
 import { DevnetAccountKeys } from '../../packages/server/src/accounts/devnet-account-keys.js';
+import { DevnetIssuer } from '../../packages/server/src/chain/devnet-issuer.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { createLogger } from '../../packages/server/src/logging.js';
 import { type RunningServer, startServer } from '../../packages/server/src/server.js';
+import { storeFile } from '../../packages/server/src/services.js';
 
-export type ParentMessage = { type: 'register'; publicKeys: string[] } | { type: 'memory' } | { type: 'stop' };
+export type ParentMessage =
+  | { type: 'register'; publicKeys: string[] }
+  | { type: 'fund'; accounts: string[]; tokens: { token: string; amount: string }[] }
+  | { type: 'memory' }
+  | { type: 'stop' };
+
+/** The settlement chain of a server started with CHAIN=devnet. */
+export interface SettlementFacts {
+  readonly rpcUrl: string;
+  readonly reactor: string;
+  readonly batchFills: number;
+  readonly txGasLimit: number;
+}
+
 export type ChildMessage =
-  | { type: 'ready'; url: string; dataApiUrl: string; verifyWorkers: number; domain: Eip712Domain }
-  | { type: 'registered'; accountIds: string[] }
+  | {
+      type: 'ready';
+      url: string;
+      dataApiUrl: string;
+      verifyWorkers: number;
+      domain: Eip712Domain;
+      storeFile: string;
+      settlement: SettlementFacts | null;
+    }
+  | { type: 'registered'; accountIds: string[]; evmAddresses: string[] }
+  | { type: 'funded' }
   | { type: 'memory'; rss: number; heapUsed: number; external: number }
   | { type: 'failed'; message: string };
 
@@ -31,10 +58,17 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function register(server: RunningServer, publicKeys: readonly string[]): Promise<string[]> {
+function issuerOf(server: RunningServer): DevnetIssuer | null {
+  const { settlement } = server.services;
+  return settlement === null ? null : DevnetIssuer.of(settlement.chain);
+}
+
+async function register(server: RunningServer, publicKeys: readonly string[]): Promise<ChildMessage> {
   const registry = new DevnetAccountKeys(server.services.store.accountKeys);
   const tokenIds = new Set((await server.services.store.tokens.list()).map((token) => token.id));
+  const issuer = issuerOf(server);
   const accountIds: string[] = [];
+  const evmAddresses: string[] = [];
   for (const hex of publicKeys) {
     const record = await registry.registerNew(
       'ED25519',
@@ -42,9 +76,31 @@ async function register(server: RunningServer, publicKeys: readonly string[]): P
       server.services.clock.now(),
       tokenIds,
     );
+    await issuer?.publishKey(record);
     accountIds.push(record.accountId);
+    evmAddresses.push(record.evmAddress);
   }
-  return accountIds;
+  return { type: 'registered', accountIds, evmAddresses };
+}
+
+async function fund(server: RunningServer, message: Extract<ParentMessage, { type: 'fund' }>): Promise<ChildMessage> {
+  const issuer = issuerOf(server);
+  if (issuer === null) throw new Error('funding needs a settlement chain: start the server with CHAIN=devnet');
+  const tokens = message.tokens.map(({ token, amount }) => ({ token, amount: BigInt(amount) }));
+  for (const account of message.accounts) await issuer.fund(account, tokens);
+  return { type: 'funded' };
+}
+
+function settlementFacts(server: RunningServer): SettlementFacts | null {
+  const { settlement, config } = server.services;
+  if (settlement === null || config.chain.kind === 'off') return null;
+  const { chain } = settlement;
+  return {
+    rpcUrl: chain.public.chain.rpcUrls.default.http[0] ?? '',
+    reactor: chain.reactor,
+    batchFills: config.chain.settlement.batchFills,
+    txGasLimit: config.chain.settlement.txGasLimit,
+  };
 }
 
 async function main(): Promise<void> {
@@ -69,10 +125,8 @@ async function main(): Promise<void> {
       tell({ type: 'memory', rss, heapUsed, external });
       return;
     }
-    register(server, message.publicKeys).then(
-      (accountIds) => tell({ type: 'registered', accountIds }),
-      (error: unknown) => tell({ type: 'failed', message: messageOf(error) }),
-    );
+    const work = message.type === 'register' ? register(server, message.publicKeys) : fund(server, message);
+    work.then(tell, (error: unknown) => tell({ type: 'failed', message: messageOf(error) }));
   });
   // The benchmark went away without saying stop: do not outlive it, nor leave its temporary store behind.
   process.on('disconnect', () => {
@@ -87,6 +141,8 @@ async function main(): Promise<void> {
     dataApiUrl: server.dataApiUrl,
     verifyWorkers: config.verifyWorkers,
     domain: server.services.domain,
+    storeFile: storeFile(config),
+    settlement: settlementFacts(server),
   });
 }
 

@@ -1,15 +1,18 @@
 /**
  * A benchmark's server in a child process (support/server-child.ts), so the client's work does not
  * share its event loop: started on a fresh store in a temporary DATA_DIR, stopped (and its folder
- * removed) at the end, killed if the benchmark is interrupted.
+ * removed) at the end, killed if the benchmark is interrupted (with its own children: the devnet
+ * chain's node).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Eip712Domain } from '@dex/core';
-import type { ChildMessage, ParentMessage } from './server-child.js';
+import { childProcesses } from './cpu.js';
+import type { ChildMessage, ParentMessage, SettlementFacts } from './server-child.js';
 
 const SERVER_ENTRY = resolve(fileURLToPath(import.meta.url), '../server-child.ts');
 export const CHILD_START_MS = 60_000;
@@ -25,6 +28,10 @@ export interface ServerProcess {
   /** The signing domain of the server's configuration. */
   readonly domain: Eip712Domain;
   readonly dataDir: string;
+  /** The server's SQLite store, for figures read after a run. */
+  readonly storeFile: string;
+  /** The settlement chain (CHAIN=devnet), or null. */
+  readonly settlement: SettlementFacts | null;
 }
 
 export interface ServerProcessOptions {
@@ -37,6 +44,8 @@ export interface ServerProcessOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Writes a V8 CPU profile of the server there. */
   readonly cpuProfDir?: string | undefined;
+  /** Takes the server's log lines (standard output); without it they go to this process's. */
+  readonly logLines?: ((line: string) => void) | undefined;
 }
 
 /** Servers still running and their data folders: killed and removed if this process is interrupted. */
@@ -95,9 +104,12 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       CHAIN: 'off',
       ...options.env,
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', options.logLines === undefined ? 'inherit' : 'pipe', 'inherit', 'ipc'],
   });
   children.set(child, dataDir);
+  if (options.logLines !== undefined && child.stdout !== null) {
+    createInterface({ input: child.stdout }).on('line', options.logLines);
+  }
   try {
     const ready = await nextMessage(child, 'ready', CHILD_START_MS);
     return {
@@ -107,6 +119,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       verifyWorkers: ready.verifyWorkers,
       domain: ready.domain,
       dataDir,
+      storeFile: ready.storeFile,
+      settlement: ready.settlement,
     };
   } catch (error) {
     await stopChild(child);
@@ -115,7 +129,19 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
   }
 }
 
-/** Asks the server to close (it writes its CPU profile then) and kills it if it does not. */
+/** Kills the server and its own children (a devnet node would outlive it otherwise). */
+function kill(child: ChildProcess): void {
+  for (const pid of childProcesses(child.pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // it ended meanwhile
+    }
+  }
+  child.kill('SIGKILL');
+}
+
+/** Asks the server to close (it writes its CPU profile then, and stops its chain node) and kills it if it does not. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -126,7 +152,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
       timer = setTimeout(() => resolve(true), CHILD_STOP_MS);
     });
     if (await Promise.race([exited.then(() => false), late])) {
-      child.kill('SIGKILL');
+      kill(child);
       await exited;
     }
     clearTimeout(timer);
@@ -146,7 +172,7 @@ export async function stopServerProcess(server: ServerProcess): Promise<void> {
 /** Kills every server still running and removes its folder (on an interrupt or a crash of the benchmark). */
 export function killChildren(): void {
   for (const [child, dataDir] of children) {
-    child.kill('SIGKILL');
+    kill(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
   children.clear();

@@ -36,7 +36,7 @@ describe('loadConfig defaults', () => {
         kind: 'devnet',
         port: 0,
         stateIntervalSeconds: 2,
-        settlement: { batchFills: 150, txGasLimit: 15_000_000 },
+        settlement: { batchFills: 100, txGasLimit: 15_000_000 },
       },
       reactorAddress: null,
       signatureDomainName: 'PartialFillLimitOrderReactor',

@@ -52,7 +52,7 @@ export class CancelRelay {
         mine.map((cancellation) => cancellation.orderId),
         hash,
       );
-      await this.indexer.apply((await receipt).logs);
+      await this.indexer.applyReceipt(await receipt);
       return true;
     }
     const floors = await cancellations.unsentFloors();
@@ -63,7 +63,7 @@ export class CancelRelay {
       }
       const { hash, receipt } = await this.transactions.send('cancelAllFor', [getAddress(swapper), floor]);
       await cancellations.markFloorSent(account, floor, hash);
-      await this.indexer.apply((await receipt).logs);
+      await this.indexer.applyReceipt(await receipt);
     }
     return floors.length > 0;
   }

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { DevnetNode, devnetClients, fund, PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Address, getAddress, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey } from 'viem/accounts';
 import type { Config } from '../config.js';
 import type { Store } from '../store/ports.js';
 import { localSecret } from '../util/local-secret.js';
 import type { ChainContext } from './chain-context.js';
 import { DevnetIssuer } from './devnet-issuer.js';
+import { operatorAccount } from './operator-account.js';
 
 /** What the devnet deployed, kept in DATA_DIR so a restart reuses it. */
 interface DevnetRecord {
@@ -54,7 +55,7 @@ export async function openEmbeddedDevnet(
   try {
     const clients = devnetClients(node.rpcUrl, config.chainId);
     const headAtStart = await clients.public.getBlockNumber();
-    const operator = clients.wallet(privateKeyToAccount(devnetOperatorKey(config.dataDir)));
+    const operator = clients.wallet(operatorAccount(devnetOperatorKey(config.dataDir)));
     await fund(clients, operator.account.address);
 
     let reactor = readDevnetRecord(config.dataDir)?.reactor;

@@ -1,16 +1,41 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
-import type { ContractFunctionArgs, Hash, TransactionReceipt } from 'viem';
+import {
+  type ContractFunctionArgs,
+  Eip1559FeesNotSupportedError,
+  type EncodeFunctionDataParameters,
+  encodeFunctionData,
+  type Hash,
+  type Hex,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+} from 'viem';
 import type { ChainContext } from './chain-context.js';
 
 type ReactorAbi = typeof PartialFillLimitOrderReactor.abi;
 type WriteName = 'settle' | 'cancelFor' | 'cancelAllFor';
 
+/** How long a sent transaction may take to be mined before its sender gives up on it. */
+const RECEIPT_TIMEOUT_MS = 120_000;
+/** First wait between receipt polls; doubled up to the client's polling interval. */
+const FIRST_POLL_MS = 1;
+
+export interface SentTransaction {
+  readonly hash: Hash;
+  /** Rejects when no receipt came within the timeout (the transaction may still be mined later). */
+  readonly receipt: Promise<TransactionReceipt>;
+}
+
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
 /**
- * The operator's transactions to the reactor, sent one at a time so each takes the account's next
- * nonce from the node (no gaps after a failed send), then awaited to their receipt.
+ * The operator's transactions to the reactor, signed here and sent one at a time. The nonce comes
+ * from the node for the first transaction and after any failure, and is counted up locally after
+ * each accepted one; fees are read for each transaction.
  */
 export class OperatorTransactions {
   private tail: Promise<unknown> = Promise.resolve();
+  /** The nonce of the next transaction, or null to ask the node (pending transactions included). */
+  private nonce: number | null = null;
 
   constructor(private readonly chain: ChainContext) {}
 
@@ -18,21 +43,84 @@ export class OperatorTransactions {
     functionName: name,
     args: ContractFunctionArgs<ReactorAbi, 'nonpayable', name>,
     gas?: bigint,
-  ): Promise<{ hash: Hash; receipt: Promise<TransactionReceipt> }> {
+  ): Promise<SentTransaction> {
+    const call = { abi: PartialFillLimitOrderReactor.abi, functionName, args };
+    return this.sendCalldata(encodeFunctionData(call as EncodeFunctionDataParameters<ReactorAbi, WriteName>), gas);
+  }
+
+  /**
+   * Sends a call to the reactor encoded by the caller. The calldata may still be in the works (the
+   * settler passes what its simulation leaves to send): the nonce and fees are read meanwhile, and
+   * nothing is sent when it comes out null.
+   */
+  sendCalldata(calldata: Hex, gas?: bigint): Promise<SentTransaction>;
+  sendCalldata(calldata: Promise<Hex | null>, gas?: bigint): Promise<SentTransaction | null>;
+  sendCalldata(calldata: Hex | Promise<Hex | null>, gas?: bigint): Promise<SentTransaction | null> {
     const sent = this.tail.then(async () => {
-      const { operator, public: reads, reactor } = this.chain;
-      const nonce = await reads.getTransactionCount({ address: operator.account.address, blockTag: 'pending' });
-      const hash = await operator.writeContract({
-        address: reactor,
-        abi: PartialFillLimitOrderReactor.abi,
-        functionName,
-        args,
-        nonce,
-        ...(gas === undefined ? {} : { gas }),
-      } as Parameters<typeof operator.writeContract>[0]);
-      return { hash, receipt: reads.waitForTransactionReceipt({ hash, timeout: 120_000 }) };
+      const [nonce, fees] = await Promise.all([this.nextNonce(), this.fees()]);
+      const data = await calldata;
+      if (data === null) return null;
+      const { operator, public: reads, reactor, chainId } = this.chain;
+      const { account } = operator;
+      if (account.signTransaction === undefined) throw new Error('the operator account cannot sign transactions');
+      try {
+        const serializedTransaction = await account.signTransaction({
+          chainId,
+          nonce,
+          to: reactor,
+          data,
+          gas: gas ?? (await reads.estimateGas({ account, to: reactor, data })),
+          ...fees,
+        });
+        const hash = await operator.sendRawTransaction({ serializedTransaction });
+        this.nonce = nonce + 1;
+        return { hash, receipt: this.receiptOf(hash) };
+      } catch (error) {
+        this.nonce = null;
+        throw error;
+      }
     });
     this.tail = sent.catch(() => {});
     return sent;
+  }
+
+  private async nextNonce(): Promise<number> {
+    const { operator, public: reads } = this.chain;
+    this.nonce ??= await reads.getTransactionCount({ address: operator.account.address, blockTag: 'pending' });
+    return this.nonce;
+  }
+
+  /** EIP-1559 fees where the chain has a base fee, a gas price where it does not (as viem chooses). */
+  private async fees(): Promise<Fees> {
+    const reads = this.chain.public;
+    try {
+      return await reads.estimateFeesPerGas();
+    } catch (error) {
+      if (error instanceof Eip1559FeesNotSupportedError) return { gasPrice: await reads.getGasPrice() };
+      throw error;
+    }
+  }
+
+  /**
+   * Polls for the receipt: soon after the send at first (a devnet node mines at once, within tens of
+   * milliseconds), then at the client's polling interval (a public chain's blocks take seconds).
+   * Without one in time, the nonce is read from the node again: the transaction may be gone.
+   */
+  private async receiptOf(hash: Hash): Promise<TransactionReceipt> {
+    const reads = this.chain.public;
+    const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+    let wait = FIRST_POLL_MS;
+    for (;;) {
+      try {
+        return await reads.getTransactionReceipt({ hash });
+      } catch (error) {
+        if (!(error instanceof TransactionReceiptNotFoundError) || Date.now() > deadline) {
+          this.nonce = null;
+          throw new Error(`no receipt for transaction ${hash}`, { cause: error });
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, reads.pollingInterval);
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Log, parseEventLogs } from 'viem';
+import { type Log, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { TradingDesk } from '../modules/orders/trading-desk.js';
 import type { Store } from '../store/ports.js';
 import type { SettledFill } from '../store/settlement-ports.js';
@@ -8,19 +8,28 @@ import type { Clock } from '../util/clock.js';
 import type { ChainContext } from './chain-context.js';
 import { failedFill } from './fill-failure.js';
 
-/** Blocks per log query: public RPC relays refuse wide ranges. */
-const BLOCK_RANGE = 2_000n;
+/**
+ * Most blocks per log query: public RPC relays refuse wide ranges. A query that fails is halved
+ * (down to one block) and the range grows back after each answer, since a client also refuses
+ * large answers (viem: 10 MB, about a hundred blocks of full settlement batches).
+ */
+const MAX_BLOCK_RANGE = 2_000n;
 
 /**
  * Follows the reactor's events, the source of truth for fills: a `Filled` event settles its trade
  * (the trade tape and both histories get the transaction hash); a `FillRejected` event undoes its
  * trade on the books. It reads from the block after its stored cursor, so a restart catches up on
  * whatever happened while the service was down, and applying an event twice changes nothing.
+ * Blocks whose every transaction was the operator's and applied from its receipt are not read
+ * again.
  */
 export class ReactorIndexer {
   private readonly cursorName: string;
   private catching: Promise<void> | null = null;
   private readonly operator: string;
+  private range = MAX_BLOCK_RANGE;
+  /** Transactions applied from their receipts, by block, until the cursor passes the block. */
+  private readonly fromReceipts = new Map<bigint, Set<string>>();
 
   constructor(
     private readonly chain: ChainContext,
@@ -56,6 +65,15 @@ export class ReactorIndexer {
       fromBlock: this.chain.indexFrom,
     });
     await this.apply(logs);
+  }
+
+  /** Applies the reactor logs of the operator's mined transaction. */
+  async applyReceipt(receipt: TransactionReceipt): Promise<void> {
+    await this.apply(receipt.logs);
+    const block = receipt.blockNumber;
+    const applied = this.fromReceipts.get(block) ?? new Set<string>();
+    applied.add(receipt.transactionHash);
+    this.fromReceipts.set(block, applied);
   }
 
   /** Applies reactor logs (a receipt's or a range's) in order. */
@@ -104,15 +122,46 @@ export class ReactorIndexer {
   }
 
   private async readToHead(): Promise<void> {
+    const { store } = this;
     const head = await this.chain.public.getBlockNumber();
-    let from = ((await this.store.settlements.cursor(this.cursorName)) ?? this.chain.indexFrom - 1n) + 1n;
+    const start = ((await store.settlements.cursor(this.cursorName)) ?? this.chain.indexFrom - 1n) + 1n;
+    const skip = await this.blocksAppliedFromReceipts(start, head);
+    let from = start;
     while (from <= head) {
-      const to = from + BLOCK_RANGE - 1n < head ? from + BLOCK_RANGE - 1n : head;
-      const logs = await this.chain.public.getLogs({ address: this.chain.reactor, fromBlock: from, toBlock: to });
+      if (skip.has(from)) {
+        from++;
+        continue;
+      }
+      let to = from + this.range - 1n < head ? from + this.range - 1n : head;
+      for (const block of skip) if (block > from && block <= to) to = block - 1n;
+      let logs: Log[];
+      try {
+        logs = await this.chain.public.getLogs({ address: this.chain.reactor, fromBlock: from, toBlock: to });
+      } catch (error) {
+        if (to === from) throw error;
+        this.range = (to - from + 1n) / 2n;
+        continue;
+      }
       await this.apply(logs);
-      await this.store.settlements.setCursor(this.cursorName, to);
+      await store.settlements.setCursor(this.cursorName, to);
       from = to + 1n;
+      this.range = this.range * 2n < MAX_BLOCK_RANGE ? this.range * 2n : MAX_BLOCK_RANGE;
     }
+    if (skip.has(head)) await store.settlements.setCursor(this.cursorName, head);
+  }
+
+  /**
+   * Blocks in `from`..`to` whose transactions were all applied from their receipts (a block's
+   * transaction count tells: another sender's transaction may have reactor events too). Forgets
+   * the blocks before `to`, which the cursor is about to pass.
+   */
+  private async blocksAppliedFromReceipts(from: bigint, to: bigint): Promise<Set<bigint>> {
+    const candidates = [...this.fromReceipts].filter(([block]) => block >= from && block <= to);
+    for (const block of this.fromReceipts.keys()) if (block <= to) this.fromReceipts.delete(block);
+    const counts = await Promise.all(
+      candidates.map(([block]) => this.chain.public.getBlockTransactionCount({ blockNumber: block })),
+    );
+    return new Set(candidates.filter(([, hashes], index) => counts[index] === hashes.size).map(([block]) => block));
   }
 }
 

@@ -1,8 +1,8 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import { type Address, createPublicClient, createWalletClient, defineChain, getAddress, http } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { Config } from '../config.js';
 import type { ChainContext } from './chain-context.js';
+import { operatorAccount } from './operator-account.js';
 
 export class ChainSetupError extends Error {
   override readonly name = 'ChainSetupError';
@@ -22,7 +22,7 @@ export async function openRpcChain(config: Config & { chain: { kind: 'rpc' } }):
   });
   const transport = http(config.chain.rpcUrl, { batch: { wait: 0 } });
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 250 });
-  const operator = createWalletClient({ chain, transport, account: privateKeyToAccount(config.chain.operatorKey) });
+  const operator = createWalletClient({ chain, transport, account: operatorAccount(config.chain.operatorKey) });
   const chainId = await publicClient.getChainId();
   if (chainId !== config.chainId)
     throw new ChainSetupError(`CHAIN_RPC_URL serves chain ${chainId}, not CHAIN_ID ${config.chainId}`);

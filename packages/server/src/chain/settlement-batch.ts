@@ -1,4 +1,6 @@
+import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import { type Hex, type PartialFillLimitOrder, parseWireOrder } from '@dex/core';
+import { encodeFunctionData } from 'viem';
 import type { SettlementOrder, UnsettledTrade } from '../store/settlement-ports.js';
 
 /** The fee rates (pips) the maker's and the taker's accounts pay on the trade's book. */
@@ -27,6 +29,20 @@ export interface SettlementBatch {
   readonly orders: SettleOrderArg[];
   readonly fills: SettleFillArg[];
   readonly trades: UnsettledTrade[];
+}
+
+/** A batch with its `settle` calldata: simulated, then sent as the very same bytes. */
+export interface EncodedBatch extends SettlementBatch {
+  readonly calldata: Hex;
+}
+
+export function encodeBatch(batch: SettlementBatch): EncodedBatch {
+  const calldata = encodeFunctionData({
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'settle',
+    args: [batch.orders, batch.fills],
+  });
+  return { ...batch, calldata };
 }
 
 /**

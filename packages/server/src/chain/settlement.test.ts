@@ -1,9 +1,10 @@
 import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
 import { BUY, parseWireOrder, SELL } from '@dex/core';
-import { type Address, getAddress, type Hex } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hex, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, ManualClock, startHarness, Trader } from '../test-support/harness.js';
 import { DevnetIssuer } from './devnet-issuer.js';
+import { ReactorIndexer } from './reactor-indexer.js';
 
 const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
 
@@ -17,17 +18,17 @@ afterAll(async () => {
   await h?.close();
 });
 
-function settlement() {
-  const value = h.services.settlement;
+function settlement(host: Harness = h) {
+  const value = host.services.settlement;
   if (value === null) throw new Error('settlement is off');
   return value;
 }
 
-async function fundedTrader(make: (host: Harness) => Promise<Trader>): Promise<Trader> {
-  const trader = await make(h);
+async function fundedTrader(make: (host: Harness) => Promise<Trader>, host: Harness = h): Promise<Trader> {
+  const trader = await make(host);
   // 1,000 whole units of every devnet token.
-  const tokens = await h.services.store.tokens.list();
-  await DevnetIssuer.of(settlement().chain).fund(
+  const tokens = await host.services.store.tokens.list();
+  await DevnetIssuer.of(settlement(host).chain).fund(
     trader.swapper,
     tokens.map((token) => ({ token: token.evmAddress, amount: 1_000n * 10n ** BigInt(token.decimals) })),
   );
@@ -44,13 +45,13 @@ function balanceOf(token: string, owner: string): Promise<bigint> {
 }
 
 /** Waits until no trade waits for settlement, then reads the trade tape of book 1 (past its cache). */
-async function settledTape(): Promise<{ transactionHash: string }[]> {
-  const { store } = h.services;
+async function settledTape(host: Harness = h): Promise<{ transactionHash: string }[]> {
+  const { store } = host.services;
   for (let attempt = 0; attempt < 200; attempt++) {
-    settlement().settler.wake();
+    settlement(host).settler.wake();
     if ((await store.settlements.pending(1)).length === 0 && (await store.settlements.submitted()).length === 0) {
-      h.clock.advance(60_000);
-      const reply = await h.app.inject({ method: 'GET', url: '/trades/1?limit=100' });
+      host.clock.advance(60_000);
+      const reply = await host.app.inject({ method: 'GET', url: '/trades/1?limit=100' });
       return (reply.json() as { trades: { transactionHash: string }[] }).trades;
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -261,6 +262,45 @@ describe('cancellation on the devnet chain', () => {
       return floor === highest + 1n ? floor : undefined;
     }, 'the floor on the reactor');
   });
+  it('picks up a cancellation the swapper sends in the same block as a settlement the service applied from its receipt', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.secp256k1(host));
+    // Book 3: the test above left nothing resting there.
+    const [filled, cancelled] = await maker.place([
+      maker.limitRequest(3, SELL, 2_100, 10),
+      maker.limitRequest(3, SELL, 2_200, 10),
+    ]);
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null || filled === undefined || cancelled === undefined) throw new Error('not a devnet');
+    const swapper = getAddress(maker.swapper);
+    await devnet.test.setAutomine(false);
+    let hash: Hex;
+    try {
+      await taker.limit(3, BUY, 2_100, 10);
+      await eventually(
+        async () => ((await h.services.store.settlements.submitted()).length > 0 ? true : undefined),
+        'the settlement to be sent',
+      );
+      await devnet.test.impersonateAccount({ address: swapper });
+      hash = await devnet.wallet(swapper).writeContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancel',
+        args: [[(await storedOrder(cancelled.id)).orderHash as Hex]],
+      });
+      await devnet.test.stopImpersonatingAccount({ address: swapper });
+      await devnet.test.mine({ blocks: 1 });
+    } finally {
+      await devnet.test.setAutomine(true);
+    }
+    const { blockNumber } = await chain.public.getTransactionReceipt({ hash });
+    expect(await chain.public.getBlockTransactionCount({ blockNumber })).toBe(2);
+
+    expect(await canceledEvent(maker, cancelled.id)).toMatchObject({ reason: 'USER', txHash: hash });
+    const fills = (await historyOf(maker, filled.id)).filter((event) => event.type === 'FILLED');
+    expect(fills).toEqual([expect.objectContaining({ txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })]);
+  });
 });
 
 describe('funds on the devnet chain', () => {
@@ -329,5 +369,64 @@ describe('funds on the devnet chain', () => {
     h.clock.advance(60_000);
     const depth = (await h.app.inject({ method: 'GET', url: '/depth/2' })).json() as { bids: [string, string][] };
     expect(depth.bids[0]).toEqual(['0.9', '10']);
+  });
+});
+
+describe('settlement batches on the devnet chain', () => {
+  let small: Harness;
+
+  beforeAll(async () => {
+    // 1M gas: a batch of four fills of Ed25519 orders (about 230k gas each to verify) does not fit.
+    small = await startHarness({ CHAIN: 'devnet', SETTLEMENT_TX_GAS_LIMIT: '1000000' }, { clock: new ManualClock(Date.now()) });
+  });
+
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('halves a batch the simulation refuses as too large for the gas limit, and still settles every fill', async () => {
+    const maker = await fundedTrader((host) => Trader.ed25519(host), small);
+    const taker = await fundedTrader((host) => Trader.secp256k1(host), small);
+    await maker.place([20_000, 20_010, 20_020, 20_030].map((ticks) => maker.limitRequest(1, SELL, ticks, 10)));
+    expect((await taker.limit(1, BUY, 20_030, 40)).status).toBe('FILLED');
+
+    const tape = await settledTape(small);
+    expect(tape).toHaveLength(4);
+    const hashes = new Set(tape.map((trade) => trade.transactionHash));
+    expect(hashes.size).toBeGreaterThan(1);
+    for (const hash of hashes) expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(small.logs()).toContain('halving it');
+  });
+
+  it('catches up over many settlement blocks through a node that refuses large answers', async () => {
+    const maker = await fundedTrader((host) => Trader.ed25519(host), small);
+    const taker = await fundedTrader((host) => Trader.secp256k1(host), small);
+    await maker.place(Array.from({ length: 16 }, (_, step) => maker.limitRequest(1, SELL, 21_000 + step, 10)));
+    expect((await taker.limit(1, BUY, 21_015, 160)).status).toBe('FILLED');
+    const tape = await settledTape(small);
+
+    // A client that refuses answers over 4 kB (viem's default limit is 10 MB): the events of all
+    // these blocks do not fit one answer, those of any one block do.
+    const { chain, settler } = settlement(small);
+    const limited = createPublicClient({
+      chain: chain.public.chain,
+      transport: http(chain.public.chain.rpcUrls.default.http[0], { maxResponseBodySize: 4_096, retryCount: 0 }),
+    });
+    const head = await chain.public.getBlockNumber();
+    await expect(limited.getLogs({ address: chain.reactor, fromBlock: 1n, toBlock: head })).rejects.toThrow();
+
+    // The store forgets every settlement, as if the service had been down while they happened.
+    const { store, desk, clock, logger } = small.services;
+    await settler.stop();
+    const forgotten = await store.settlements.requeueSettledAfter(0n, clock.now());
+    expect(forgotten).toBeGreaterThanOrEqual(tape.length);
+    const indexer = new ReactorIndexer({ ...chain, public: limited }, store, desk, clock, logger);
+    await indexer.rewindTo(0n);
+    await indexer.catchUp();
+
+    expect(await store.settlements.pending(1_000)).toEqual([]);
+    expect(await store.settlements.cursor(`reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`)).toBe(head);
+    await settler.start();
+    expect(await settledTape(small)).toEqual(tape);
   });
 });

@@ -1,5 +1,6 @@
 import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { decodeFunctionResult, type Hash, type TransactionReceipt } from 'viem';
 import type { SettlementConfig } from '../config.js';
 import type { FeeSchedule } from '../modules/account/fee-schedule.js';
 import type { TradingDesk } from '../modules/orders/trading-desk.js';
@@ -8,11 +9,12 @@ import type { Store } from '../store/ports.js';
 import type { UnsettledTrade } from '../store/settlement-ports.js';
 import type { Clock } from '../util/clock.js';
 import { WorkLoop } from '../util/work-loop.js';
+import { BatchSize } from './batch-size.js';
 import type { ChainContext } from './chain-context.js';
 import { failedFill } from './fill-failure.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import type { ReactorIndexer } from './reactor-indexer.js';
-import { type SettlementBatch, settlementBatch, type TradeFeeRates, withoutFills } from './settlement-batch.js';
+import { type EncodedBatch, encodeBatch, settlementBatch, type TradeFeeRates, withoutFills } from './settlement-batch.js';
 
 export interface SettlerDeps {
   readonly chain: ChainContext;
@@ -27,20 +29,33 @@ export interface SettlerDeps {
   readonly config: SettlementConfig;
 }
 
+/** A settlement transaction sent and not yet applied. */
+interface InFlight {
+  readonly tradeIds: number[];
+  readonly hash: Hash;
+  readonly receipt: Promise<TransactionReceipt>;
+}
+
 /**
  * Settles matched trades on the reactor, oldest first, in batches. Each batch is simulated first:
  * fills the reactor would refuse are undone on the books (the order at fault is cancelled with the
  * reason, the other gets its quantity back) and left out; fills the reactor already settled are
- * recorded from their event; the rest go out in one transaction with a fixed gas limit. A batch
- * that does not fit the gas limit is halved. Errors back off and retry; a fill is never settled
- * twice because the reactor refuses a fill id it has seen.
+ * recorded from their event; the rest go out in one transaction with a fixed gas limit, as the
+ * very calldata that was simulated. A batch the simulation refuses as a whole (e.g. over the gas
+ * limit) is halved, and grows back after each settled batch. Errors back off and retry; a fill is
+ * never settled twice because the reactor refuses a fill id it has seen.
+ *
+ * Pipelined: while a batch is being mined, the next is read and encoded, and the receipt of the one
+ * before is applied. The next batch is simulated only once the previous one is mined, so that the
+ * simulation sees its transfers and fills; the operator's nonce and the fees are read meanwhile.
  */
 export class Settler {
   private readonly loop: WorkLoop;
-  private batchLimit: number;
+  private readonly batchSize: BatchSize;
+  private inFlight: InFlight | null = null;
 
   constructor(private readonly deps: SettlerDeps) {
-    this.batchLimit = deps.config.batchFills;
+    this.batchSize = new BatchSize(deps.config.batchFills);
     this.loop = new WorkLoop(() => this.settleNext(), deps.logger, 'settlement');
   }
 
@@ -69,8 +84,17 @@ export class Settler {
     this.loop.wake();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /** Stops the loop, then waits for the transaction in flight and applies it. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    const last = this.inFlight;
+    this.inFlight = null;
+    if (last === null) return;
+    try {
+      await this.deps.indexer.applyReceipt(await this.mined(last));
+    } catch (error) {
+      this.deps.logger.warn({ err: error, hash: last.hash }, 'the last settlement transaction was not applied');
+    }
   }
 
   /** Settles until nothing is pending: for tests and benchmarks that need a quiet queue. */
@@ -78,15 +102,60 @@ export class Settler {
     while (await this.settleNext()) {}
   }
 
-  /** Settles one batch; false when nothing was pending. */
+  /**
+   * One turn of the pipeline: reads and encodes the next batch while the one in flight is mined,
+   * then simulates the next batch and sends it, then applies the receipt of the one before. False
+   * when nothing was pending nor in flight.
+   */
   private async settleNext(): Promise<boolean> {
-    const { store, transactions, indexer, desk, clock, config } = this.deps;
-    const trades = await store.settlements.pending(this.batchLimit);
-    if (trades.length === 0) return false;
-    const batch = settlementBatch(trades, await this.feeRates(trades));
-    const outcomes = await this.simulate(batch);
-    if (outcomes === null) return true; // the batch was too large; the next try takes fewer
+    const previous = this.inFlight;
+    this.inFlight = null;
+    let receipt: TransactionReceipt | null = null;
+    try {
+      const next = this.nextBatch(previous !== null);
+      // Awaited below; a failure meanwhile must not count as unhandled.
+      next.catch(() => {});
+      if (previous !== null) receipt = await this.mined(previous);
+      const batch = await next;
+      if (batch === null) return previous !== null;
+      this.inFlight = await this.simulateAndSend(batch);
+      return true;
+    } finally {
+      if (receipt !== null) await this.deps.indexer.applyReceipt(receipt);
+    }
+  }
 
+  /** The oldest pending trades as an encoded `settle` call, or null when none is pending. */
+  private async nextBatch(inFlight: boolean): Promise<EncodedBatch | null> {
+    const trades = await this.deps.store.settlements.pending(this.batchSize.next(inFlight));
+    if (trades.length === 0) return null;
+    return encodeBatch(settlementBatch(trades, await this.feeRates(trades)));
+  }
+
+  /** The receipt of a mined batch; its trades go back in the queue when it reverted or was lost. */
+  private async mined(sent: InFlight): Promise<TransactionReceipt> {
+    const { store, clock } = this.deps;
+    const receipt = await sent.receipt.catch(async (error: unknown) => {
+      await store.settlements.markPending(sent.tradeIds, clock.now());
+      throw error;
+    });
+    if (receipt.status !== 'success') {
+      await store.settlements.markPending(sent.tradeIds, clock.now());
+      throw new Error(`settlement transaction ${sent.hash} reverted`);
+    }
+    this.batchSize.mined();
+    return receipt;
+  }
+
+  /**
+   * Simulates the batch and deals with the fills the reactor would not settle: the ones it already
+   * settled are recorded from their events, the ones it refuses are undone on the books. What is
+   * left to send, or null when nothing is (or when the batch was halved).
+   */
+  private async simulated(batch: EncodedBatch): Promise<EncodedBatch | null> {
+    const { indexer, desk, logger } = this.deps;
+    const outcomes = await this.simulate(batch);
+    if (outcomes === null) return null;
     const drop = new Set<number>();
     const alreadySettled: number[] = [];
     const failures = [];
@@ -100,24 +169,36 @@ export class Settler {
     if (alreadySettled.length > 0) await indexer.applySettledFills(alreadySettled);
     if (failures.length > 0) {
       for (const failure of failures)
-        this.deps.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
+        logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
       await desk.unwindFills(failures);
       await desk.finalizeCancels();
     }
-    const sending = withoutFills(batch, drop);
-    if (sending.fills.length === 0) return true;
+    if (drop.size === 0) return batch;
+    const rest = withoutFills(batch, drop);
+    return rest.fills.length === 0 ? null : encodeBatch(rest);
+  }
 
-    const ids = sending.trades.map((trade) => trade.tradeId);
-    const { hash, receipt } = await transactions.send('settle', [sending.orders, sending.fills], BigInt(config.txGasLimit));
-    await store.settlements.markSubmitted(ids, hash, clock.now());
-    const mined = await receipt;
-    if (mined.status !== 'success') {
-      await store.settlements.markPending(ids, clock.now());
-      throw new Error(`settlement transaction ${hash} reverted`);
-    }
-    await indexer.apply(mined.logs);
-    this.batchLimit = Math.min(config.batchFills, this.batchLimit * 2);
-    return true;
+  /**
+   * Simulates the batch and sends what it leaves; the operator's nonce and the fees are read while
+   * the simulation runs. Null when nothing was sent.
+   */
+  private async simulateAndSend(batch: EncodedBatch): Promise<InFlight | null> {
+    const { transactions, store, clock, config } = this.deps;
+    const simulation = this.simulated(batch);
+    const sending = transactions.sendCalldata(
+      simulation.then((rest) => rest?.calldata ?? null),
+      BigInt(config.txGasLimit),
+    );
+    // Awaited below, after the simulation, whose failure it shares.
+    sending.catch(() => {});
+    const rest = await simulation;
+    const sent = await sending;
+    if (rest === null || sent === null) return null;
+    // Awaited by the next turn; a failure meanwhile must not count as unhandled.
+    sent.receipt.catch(() => {});
+    const tradeIds = rest.trades.map((trade) => trade.tradeId);
+    await store.settlements.markSubmitted(tradeIds, sent.hash, clock.now());
+    return { tradeIds, ...sent };
   }
 
   /** The fee rates of both sides of each trade, each account and book read once. */
@@ -140,25 +221,38 @@ export class Settler {
     });
   }
 
-  /** The reactor's outcome for each fill, or null after halving a batch that ran out of gas. */
-  private async simulate(batch: SettlementBatch) {
-    const { chain, config } = this.deps;
+  /**
+   * The reactor's outcome for each fill, or null after halving a batch the simulation refused as a
+   * whole: a batch over the gas limit fails with whatever the EVM ran out of ("out of gas",
+   * "ReentrancySentryOOG", ...), so any failure of a batch of several fills halves it. A single
+   * fill that fails as a whole is an error: the loop backs off and tries again.
+   */
+  private async simulate(batch: EncodedBatch) {
+    const { chain, config, logger } = this.deps;
     try {
-      const { result } = await chain.public.simulateContract({
-        account: chain.operator.account,
-        address: chain.reactor,
-        abi: PartialFillLimitOrderReactor.abi,
-        functionName: 'settle',
-        args: [batch.orders, batch.fills],
+      const { data } = await chain.public.call({
+        account: chain.operator.account.address,
+        to: chain.reactor,
+        data: batch.calldata,
         gas: BigInt(config.txGasLimit),
       });
-      return result.map(outcomeOf);
+      if (data === undefined) throw new Error('the settlement simulation returned no data');
+      const outcomes = decodeFunctionResult({ abi: PartialFillLimitOrderReactor.abi, functionName: 'settle', data });
+      return outcomes.map(outcomeOf);
     } catch (error) {
-      if (batch.fills.length > 1 && /gas/i.test(String(error))) {
-        this.batchLimit = Math.max(1, Math.floor(batch.fills.length / 2));
-        return null;
-      }
-      throw error;
+      if (batch.fills.length <= 1) throw error;
+      this.batchSize.refused(batch.fills.length);
+      logger.info(
+        { fills: batch.fills.length, next: this.batchSize.next(false), cause: shortMessage(error) },
+        'the simulation refused a settlement batch; halving it',
+      );
+      return null;
     }
   }
+}
+
+/** The first line of an error's message (viem's carry the whole request after it). */
+function shortMessage(error: unknown): string {
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+  return text.split('\n')[0] ?? text;
 }

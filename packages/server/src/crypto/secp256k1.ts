@@ -147,3 +147,12 @@ export function addressOfPublicKey(publicKey: Uint8Array): Address {
   }
   return toAddress(addressOfUncompressed(point));
 }
+
+/**
+ * Signs a 32-byte digest with a 32-byte private key: RFC 6979 nonces and low s, as libsecp256k1
+ * always makes them, so the signature equals viem's (@noble/curves) for the same key and digest.
+ */
+export function signDigest(digest: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recovery: 0 | 1 } {
+  const { signature, recid } = secp256k1.ecdsaSign(digest, privateKey);
+  return { signature, recovery: recid === 0 ? 0 : 1 };
+}
