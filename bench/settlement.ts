@@ -4,15 +4,15 @@
  * funded on the chain, signed orders over HTTP, and every fill settled by the reactor.
  *
  *   npm run bench:settlement -- [--fills 10000] [--rate N] [--seconds 20] [--accounts 4]
- *                               [--ed25519-share 0.1] [--batch-fills 100] [--tx-gas-limit N]
+ *                               [--ed25519-share 0.1] [--batch-fills N] [--tx-gas-limit N]
  *                               [--time-limit 300] [--cpu-prof DIR] [--server-log]
  *
  * Two phases on one server, each after its resting orders are seeded:
  *  1. throughput: crossing orders for `--fills` fills are saved as fast as the API takes them, so a
- *     backlog forms and the settler sends batches at their cap; settled fills/s is measured from
- *     the first settlement transaction of the phase to its last.
+ *     backlog forms and the settler sends full batches (at the cap of fills, or of gas); settled
+ *     fills/s is measured from the first settlement transaction of the phase to its last.
  *  2. latency: crossing orders stream in at `--rate` fills/s (by default half the throughput just
- *     measured, at most 500: a rate below capacity), a unit every 100 ms for `--seconds`; each
+ *     measured, at most 480: a rate below capacity), a unit every 100 ms for `--seconds`; each
  *     fill's latency is the time from its match (trades.executed_at) to the moment the service
  *     applied its Filled event (settlements.updated_at), both on the server's clock, read from the
  *     server's SQLite store after the run. Its resting orders are seeded after the first phase.
@@ -75,13 +75,6 @@ const LOG_BLOCKS = 50n;
 /** Tokens each trader gets, in whole units: far more than any run moves. */
 const FUNDING_UNITS = 10_000_000n;
 
-/**
- * Fills per settlement transaction unless --batch-fills says otherwise. A fill here costs about
- * 140k gas, so the server's default of 150 needs about 21M gas, over its default transaction limit
- * of 15M; 100 fills fit with room for batches richer in Ed25519 orders.
- */
-const DEFAULT_BATCH_FILLS = 100;
-
 /** Goals from the issue; misses are reported, never fatal. */
 const TARGETS = { fillsPerSecond: 1_000, p99Ms: 2_000 } as const;
 
@@ -92,7 +85,8 @@ interface Options {
   readonly seconds: number;
   readonly accounts: number;
   readonly ed25519Share: number;
-  readonly batchFills: number;
+  /** SETTLEMENT_BATCH_FILLS and SETTLEMENT_TX_GAS_LIMIT of the server; undefined: its defaults. */
+  readonly batchFills: number | undefined;
   readonly txGasLimit: number | undefined;
   readonly timeLimitSeconds: number;
   /** Where the server writes a V8 CPU profile when it stops. */
@@ -132,7 +126,7 @@ function readOptions(argv: readonly string[]): Options {
     seconds,
     accounts,
     ed25519Share: share,
-    batchFills: readCount('--batch-fills', values['batch-fills'], DEFAULT_BATCH_FILLS, 1, 500),
+    batchFills: values['batch-fills'] === undefined ? undefined : readCount('--batch-fills', values['batch-fills'], 0, 1, 500),
     txGasLimit:
       values['tx-gas-limit'] === undefined
         ? undefined
@@ -160,7 +154,7 @@ async function startServer(options: Options): Promise<Server> {
     env: {
       CHAIN: 'devnet',
       LOG_LEVEL: 'warn',
-      SETTLEMENT_BATCH_FILLS: String(options.batchFills),
+      ...(options.batchFills === undefined ? {} : { SETTLEMENT_BATCH_FILLS: String(options.batchFills) }),
       ...(options.txGasLimit === undefined ? {} : { SETTLEMENT_TX_GAS_LIMIT: String(options.txGasLimit) }),
     },
     cpuProfDir: options.cpuProfDir,
@@ -667,7 +661,7 @@ async function main(): Promise<number> {
       ['measure', 'fills', 'fills/s', 'p50 ms', 'p99 ms', 'max ms', 'target', 'ratio', ''],
       [
         [
-          'settled fills/s, backlog draining (batches at the cap)',
+          'settled fills/s, backlog draining (full batches)',
           whole.format(burstPhase.fills),
           whole.format(throughput),
           ms(burstPhase.latencies, 0.5),

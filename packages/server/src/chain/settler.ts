@@ -12,6 +12,7 @@ import { WorkLoop } from '../util/work-loop.js';
 import { BatchSize } from './batch-size.js';
 import type { ChainContext } from './chain-context.js';
 import { failedFill } from './fill-failure.js';
+import { GasModel } from './gas-model.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import type { ReactorIndexer } from './reactor-indexer.js';
 import { type EncodedBatch, encodeBatch, settlementBatch, type TradeFeeRates, withoutFills } from './settlement-batch.js';
@@ -32,6 +33,8 @@ export interface SettlerDeps {
 /** A settlement transaction sent and not yet applied. */
 interface InFlight {
   readonly tradeIds: number[];
+  /** Ed25519 orders the batch uses for the first time: their signature checks cost the most gas. */
+  readonly newEd25519: number;
   readonly hash: Hash;
   readonly receipt: Promise<TransactionReceipt>;
 }
@@ -52,10 +55,12 @@ interface InFlight {
 export class Settler {
   private readonly loop: WorkLoop;
   private readonly batchSize: BatchSize;
+  private readonly gas: GasModel;
   private inFlight: InFlight | null = null;
 
   constructor(private readonly deps: SettlerDeps) {
     this.batchSize = new BatchSize(deps.config.batchFills);
+    this.gas = new GasModel(deps.config.txGasLimit);
     this.loop = new WorkLoop(() => this.settleNext(), deps.logger, 'settlement');
   }
 
@@ -127,8 +132,9 @@ export class Settler {
 
   /** The oldest pending trades as an encoded `settle` call, or null when none is pending. */
   private async nextBatch(inFlight: boolean): Promise<EncodedBatch | null> {
-    const trades = await this.deps.store.settlements.pending(this.batchSize.next(inFlight));
-    if (trades.length === 0) return null;
+    const pending = await this.deps.store.settlements.pending(this.batchSize.next(inFlight));
+    if (pending.length === 0) return null;
+    const trades = pending.slice(0, this.gas.fitting(pending));
     return encodeBatch(settlementBatch(trades, await this.feeRates(trades)));
   }
 
@@ -144,6 +150,7 @@ export class Settler {
       throw new Error(`settlement transaction ${sent.hash} reverted`);
     }
     this.batchSize.mined();
+    this.gas.mined(sent.tradeIds.length, sent.newEd25519, receipt.gasUsed);
     return receipt;
   }
 
@@ -197,8 +204,9 @@ export class Settler {
     // Awaited by the next turn; a failure meanwhile must not count as unhandled.
     sent.receipt.catch(() => {});
     const tradeIds = rest.trades.map((trade) => trade.tradeId);
+    const newEd25519 = this.gas.sent(rest.trades);
     await store.settlements.markSubmitted(tradeIds, sent.hash, clock.now());
-    return { tradeIds, ...sent };
+    return { tradeIds, newEd25519, ...sent };
   }
 
   /** The fee rates of both sides of each trade, each account and book read once. */
