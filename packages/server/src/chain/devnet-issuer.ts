@@ -30,6 +30,8 @@ export class DevnetIssuerError extends Error {
  * accounts their key in the 0x16a registry the reactor checks signatures against.
  */
 export class DevnetIssuer {
+  private ready: Promise<void> | undefined;
+
   constructor(
     private readonly devnet: DevnetClients,
     private readonly reactor: Address,
@@ -95,8 +97,11 @@ export class DevnetIssuer {
 
   /** Runs `work` with the issuer's wallet; the issuer stays impersonated (other processes may use it too). */
   private async asIssuer<T>(work: (issuer: ReturnType<DevnetClients['wallet']>) => Promise<T>): Promise<T> {
-    await fund(this.devnet, DEVNET_ISSUER_ADDRESS);
-    await this.devnet.test.impersonateAccount({ address: DEVNET_ISSUER_ADDRESS });
+    // Gas money and impersonation once per issuer, not per transaction.
+    this.ready ??= fund(this.devnet, DEVNET_ISSUER_ADDRESS).then(() =>
+      this.devnet.test.impersonateAccount({ address: DEVNET_ISSUER_ADDRESS }),
+    );
+    await this.ready;
     return work(this.devnet.wallet(DEVNET_ISSUER_ADDRESS));
   }
 

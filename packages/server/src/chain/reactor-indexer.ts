@@ -1,6 +1,6 @@
 import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Log, parseEventLogs, type TransactionReceipt } from 'viem';
+import { getAbiItem, type Log, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { TradingDesk } from '../modules/orders/trading-desk.js';
 import type { Store } from '../store/ports.js';
 import type { SettledFill } from '../store/settlement-ports.js';
@@ -181,7 +181,4 @@ function accountsOf(swapper: string): string[] {
   return accounts;
 }
 
-const FILLED = PartialFillLimitOrderReactor.abi.find(
-  (item): item is Extract<(typeof PartialFillLimitOrderReactor.abi)[number], { type: 'event'; name: 'Filled' }> =>
-    item.type === 'event' && item.name === 'Filled',
-) as Extract<(typeof PartialFillLimitOrderReactor.abi)[number], { type: 'event'; name: 'Filled' }>;
+const FILLED = getAbiItem({ abi: PartialFillLimitOrderReactor.abi, name: 'Filled' });

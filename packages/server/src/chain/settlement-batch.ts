@@ -63,16 +63,9 @@ export function settlementBatch(
   trades: readonly UnsettledTrade[],
   ratesOf: (trade: UnsettledTrade) => TradeFeeRates,
 ): SettlementBatch {
-  const orders: SettleOrderArg[] = [];
-  const indexOf = new Map<string, number>();
-  const index = (side: SettlementOrder): number => {
-    let position = indexOf.get(side.orderHash);
-    if (position === undefined) {
-      position = orders.push({ order: parseWireOrder(JSON.parse(side.signedOrder)), signature: side.signature as Hex }) - 1;
-      indexOf.set(side.orderHash, position);
-    }
-    return position;
-  };
+  const { orders, place } = orderList<string>();
+  const index = (side: SettlementOrder): number =>
+    place(side.orderHash, () => ({ order: parseWireOrder(JSON.parse(side.signedOrder)), signature: side.signature as Hex }));
   const fills = trades.map((trade) => {
     const maker = index(trade.maker);
     const taker = index(trade.taker);
@@ -89,18 +82,27 @@ export function settlementBatch(
   return { orders, fills, trades: [...trades] };
 }
 
+/** A batch's orders, each once: `place` answers an order's position, adding it the first time its key is seen. */
+function orderList<K>(): { orders: SettleOrderArg[]; place(key: K, make: () => SettleOrderArg): number } {
+  const orders: SettleOrderArg[] = [];
+  const positions = new Map<K, number>();
+  return {
+    orders,
+    place(key, make) {
+      let position = positions.get(key);
+      if (position === undefined) {
+        position = orders.push(make()) - 1;
+        positions.set(key, position);
+      }
+      return position;
+    },
+  };
+}
+
 /** The batch without the fills at positions `drop`, and without orders no remaining fill uses. */
 export function withoutFills(batch: SettlementBatch, drop: ReadonlySet<number>): SettlementBatch {
-  const orders: SettleOrderArg[] = [];
-  const remap = new Map<number, number>();
-  const reindex = (old: number): number => {
-    let position = remap.get(old);
-    if (position === undefined) {
-      position = orders.push(batch.orders[old] as SettleOrderArg) - 1;
-      remap.set(old, position);
-    }
-    return position;
-  };
+  const { orders, place } = orderList<number>();
+  const reindex = (old: number): number => place(old, () => batch.orders[old] as SettleOrderArg);
   const fills: SettleFillArg[] = [];
   const trades: UnsettledTrade[] = [];
   batch.fills.forEach((fill, position) => {

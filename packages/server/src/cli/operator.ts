@@ -451,6 +451,11 @@ async function createAccount(values: Values, io: OperatorIo): Promise<AccountKey
 
 const DEFAULT_FUNDING = 1_000;
 
+/** Whole units of each token to fund with: --amount, else 1,000. */
+function fundingAmount(values: Values): number {
+  return values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
+}
+
 interface Funding {
   readonly account: string;
   readonly address: string;
@@ -482,7 +487,7 @@ async function connectDevnet(io: OperatorIo): Promise<DevnetIssuer> {
 async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
   const account = normaliseAccountId(need(values, 'account'));
   if (account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
-  const amount = values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
+  const amount = fundingAmount(values);
   let address = account;
   if (!account.startsWith('0x')) {
     const key = await io.store.accountKeys.get(account);
@@ -494,7 +499,7 @@ async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
 
 /** Funds a created account when the devnet chain runs; says so on stderr when it does not. */
 async function fundCreated(record: AccountKeyRecord, values: Values, io: OperatorIo): Promise<Funding | null> {
-  const amount = values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
+  const amount = fundingAmount(values);
   let issuer: DevnetIssuer;
   try {
     issuer = await connectDevnet(io);
