@@ -1,7 +1,18 @@
-import { fromDisplayAmount, MarketGrid, parseRawAmount, toDisplayAmount } from '@dex/core';
+import {
+  formatDecimal,
+  fromDisplayAmount,
+  MarketGrid,
+  parseDecimal,
+  parseRawAmount,
+  type Rounding,
+  toDisplayAmount,
+} from '@dex/core';
 import { InvalidParameterError } from './errors.js';
+import type { OrderRequest, OrderSide } from './order-types.js';
 import type { OrderbookItem } from './types.js';
-import { asParameter, type RawAmount } from './utils/parameters.js';
+import { asParameter, type RawAmount, rawAmountParameter } from './utils/parameters.js';
+
+export type { Rounding } from '@dex/core';
 
 /**
  * A human-readable amount in raw token units: `toRaw('1.5', 8)` is `150000000n`. More fractional
@@ -13,9 +24,8 @@ export function toRaw(display: string, decimals: number): bigint {
 
 /** Raw token units as a human-readable amount: `toDisplay('150000000', 8)` is `"1.5"`. */
 export function toDisplay(raw: RawAmount, decimals: number): string {
-  return asParameter('raw', () =>
-    toDisplayAmount(parseRawAmount(typeof raw === 'bigint' ? raw.toString() : raw, 'raw'), decimals),
-  );
+  const amount = rawOf(raw, 'raw');
+  return asParameter('raw', () => toDisplayAmount(amount, decimals));
 }
 
 /** The fields of an order book item that define its grid. */
@@ -51,9 +61,141 @@ function gridOf(book: BookGrid): MarketGrid {
  * snapSizeDown(whbarUsdc, 305_000_000n); // 300000000n with a size step of 0.1 WHBAR (8 decimals)
  */
 export function snapSizeDown(book: BookGrid, baseRaw: RawAmount): bigint {
-  const amount = asParameter('baseRaw', () =>
-    parseRawAmount(typeof baseRaw === 'bigint' ? baseRaw.toString() : baseRaw, 'baseRaw'),
-  );
+  const amount = rawOf(baseRaw, 'baseRaw');
   const step = gridOf(book).sizeStepRaw;
   return amount - (amount % step);
+}
+
+function rawOf(value: RawAmount, parameter: string): bigint {
+  return asParameter(parameter, () => parseRawAmount(typeof value === 'bigint' ? value.toString() : value, parameter));
+}
+
+/** `units / 10^scale` rounded to a whole multiple of `step` (in the same scale). */
+function roundToStep(units: bigint, step: bigint, rounding: Rounding): bigint {
+  const steps = units / step;
+  return (rounding === 'up' && steps * step !== units ? steps + 1n : steps) * step;
+}
+
+/** A display decimal at `scale` digits, rounded onto a multiple of `step` units of that scale. */
+function snapDecimal(text: string, parameter: string, scale: number, step: bigint, rounding: Rounding): string {
+  const value = asParameter(parameter, () => parseDecimal(text, parameter));
+  // Bring the value to the grid's scale first, rounding the digits beyond it the same way.
+  const shift = value.scale - scale;
+  const scaled =
+    shift <= 0
+      ? value.units * 10n ** BigInt(-shift)
+      : roundToStep(value.units, 10n ** BigInt(shift), rounding) / 10n ** BigInt(shift);
+  return formatDecimal(roundToStep(scaled, step, rounding), scale);
+}
+
+/**
+ * A display price on the book's tick grid: rounded down (the default; a buyer's safe side) or up
+ * (a seller's).
+ *
+ * @example
+ * snapPrice(whbarUsdc, '0.2500049');        // "0.25" with a tick of 0.00001
+ * snapPrice(whbarUsdc, '0.2500049', 'up');  // "0.25001"
+ */
+export function snapPrice(book: BookGrid, price: string, rounding: Rounding = 'down'): string {
+  const { tickStep } = gridOf(book);
+  return snapDecimal(price, 'price', tickStep.scale, tickStep.units, rounding);
+}
+
+/** A display base size on the book's size grid, rounded down (the default) or up. */
+export function snapSize(book: BookGrid, size: string, rounding: Rounding = 'down'): string {
+  const grid = gridOf(book);
+  const decimals = grid.spec.baseDecimals;
+  return snapDecimal(size, 'size', decimals, grid.sizeStepRaw, rounding);
+}
+
+/** The fields of a book an order request needs: its grid, id and token addresses. */
+export type BookForOrders = BookGrid & Pick<OrderbookItem, 'id' | 'baseTokenEvmAddress' | 'quoteTokenEvmAddress'>;
+
+/** Options of an order request beyond its price and amounts. */
+export interface OrderRequestOptions {
+  /** LIMIT only: unix seconds. */
+  readonly deadline?: string | number | undefined;
+  readonly recipient?: string | undefined;
+  readonly makerOnly?: boolean | undefined;
+  readonly takerOnce?: boolean | undefined;
+}
+
+export interface LimitOrderSpec extends OrderRequestOptions {
+  readonly side: OrderSide;
+  /** Display price, quote per base, on the tick grid ({@link snapPrice}). */
+  readonly price: string;
+  /** Display base size, on the size grid ({@link snapSize}). */
+  readonly size: string;
+}
+
+function sideAmounts(book: BookForOrders, side: OrderSide, baseRaw: bigint, quoteRaw: bigint) {
+  const base = { token: book.baseTokenEvmAddress, amount: baseRaw.toString() };
+  const quote = { token: book.quoteTokenEvmAddress, amount: quoteRaw.toString() };
+  const [input, output] = side === 'sell' ? [base, quote] : [quote, base];
+  return { inputToken: input.token, inputAmount: input.amount, outputToken: output.token, outputAmount: output.amount };
+}
+
+function withOptions(options: OrderRequestOptions): Partial<OrderRequest> {
+  const { deadline, recipient, makerOnly, takerOnce } = options;
+  return Object.fromEntries(
+    Object.entries({ deadline, recipient, makerOnly, takerOnce }).filter(([, value]) => value !== undefined),
+  ) as Partial<OrderRequest>;
+}
+
+/**
+ * The `POST /orders/build` request of a limit order given as a display price and size: a sell
+ * spends exactly `size` of the base token for at least `price * size` of the quote token, a buy
+ * the reverse. The amounts are exact; a price or size off the grid, or an order below the lot
+ * size or minimum notional, is refused here rather than by the server.
+ *
+ * @example
+ * limitOrderRequest(whbarUsdc, { side: 'buy', price: '0.249', size: '100' });
+ */
+export function limitOrderRequest(book: BookForOrders, spec: LimitOrderSpec): OrderRequest {
+  const grid = gridOf(book);
+  if (spec.side !== 'buy' && spec.side !== 'sell') throw new InvalidParameterError('side', 'side must be buy or sell');
+  const ticks = asParameter('price', () => grid.parsePrice(spec.price));
+  const baseRaw = asParameter('size', () => fromDisplayAmount(spec.size, grid.spec.baseDecimals, 'size'));
+  const steps = asParameter('size', () => grid.baseSteps(baseRaw, 'size'));
+  const violation = grid.check(ticks, steps);
+  if (ticks === 0) throw new InvalidParameterError('price', 'price must be greater than zero');
+  if (violation === 'BELOW_LOT_SIZE') {
+    throw new InvalidParameterError('size', `size is below the lot size ${book.lotSize}`);
+  }
+  if (violation === 'BELOW_MIN_NOTIONAL') {
+    throw new InvalidParameterError('size', `price times size is below the minimum notional ${book.minNotional}`);
+  }
+  return {
+    orderbookId: book.id,
+    type: 'LIMIT',
+    ...sideAmounts(book, spec.side, baseRaw, grid.quoteAmount(ticks, steps)),
+    ...withOptions(spec),
+  };
+}
+
+export interface MarketOrderSpec {
+  readonly side: OrderSide;
+  /** Raw units spent: base for a sell, quote for a buy. A quote's `snappedInputAmount` fits. */
+  readonly inputAmount: RawAmount;
+  /** Least raw units to receive; a quote's `suggestedOutputAmount` fits. Default 1: any price. */
+  readonly minOutputAmount?: RawAmount | undefined;
+  readonly recipient?: string | undefined;
+  readonly takerOnce?: boolean | undefined;
+}
+
+/**
+ * The request of an immediate-or-cancel market order: it trades what it can at once and the rest
+ * is cancelled. Bound its price with `minOutputAmount`.
+ */
+export function marketOrderRequest(book: BookForOrders, spec: MarketOrderSpec): OrderRequest {
+  if (spec.side !== 'buy' && spec.side !== 'sell') throw new InvalidParameterError('side', 'side must be buy or sell');
+  const input = BigInt(rawAmountParameter(spec.inputAmount, 'inputAmount'));
+  const output = BigInt(rawAmountParameter(spec.minOutputAmount ?? 1n, 'minOutputAmount'));
+  const [baseRaw, quoteRaw] = spec.side === 'sell' ? [input, output] : [output, input];
+  return {
+    orderbookId: book.id,
+    type: 'MARKET',
+    ...sideAmounts(book, spec.side, baseRaw, quoteRaw),
+    ...withOptions({ recipient: spec.recipient, takerOnce: spec.takerOnce }),
+  };
 }

@@ -1,7 +1,18 @@
-import { ApiError, InvalidParameterError, InvalidResponseError, NetworkError, SdkError } from './errors.js';
+import { isBearerToken } from './auth/login.js';
+import { Session } from './auth/session.js';
+import { ApiError, InvalidParameterError, type NotAuthenticatedError, SdkError } from './errors.js';
+import type { Signer } from './signing/signer.js';
+import { type Answer, type Endpoint, type FetchFn, type RequestErrorType, type RequestOptions, send } from './transport.js';
 
-/** The part of `fetch` the SDK uses; the global `fetch`, undici's and most polyfills fit. */
-export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
+export {
+  type Answer,
+  buildUrl,
+  type Endpoint,
+  type FetchFn,
+  type QueryValue,
+  type RequestErrorType,
+  type RequestOptions,
+} from './transport.js';
 
 export interface ClientConfig {
   /** Base address of the order book API, e.g. `https://api.example.com`; a path prefix is kept. */
@@ -12,22 +23,20 @@ export interface ClientConfig {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** JWT sent as `Authorization: Bearer <token>`; public routes do not need one once open access is live. */
   readonly accessToken?: string | undefined;
+  /**
+   * The key the client logs in with: account routes log in on first use, and a 401 makes the client
+   * log in again once and repeat the request. Signing happens here, never on the server.
+   */
+  readonly signer?: Signer | undefined;
 }
 
-/** What every action receives: plain data, made once by {@link createClient}. */
-export interface Client {
-  /** Normalised base URL: origin plus path prefix, without a trailing slash. */
-  readonly baseUrl: string;
-  readonly fetch: FetchFn;
-  /** Headers of every request, names in lower case (without the access token). */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly accessToken: string | undefined;
+/** What every action receives, made once by {@link createClient}. */
+export interface Client extends Endpoint {
+  /** The access token and the signer that renews it. */
+  readonly session: Session;
 }
 
 export type CreateClientErrorType = InvalidParameterError | SdkError;
-
-/** A token is sent verbatim in a header: visible ASCII only, so it cannot split or corrupt the header. */
-const TOKEN = /^[\x21-\x7e]+$/;
 
 export function createClient(config: ClientConfig): Client {
   const fetchFn = config.fetch ?? globalThis.fetch;
@@ -35,7 +44,7 @@ export function createClient(config: ClientConfig): Client {
     throw new SdkError('No fetch function available', { details: 'pass one as `fetch` to createClient' });
   }
   const { accessToken } = config;
-  if (accessToken !== undefined && !TOKEN.test(accessToken)) {
+  if (accessToken !== undefined && !isBearerToken(accessToken)) {
     throw new InvalidParameterError('accessToken', 'accessToken must be a non-empty token without spaces or control characters');
   }
   return {
@@ -43,11 +52,12 @@ export function createClient(config: ClientConfig): Client {
     // Called unbound: browsers refuse a fetch whose `this` is some other object.
     fetch: (url, init) => fetchFn(url, init),
     headers: normaliseHeaders(config.headers ?? {}),
-    accessToken,
+    session: new Session(config.signer, accessToken),
   };
 }
 
-function normaliseBaseUrl(value: string | URL): string {
+/** Origin plus path prefix without a trailing slash; refuses other schemes, credentials, queries and fragments. */
+export function normaliseBaseUrl(value: string | URL): string {
   let url: URL;
   try {
     url = new URL(String(value));
@@ -68,7 +78,8 @@ function normaliseBaseUrl(value: string | URL): string {
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
 
-function normaliseHeaders(input: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+/** Header names in lower case; refuses what HTTP cannot carry. */
+export function normaliseHeaders(input: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   let headers: Headers;
   try {
     headers = new Headers(input);
@@ -82,84 +93,37 @@ function normaliseHeaders(input: Readonly<Record<string, string>>): Readonly<Rec
   return Object.freeze(result);
 }
 
-export type QueryValue = string | number | undefined;
+/** Who may call a route: anyone (a held token is sent for fresher answers), or a logged-in account. */
+export type Access = 'public' | 'account';
 
-export interface RequestOptions {
-  /** Path segments below the base URL; each one is percent-encoded, so none can add a level or a query. */
-  readonly path: readonly string[];
-  /** Query parameters; undefined values are left out, the others are percent-encoded. */
-  readonly query?: Readonly<Record<string, QueryValue>> | undefined;
+export interface ClientRequestOptions extends RequestOptions {
+  /** `public` unless said otherwise. */
+  readonly access?: Access | undefined;
 }
 
-/** What a request can fail with once its parameters are valid. */
-export type RequestErrorType = ApiError | NetworkError | InvalidResponseError;
-
-/** The URL of a request: every segment and query value percent-encoded. */
-export function buildUrl(client: Pick<Client, 'baseUrl'>, options: RequestOptions): string {
-  const segments = options.path.map((segment) => {
-    // WHATWG URL parsing resolves "." and ".." (even percent-encoded) no matter what: refuse them.
-    if (segment === '' || segment === '.' || segment === '..') {
-      throw new SdkError(`"${segment}" cannot be a path segment`);
-    }
-    return encodeURIComponent(segment);
-  });
-  const query = Object.entries(options.query ?? {})
-    .flatMap(([name, value]) => (value === undefined ? [] : [`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`]))
-    .join('&');
-  return `${client.baseUrl}/${segments.join('/')}${query === '' ? '' : `?${query}`}`;
-}
+const bearer = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { authorization: `Bearer ${token}` };
 
 /**
- * Sends a GET and returns the parsed JSON body. A status outside 2xx throws {@link ApiError}; no
- * response at all throws {@link NetworkError}; a 2xx body that is not JSON throws
- * {@link InvalidResponseError}.
+ * Sends a request and returns the parsed JSON body. An account route logs in first when the client
+ * holds no valid token; any 401 makes a client with a signer log in again once and repeat the
+ * request (a 401 means the server did nothing with it). See {@link send} for the errors.
  */
-export async function request<T>(client: Client, options: RequestOptions): Promise<T> {
-  const url = buildUrl(client, options);
-  const headers: Record<string, string> = { accept: 'application/json', ...client.headers };
-  if (client.accessToken !== undefined) headers.authorization = `Bearer ${client.accessToken}`;
+export async function request<T>(client: Client, options: ClientRequestOptions): Promise<T> {
+  return (await requestAnswer<T>(client, options)).body;
+}
 
-  let response: Response;
-  let text: string;
+/** {@link request}, with the answer's headers. */
+export async function requestAnswer<T>(client: Client, options: ClientRequestOptions): Promise<Answer<T>> {
+  const { session } = client;
+  const token = options.access === 'account' ? await session.ensure(client) : session.current();
   try {
-    response = await client.fetch(url, { method: 'GET', headers });
-    text = await response.text();
-  } catch (cause) {
-    throw new NetworkError(url, cause);
-  }
-  const requestId = response.headers.get('x-request-id') ?? undefined;
-  if (!response.ok) throw apiErrorOf(response, text, requestId, url);
-  try {
-    return JSON.parse(text) as T;
-  } catch (cause) {
-    throw new InvalidResponseError({ status: response.status, requestId, url, cause });
+    return await send<T>(client, options, bearer(token));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401 || session.signer === undefined) throw error;
+    return send<T>(client, options, bearer(await session.renew(client, token)));
   }
 }
 
-/** Longest piece of a non-JSON error body quoted in an ApiError. */
-const BODY_EXCERPT = 200;
-
-function apiErrorOf(response: Response, text: string, requestId: string | undefined, url: string): ApiError {
-  const { status } = response;
-  const body = parseJson(text);
-  if (typeof body === 'object' && body !== null && 'error' in body && typeof body.error === 'string' && body.error !== '') {
-    const code = 'code' in body && typeof body.code === 'string' ? body.code : undefined;
-    return new ApiError(body.error, { status, code, requestId, url });
-  }
-  const statusText = response.statusText === '' ? '' : ` ${response.statusText}`;
-  const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT);
-  return new ApiError(`The server answered ${status}${statusText} without an error message`, {
-    status,
-    requestId,
-    url,
-    details: excerpt === '' ? 'empty body' : `body: ${excerpt}`,
-  });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+/** What an account route can fail with besides its own errors. */
+export type AccountRequestErrorType = RequestErrorType | NotAuthenticatedError;

@@ -28,6 +28,12 @@ export interface ApiErrorOptions {
   readonly requestId?: string | undefined;
   readonly url: string;
   readonly details?: string | undefined;
+  /** `Retry-After` of a 429 or 503, in seconds. */
+  readonly retryAfterSeconds?: number | undefined;
+  /** Position of the offending item of a batch request. */
+  readonly index?: number | undefined;
+  /** The answer's headers (the data API reads its quota from them). */
+  readonly headers?: Headers | undefined;
 }
 
 /**
@@ -43,6 +49,12 @@ export class ApiError extends SdkError {
   readonly requestId: string | undefined;
   /** The URL that was requested (it never contains a credential). */
   readonly url: string;
+  /** How long the server asks to wait before trying again (429, 503), in seconds. */
+  readonly retryAfterSeconds: number | undefined;
+  /** The item of a batch (build, save) the error is about. */
+  readonly index: number | undefined;
+  /** The answer's headers; not enumerable, so logging the error does not dump them. */
+  declare readonly headers: Headers | undefined;
 
   constructor(message: string, options: ApiErrorOptions) {
     super(message, { details: options.details });
@@ -50,6 +62,9 @@ export class ApiError extends SdkError {
     this.code = options.code;
     this.requestId = options.requestId;
     this.url = options.url;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.index = options.index;
+    Object.defineProperty(this, 'headers', { value: options.headers, enumerable: false });
   }
 }
 
@@ -100,4 +115,36 @@ function describeCause(cause: unknown): string | undefined {
     return `${cause.message}: ${typeof code === 'string' ? code : inner.message}`;
   }
   return cause.message;
+}
+
+/** An account route was called, and the client holds no valid access token and no signer to log in with. */
+export class NotAuthenticatedError extends SdkError {
+  override readonly name: string = 'NotAuthenticatedError';
+
+  constructor() {
+    super('This call needs a login', { details: 'create the client with a signer, or call authenticate first' });
+  }
+}
+
+/**
+ * The server built an order that is not the one asked for (another token, amount, recipient, swapper,
+ * reactor...): the SDK refuses to sign it. Nothing was signed or sent.
+ */
+export class OrderMismatchError extends SdkError {
+  override readonly name: string = 'OrderMismatchError';
+  /** Position of the order in the batch. */
+  readonly index: number;
+  /** The field that differs, e.g. `output.recipient`. */
+  readonly field: string;
+
+  constructor(index: number, field: string, details: string) {
+    super(`The built order ${index} is not the order requested: ${field} differs`, { details });
+    this.index = index;
+    this.field = field;
+  }
+}
+
+/** A key or signer the SDK cannot sign with. The message never contains key material. */
+export class InvalidKeyError extends SdkError {
+  override readonly name: string = 'InvalidKeyError';
 }

@@ -1,4 +1,30 @@
 export {
+  type AuthenticateErrorType,
+  type AuthenticateParameters,
+  type AuthenticateReturnType,
+  authenticate,
+} from './actions/authenticate.js';
+export {
+  type BuildOrdersErrorType,
+  type BuildOrdersParameters,
+  type BuildOrdersReturnType,
+  buildOrders,
+  MAX_ORDERS_PER_REQUEST,
+} from './actions/build-orders.js';
+export {
+  type CancelAllOrdersErrorType,
+  type CancelAllOrdersParameters,
+  type CancelAllOrdersReturnType,
+  cancelAllOrders,
+} from './actions/cancel-all-orders.js';
+export {
+  type CancelOrdersErrorType,
+  type CancelOrdersParameters,
+  type CancelOrdersReturnType,
+  cancelOrders,
+  MAX_CANCELS_PER_REQUEST,
+} from './actions/cancel-orders.js';
+export {
   type GetBooksErrorType,
   type GetBooksParameters,
   type GetBooksReturnType,
@@ -22,7 +48,35 @@ export {
   type GetExactOutputQuoteReturnType,
   getExactOutputQuote,
 } from './actions/get-exact-output-quote.js';
-export { type GetHealthErrorType, type GetHealthReturnType, getHealth } from './actions/get-health.js';
+export {
+  type GetFeesErrorType,
+  type GetFeesParameters,
+  type GetFeesReturnType,
+  getFees,
+} from './actions/get-fees.js';
+export {
+  type GetHealthErrorType,
+  type GetHealthReturnType,
+  getHealth,
+} from './actions/get-health.js';
+export {
+  type GetOnboardingStatusErrorType,
+  type GetOnboardingStatusParameters,
+  type GetOnboardingStatusReturnType,
+  getOnboardingStatus,
+} from './actions/get-onboarding-status.js';
+export {
+  type GetOrderHistoryErrorType,
+  type GetOrderHistoryParameters,
+  type GetOrderHistoryReturnType,
+  getOrderHistory,
+} from './actions/get-order-history.js';
+export {
+  type GetOrdersErrorType,
+  type GetOrdersParameters,
+  type GetOrdersReturnType,
+  getOrders,
+} from './actions/get-orders.js';
 export {
   type GetSignatureDomainErrorType,
   type GetSignatureDomainReturnType,
@@ -35,27 +89,224 @@ export {
   getTrades,
   type TradeSort,
 } from './actions/get-trades.js';
-export { type BookGrid, snapSizeDown, toDisplay, toRaw } from './amounts.js';
 export {
+  type PlaceOrdersErrorType,
+  type PlaceOrdersParameters,
+  type PlaceOrdersReturnType,
+  placeOrders,
+} from './actions/place-orders.js';
+export {
+  type RequestChallengeErrorType,
+  type RequestChallengeParameters,
+  type RequestChallengeReturnType,
+  requestChallenge,
+} from './actions/request-challenge.js';
+export {
+  type SaveOrdersErrorType,
+  type SaveOrdersParameters,
+  type SaveOrdersReturnType,
+  saveOrders,
+} from './actions/save-orders.js';
+export {
+  DEFAULT_MAX_FEE_PIPS,
+  type SignOrdersErrorType,
+  type SignOrdersParameters,
+  type SignOrdersReturnType,
+  signOrders,
+} from './actions/sign-orders.js';
+export {
+  type VerifyChallengeErrorType,
+  type VerifyChallengeParameters,
+  type VerifyChallengeReturnType,
+  verifyChallenge,
+} from './actions/verify-challenge.js';
+export {
+  type BookForOrders,
+  type BookGrid,
+  type LimitOrderSpec,
+  limitOrderRequest,
+  type MarketOrderSpec,
+  marketOrderRequest,
+  type OrderRequestOptions,
+  type Rounding,
+  snapPrice,
+  snapSize,
+  snapSizeDown,
+  toDisplay,
+  toRaw,
+} from './amounts.js';
+export { Session } from './auth/session.js';
+export {
+  type Access,
+  type AccountRequestErrorType,
+  type Answer,
   type Client,
   type ClientConfig,
+  type ClientRequestOptions,
   type CreateClientErrorType,
   createClient,
+  type Endpoint,
   type FetchFn,
   type QueryValue,
   type RequestErrorType,
   type RequestOptions,
   request,
+  requestAnswer,
 } from './client.js';
+export {
+  type GetDefaultTokensErrorType,
+  type GetDefaultTokensReturnType,
+  getDefaultTokens,
+} from './data/actions/get-default-tokens.js';
+export {
+  type GetFarmTotalsErrorType,
+  type GetFarmTotalsParameters,
+  type GetFarmTotalsReturnType,
+  getFarmTotals,
+} from './data/actions/get-farm-totals.js';
+export {
+  type GetFarmsErrorType,
+  type GetFarmsReturnType,
+  getFarms,
+} from './data/actions/get-farms.js';
+export {
+  type GetKnownPoolsErrorType,
+  type GetKnownPoolsReturnType,
+  getKnownPools,
+} from './data/actions/get-known-pools.js';
+export {
+  type GetKnownTokensErrorType,
+  type GetKnownTokensReturnType,
+  getKnownTokens,
+} from './data/actions/get-known-tokens.js';
+export {
+  type GetLatestTokenPriceErrorType,
+  type GetLatestTokenPriceParameters,
+  type GetLatestTokenPriceReturnType,
+  getLatestTokenPrice,
+} from './data/actions/get-latest-token-price.js';
+export {
+  type GetPlatformDataErrorType,
+  type GetPlatformDataParameters,
+  type GetPlatformDataReturnType,
+  getPlatformData,
+} from './data/actions/get-platform-data.js';
+export {
+  type GetPoolErrorType,
+  type GetPoolParameters,
+  type GetPoolReturnType,
+  getPool,
+} from './data/actions/get-pool.js';
+export {
+  type GetPoolsErrorType,
+  type GetPoolsReturnType,
+  getPools,
+} from './data/actions/get-pools.js';
+export {
+  type GetStatsErrorType,
+  type GetStatsReturnType,
+  getStats,
+} from './data/actions/get-stats.js';
+export {
+  type GetTokenErrorType,
+  type GetTokenParameters,
+  type GetTokenReturnType,
+  getToken,
+} from './data/actions/get-token.js';
+export {
+  type GetTokenPriceChangesErrorType,
+  type GetTokenPriceChangesReturnType,
+  getTokenPriceChanges,
+} from './data/actions/get-token-price-changes.js';
+export {
+  type GetTokenPricesErrorType,
+  type GetTokenPricesParameters,
+  type GetTokenPricesReturnType,
+  getTokenPrices,
+} from './data/actions/get-token-prices.js';
+export {
+  type GetTokensErrorType,
+  type GetTokensReturnType,
+  getTokens,
+} from './data/actions/get-tokens.js';
+export {
+  type GetTokensFullErrorType,
+  type GetTokensFullReturnType,
+  getTokensFull,
+} from './data/actions/get-tokens-full.js';
+export {
+  createDataClient,
+  DataClient,
+  type DataClientConfig,
+  type DataRequestErrorType,
+  type DataResult,
+  type Quota,
+  readQuota,
+} from './data/data-client.js';
+export type {
+  CandleInterval,
+  Farm,
+  FarmTotal,
+  PlatformField,
+  PlatformInterval,
+  PlatformPoint,
+  Pool,
+  PoolToken,
+  Stats,
+  Token,
+  TokenCandle,
+  TokenCompact,
+  TokenPriceChanges,
+} from './data/types.js';
 export {
   ApiError,
   type ApiErrorOptions,
+  InvalidKeyError,
   InvalidParameterError,
   InvalidResponseError,
   NetworkError,
+  NotAuthenticatedError,
+  OrderMismatchError,
   SdkError,
   type SdkErrorOptions,
 } from './errors.js';
+export {
+  type BuiltOrder,
+  type CancelResult,
+  type FeeRates,
+  type FeeSide,
+  type HistoryEvent,
+  type HistoryEventType,
+  type OcoLink,
+  type OnboardingStatus,
+  type OnboardingStep,
+  type OrderFill,
+  type OrderHistory,
+  type OrderListItem,
+  type OrderRequest,
+  type OrderSide,
+  type OrderStatus,
+  type OrdersPage,
+  type OrderType,
+  type SavedOrder,
+  type SaveOrdersResult,
+  type SignedOrder,
+  TERMINAL_STATUSES,
+  type WireOrder,
+} from './order-types.js';
+export { type BuiltOrderExpectations, checkBuiltOrder } from './signing/check-built-order.js';
+export { type Ed25519KeySource, type Ed25519SignerOptions, ed25519Signer } from './signing/ed25519-signer.js';
+export type { LedgerPrivateKey } from './signing/ledger-key.js';
+export { privateKeyBytes } from './signing/private-key.js';
+export {
+  type OrderTypedData,
+  personalMessageDigest,
+  type Secp256k1KeySource,
+  type Secp256k1SignerOptions,
+  secp256k1Signer,
+  type TypedDataAccount,
+} from './signing/secp256k1-signer.js';
+export { type KeyType, orderDigest, type Signer } from './signing/signer.js';
 export type {
   BookStatus,
   BooksPage,

@@ -4,9 +4,10 @@ import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig, type RunningServer, startServer } from '@dex/server';
+import { runOperatorOn } from '@dex/server/test-support';
 import type { FetchFn } from '../client.js';
 
-export { DEVNET_ADDRESS, seedBookOneDepth, tradeOnBookOne } from '@dex/server/test-support';
+export { DEVNET_ADDRESS, issueApiKey, seedBookOneDepth, tradeOnBookOne } from '@dex/server/test-support';
 
 export interface TestServer {
   readonly server: RunningServer;
@@ -77,4 +78,64 @@ export async function unusedUrl(): Promise<string> {
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${address.port}`;
+}
+
+let nextAccount = 7100;
+
+/**
+ * A fresh devnet ledger account with an Ed25519 key, registered with the operator CLI as a user
+ * would (`account add`); returns its id. With settlement on, the key must also be published.
+ */
+export async function registerEd25519Account(server: RunningServer, publicKey: Uint8Array): Promise<string> {
+  const account = `0.0.${nextAccount++}`;
+  const { code, out } = await runOperatorOn(
+    server,
+    'account',
+    'add',
+    '--id',
+    account,
+    '--key-type',
+    'ed25519',
+    '--public-key',
+    Buffer.from(publicKey).toString('hex'),
+  );
+  if (code !== 0) throw new Error(`account add failed: ${out}`);
+  return account;
+}
+
+/** Rewrites the JSON answer of one route; the request reaches the real server unchanged. */
+export type AnswerRewrite = (path: string, body: unknown) => unknown;
+
+/**
+ * A real HTTP proxy on loopback in front of `target` that can rewrite JSON answers: a stand-in
+ * for a compromised or buggy server, to show what the client refuses to sign.
+ */
+export async function startRewritingProxy(
+  target: string,
+  rewrite: AnswerRewrite,
+): Promise<{ url: string; close(): Promise<void> }> {
+  return startRawServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
+      }
+      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
+      globalThis
+        .fetch(`${target}${request.url ?? '/'}`, { method: request.method ?? 'GET', headers, ...(body ? { body } : {}) })
+        .then(async (answer) => {
+          const text = await answer.text();
+          let out = text;
+          if (answer.ok) out = JSON.stringify(rewrite((request.url ?? '').split('?')[0] ?? '', JSON.parse(text)));
+          response.writeHead(answer.status, { 'content-type': 'application/json' });
+          response.end(out);
+        })
+        .catch((error: unknown) => {
+          response.writeHead(502);
+          response.end(String(error));
+        });
+    });
+  });
 }

@@ -1,4 +1,4 @@
-import { CoreError, parsePositiveRawAmount } from '@dex/core';
+import { CoreError, isEvmAddress, isLedgerId, parsePositiveRawAmount } from '@dex/core';
 import { InvalidParameterError } from '../errors.js';
 
 /** A raw token amount: a bigint, or a strict decimal integer string such as `"150000000"`. */
@@ -51,6 +51,50 @@ export function countParameter(value: number | undefined, parameter: string): nu
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new InvalidParameterError(parameter, `${parameter} must be a whole number from 1`, { details: `got ${value}` });
+  }
+  return value;
+}
+
+/** An account as the API names it: a ledger id `0.0.X`, or a `0x` address (sent in lower case). */
+export function accountIdParameter(value: string): string {
+  if (isLedgerId(value)) return value;
+  if (isEvmAddress(value)) return value.toLowerCase();
+  throw new InvalidParameterError('accountId', 'accountId must be a ledger id (0.0.X) or a 0x address', {
+    details: `got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 50)) : typeof value}`,
+  });
+}
+
+/** A batch of 1 to `max` items. */
+export function batchParameter<T>(items: readonly T[], parameter: string, max: number): readonly T[] {
+  if (!Array.isArray(items) || items.length < 1 || items.length > max) {
+    throw new InvalidParameterError(parameter, `${parameter} must hold 1 to ${max} items`, {
+      details: Array.isArray(items) ? `got ${items.length}` : 'not an array',
+    });
+  }
+  return items;
+}
+
+/** An id (order, pool): a positive safe integer, or its decimal string. */
+export function idParameter(value: number | string, parameter: string): number {
+  const id = typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+    throw new InvalidParameterError(parameter, `${parameter} must be a positive integer`, { details: `got ${String(value)}` });
+  }
+  return id;
+}
+
+/** A ledger id `0.0.X`. */
+export function ledgerIdParameter(value: string, parameter: string): string {
+  if (isLedgerId(value)) return value;
+  throw new InvalidParameterError(parameter, `${parameter} must be a ledger id such as 0.0.1234`, {
+    details: `got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 50)) : typeof value}`,
+  });
+}
+
+/** Unix seconds: a non-negative safe integer. */
+export function unixSecondsParameter(value: number, parameter: string): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidParameterError(parameter, `${parameter} must be unix seconds`, { details: `got ${value}` });
   }
   return value;
 }

@@ -1,0 +1,69 @@
+import { type Eip712Domain, parseWireOrder } from '@dex/core';
+import type { AccountRequestErrorType, Client } from '../client.js';
+import { InvalidParameterError, NotAuthenticatedError, type OrderMismatchError } from '../errors.js';
+import type { BuiltOrder, OrderRequest, SignedOrder } from '../order-types.js';
+import { checkBuiltOrder } from '../signing/check-built-order.js';
+import { asParameter } from '../utils/parameters.js';
+import { getSignatureDomain } from './get-signature-domain.js';
+
+/** Fee caps above 1 % are refused unless the caller raises this bound. */
+export const DEFAULT_MAX_FEE_PIPS = 10_000;
+
+export interface SignOrdersParameters {
+  readonly orders: readonly BuiltOrder[];
+  /**
+   * The requests the orders were built from, in the same order: each order must match its request
+   * exactly. Without them only the account-level checks run.
+   */
+  readonly requests?: readonly OrderRequest[] | undefined;
+  /** The signing domain; fetched from `GET /signature/domain` (once per client) when absent. */
+  readonly domain?: Eip712Domain | undefined;
+  /** The highest fee cap to sign, in pips (1 pip = 0.0001 %); default 10,000 (1 %). */
+  readonly maxFeePips?: number | undefined;
+}
+
+export type SignOrdersReturnType = SignedOrder[];
+
+/** OrderMismatchError: the server built something else than asked; nothing was signed. */
+export type SignOrdersErrorType = OrderMismatchError | InvalidParameterError | NotAuthenticatedError | AccountRequestErrorType;
+
+const domains = new WeakMap<Client, Promise<Eip712Domain>>();
+
+/** The client's signing domain, asked for once. */
+function domainOf(client: Client): Promise<Eip712Domain> {
+  let domain = domains.get(client);
+  if (domain === undefined) {
+    domain = getSignatureDomain(client).then((value) => value as Eip712Domain);
+    // A failed fetch is not remembered.
+    domain.catch(() => domains.delete(client));
+    domains.set(client, domain);
+  }
+  return domain;
+}
+
+/**
+ * Signs built orders with the client's signer, on this side: each order is checked against its
+ * request, this account and this network first (see {@link checkBuiltOrder}), and the EIP-712
+ * digest is computed here. Returns the items of `POST /orders/save`.
+ */
+export async function signOrders(client: Client, parameters: SignOrdersParameters): Promise<SignOrdersReturnType> {
+  const { signer } = client.session;
+  if (signer === undefined) throw new NotAuthenticatedError();
+  const { orders, requests } = parameters;
+  if (requests !== undefined && requests.length !== orders.length) {
+    throw new InvalidParameterError('requests', 'requests must have one entry per order', {
+      details: `${requests.length} requests for ${orders.length} orders`,
+    });
+  }
+  const domain = parameters.domain ?? (await domainOf(client));
+  const now = Math.floor(Date.now() / 1000);
+  const maxFeePips = parameters.maxFeePips ?? DEFAULT_MAX_FEE_PIPS;
+  return Promise.all(
+    orders.map(async (built, index) => {
+      const { meta, ...wire } = built;
+      const order = asParameter(`orders[${index}]`, () => parseWireOrder(wire));
+      checkBuiltOrder(index, built, order, { signer, domain, request: requests?.[index], now, maxFeePips });
+      return { order: wire, signature: await signer.signOrder(order, domain), orderbookId: meta.orderbookId, type: meta.type };
+    }),
+  );
+}
