@@ -1,5 +1,17 @@
+import { fromDisplayAmount, MAX_TOKEN_DECIMALS } from '@dex/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BookGrid, snapSizeDown, toDisplay, toRaw } from './amounts.js';
+import {
+  type BookForOrders,
+  type BookGrid,
+  limitOrderRequest,
+  marketOrderRequest,
+  snapPrice,
+  snapSize,
+  snapSizeDown,
+  toDisplay,
+  toRaw,
+} from './amounts.js';
 import { InvalidParameterError } from './errors.js';
 
 /** The grid of the devnet's WHBAR/USDC book: size step 0.1 WHBAR = 10,000,000 raw units. */
@@ -77,5 +89,139 @@ describe('snapSizeDown', () => {
 
   it('refuses a book whose grid is finer than its token', () => {
     expect(() => snapSizeDown({ ...WHBAR_USDC, sizeStep: '0.000000001', lotSize: '1' }, 1n)).toThrow(InvalidParameterError);
+  });
+});
+
+const BOOK: BookForOrders = {
+  ...WHBAR_USDC,
+  id: 1,
+  baseTokenEvmAddress: '0x00000000000000000000000000000000000003e9',
+  quoteTokenEvmAddress: '0x00000000000000000000000000000000000003ea',
+};
+
+/** A display decimal as an exact rational at a fixed large scale, for comparisons. */
+const exact = (display: string) => fromDisplayAmount(display, MAX_TOKEN_DECIMALS);
+const displayArbitrary = fc
+  .tuple(fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 12 }))
+  .map(([units, scale]) => toDisplay(units, scale));
+
+describe('snapPrice and snapSize', () => {
+  it.each([
+    ['0.2500049', 'down', '0.25'],
+    ['0.2500049', 'up', '0.25001'],
+    ['0.25', 'up', '0.25'],
+    ['7', 'down', '7'],
+    ['0.000001', 'up', '0.00001'],
+    ['0.000001', 'down', '0'],
+  ] as const)('snaps the price %s %s to %s', (price, rounding, snapped) => {
+    expect(snapPrice(WHBAR_USDC, price, rounding)).toBe(snapped);
+  });
+
+  it('puts any price on the grid, on the asked side, within one tick', () => {
+    fc.assert(
+      fc.property(displayArbitrary, (price) => {
+        const down = snapPrice(WHBAR_USDC, price);
+        const up = snapPrice(WHBAR_USDC, price, 'up');
+        const tick = exact('0.00001');
+        expect(exact(down) % tick).toBe(0n);
+        expect(exact(up) % tick).toBe(0n);
+        expect(exact(down) <= exact(price) && exact(price) <= exact(up)).toBe(true);
+        expect(exact(up) - exact(down)).toBe(exact(price) % tick === 0n ? 0n : tick);
+        expect(snapPrice(WHBAR_USDC, down)).toBe(down);
+      }),
+    );
+  });
+
+  it('puts any size on the size grid the same way', () => {
+    fc.assert(
+      fc.property(displayArbitrary, (size) => {
+        const down = snapSize(WHBAR_USDC, size);
+        const up = snapSize(WHBAR_USDC, size, 'up');
+        const step = exact('0.1');
+        expect(exact(down) % step).toBe(0n);
+        expect(exact(down) <= exact(size) && exact(size) <= exact(up)).toBe(true);
+        expect(exact(up) - exact(down) <= step).toBe(true);
+      }),
+    );
+  });
+
+  it.each(['-1', '1e3', 'abc', ''])('refuses the price %j', (price) => {
+    expect(() => snapPrice(WHBAR_USDC, price)).toThrow(expect.objectContaining({ parameter: 'price' }));
+  });
+});
+
+describe('limitOrderRequest', () => {
+  it('sells exactly the size for exactly price times size', () => {
+    expect(limitOrderRequest(BOOK, { side: 'sell', price: '0.5', size: '2', makerOnly: true })).toEqual({
+      orderbookId: 1,
+      type: 'LIMIT',
+      inputToken: BOOK.baseTokenEvmAddress,
+      inputAmount: '200000000',
+      outputToken: BOOK.quoteTokenEvmAddress,
+      outputAmount: '1000000',
+      makerOnly: true,
+    });
+  });
+
+  it('buys the size for the quote amount, the mirror image', () => {
+    expect(limitOrderRequest(BOOK, { side: 'buy', price: '0.24999', size: '10.5', deadline: 1_900_000_000 })).toEqual({
+      orderbookId: 1,
+      type: 'LIMIT',
+      inputToken: BOOK.quoteTokenEvmAddress,
+      inputAmount: '2624895',
+      outputToken: BOOK.baseTokenEvmAddress,
+      outputAmount: '1050000000',
+      deadline: 1_900_000_000,
+    });
+  });
+
+  it('prices every on-grid order exactly: quote = ticks x steps x the quote of one tick-step', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1_000, max: 10_000_000 }), fc.integer({ min: 1_000, max: 1_000_000 }), (ticks, steps) => {
+        const price = toDisplay(BigInt(ticks), 5);
+        const size = toDisplay(BigInt(steps), 1);
+        const request = limitOrderRequest(BOOK, { side: 'sell', price, size });
+        expect(BigInt(request.inputAmount)).toBe(BigInt(steps) * 10_000_000n);
+        expect(BigInt(request.outputAmount)).toBe(BigInt(ticks) * BigInt(steps));
+      }),
+    );
+  });
+
+  it.each([
+    ['a price off the tick grid', { price: '0.250001', size: '1' }, 'price'],
+    ['a size off the size grid', { price: '0.25', size: '1.05' }, 'size'],
+    ['a size below the lot size', { price: '0.25', size: '0.5' }, 'size'],
+    ['a value below the minimum notional', { price: '0.5', size: '1.9' }, 'size'],
+    ['a zero price', { price: '0', size: '5' }, 'price'],
+  ])('refuses %s', (_name, spec, parameter) => {
+    expect(() => limitOrderRequest(BOOK, { side: 'buy', ...spec })).toThrow(
+      expect.objectContaining({ name: 'InvalidParameterError', parameter }),
+    );
+  });
+});
+
+describe('marketOrderRequest', () => {
+  it('spends base on a sell and quote on a buy, with a floor on what comes back', () => {
+    expect(marketOrderRequest(BOOK, { side: 'sell', inputAmount: 300_000_000n, minOutputAmount: '700000' })).toMatchObject({
+      type: 'MARKET',
+      inputToken: BOOK.baseTokenEvmAddress,
+      inputAmount: '300000000',
+      outputToken: BOOK.quoteTokenEvmAddress,
+      outputAmount: '700000',
+    });
+    expect(marketOrderRequest(BOOK, { side: 'buy', inputAmount: '1000000' })).toMatchObject({
+      inputToken: BOOK.quoteTokenEvmAddress,
+      inputAmount: '1000000',
+      outputAmount: '1',
+    });
+  });
+
+  it('refuses a zero or malformed input', () => {
+    expect(() => marketOrderRequest(BOOK, { side: 'sell', inputAmount: 0n })).toThrow(
+      expect.objectContaining({ parameter: 'inputAmount' }),
+    );
+    expect(() => marketOrderRequest(BOOK, { side: 'sell', inputAmount: '1.5' })).toThrow(
+      expect.objectContaining({ parameter: 'inputAmount' }),
+    );
   });
 });
