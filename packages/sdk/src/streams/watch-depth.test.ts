@@ -62,8 +62,8 @@ async function trade(trader: Client, side: OrderSide, price: string, size: strin
 }
 
 /** Once the stream has caught up, its book is exactly `GET /depth` at the same update id. */
-async function expectInStep(stream: DepthStream, orderbookId = 1): Promise<OrderBookView> {
-  const snapshot = await getDepth(createClient({ baseUrl: api.url }), { orderbookId });
+async function expectInStep(stream: DepthStream, orderbookId = 1, baseUrl = api.url): Promise<OrderBookView> {
+  const snapshot = await getDepth(createClient({ baseUrl }), { orderbookId });
   const held = await eventually(`book ${orderbookId} at update ${snapshot.lastUpdateId}`, () => {
     const current = stream.book(orderbookId);
     return current !== undefined && current.lastUpdateId >= snapshot.lastUpdateId ? current : undefined;
@@ -183,6 +183,29 @@ describe('watchDepth', () => {
     await through.connections(2);
     await stream.waitUntilLive();
     expect(errors[0]).toMatchObject({ name: 'StreamError', failure: 'silent' });
+  });
+
+  it('rebuilds the book after a server restart (1001), with what traded before it could reconnect', async () => {
+    const own = await startTestServer();
+    open.push(own);
+    const through = await proxy(own.url);
+    const trader = createClient({ baseUrl: own.url, signer: wallet() });
+    await trade(trader, 'sell', '0.3', '2');
+    const { stream, errors } = watch(through.url);
+    await stream.waitUntilLive();
+
+    through.refuseWith(503);
+    await own.restart();
+    await eventually('the stream to notice the restart', () => (errors.length > 0 ? true : undefined));
+    await trade(trader, 'sell', '0.31', '1');
+    through.refuseWith(undefined);
+    await stream.waitUntilLive();
+    const held = await expectInStep(stream, 1, own.url);
+    expect(held.asks()).toEqual([
+      ['0.3', '2'],
+      ['0.31', '1'],
+    ]);
+    expect(errors[0]).toMatchObject({ name: 'StreamError', failure: 'closed', closeCode: 1001 });
   });
 
   it('stops with the server error when a book does not exist, without retrying', async () => {

@@ -182,6 +182,28 @@ describe('watchUserEvents', () => {
     expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
   });
 
+  it('comes back after a server restart (1001) and replays what happened before it could reconnect', async () => {
+    const through = await proxy();
+    const alice = account(through.url);
+    const [a, b] = [await place(alice, 'buy', '0.2', '1'), await place(alice, 'buy', '0.21', '1')];
+    const { stream, events, errors } = watch(alice);
+    await stream.waitUntilLive();
+
+    through.refuseWith(503);
+    await api.restart();
+    await eventually('the stream to notice the restart', () => (errors.length > 0 ? true : undefined));
+    await cancelOrders(alice, { orderIds: [a] });
+    through.refuseWith(undefined);
+    await stream.waitUntilLive();
+
+    expect(errors[0]).toMatchObject({ name: 'StreamError', failure: 'closed', closeCode: 1001 });
+    expect(summary(events)).toEqual([[a, 'ORDER_CANCELED', 'CANCELED', '0', true]]);
+    expect([...stream.orders().keys()]).toEqual([b]);
+    await cancelOrders(alice, { orderIds: [b] });
+    await until(events, b, 'ORDER_CANCELED');
+    expect(stream.orders()).toEqual(new Map());
+  });
+
   it('logs in again when the server no longer takes its token at a reconnect', async () => {
     const through = await proxy();
     const alice = account(through.url);

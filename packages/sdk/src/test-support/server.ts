@@ -10,8 +10,11 @@ import type { FetchFn } from '../client.js';
 export { DEVNET_ADDRESS, issueApiKey, seedBookOneDepth, tradeOnBookOne } from '@dex/server/test-support';
 
 export interface TestServer {
+  /** The running server; a new one after {@link TestServer.restart}. */
   readonly server: RunningServer;
   readonly url: string;
+  /** Stops the server (streams close with 1001) and starts it again on the same port and store. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,11 +25,18 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dex-sdk-test-'));
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CHAIN: 'off', ...env });
-    const server = await startServer(config, createLogger('silent'));
+    const settings = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CHAIN: 'off', ...env };
+    let server = await startServer(loadConfig(settings), createLogger('silent'));
+    const port = new URL(server.url).port;
     return {
-      server,
+      get server() {
+        return server;
+      },
       url: server.url,
+      restart: async () => {
+        await server.close();
+        server = await startServer(loadConfig({ ...settings, PORT: port }), createLogger('silent'));
+      },
       close: async () => {
         try {
           await server.close();
