@@ -5,9 +5,10 @@ import { openStreamSocket, type StreamSocket } from './stream-socket.js';
 import { streamAddress } from './stream-url.js';
 
 /**
- * Where a stream stands. `syncing`: connected, fetching the state to start from (snapshot, order
- * listing); `live`: in sync and following; `reconnecting`: waiting to try again after a failure;
- * `closed`: stopped for good (see {@link StreamHandle.closed}).
+ * Where a stream stands. `connecting`: the first attempt; `syncing`: connected, fetching the state
+ * to start from (snapshot, order listing); `live`: in sync and following; `reconnecting`: a
+ * connection failed, the stream waits and tries again; `closed`: stopped for good (see
+ * {@link StreamHandle.closed}).
  */
 export type StreamStatus = 'connecting' | 'syncing' | 'live' | 'reconnecting' | 'closed';
 
