@@ -125,13 +125,13 @@ describe('DepthBook', () => {
     expect(book.bestAsk()).toEqual(['9.9', '3']);
   });
 
-  it.each([
+  it.each<[string, Partial<Pick<DepthDiff, 'bids' | 'asks'>>]>([
     ['a price', { bids: [['0x10', '1']] }],
     ['a size', { asks: [['1', '-1']] }],
     ['an exponent', { asks: [['1e3', '1']] }],
   ])('refuses a diff with %s that is not a decimal, and stays as it was', (_what, levels) => {
     const book = new DepthBook({ orderbookId: 1, lastUpdateId: 0, timestamp: 0, bids: [['1', '1']], asks: [] });
-    const diff = { ...diffOf([], 1, 1), bids: [['2', '1']], ...levels } as DepthDiff;
+    const diff: DepthDiff = { ...diffOf([], 1, 1), bids: [['2', '1']], ...levels };
     expect(() => book.apply(diff)).toThrow(expect.objectContaining({ name: 'StreamError', failure: 'malformed' }));
     expect(view(book)).toEqual({ lastUpdateId: 0, bids: [['1', '1']], asks: [] });
   });

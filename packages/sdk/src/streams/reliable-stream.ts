@@ -189,24 +189,27 @@ export class ReliableStream implements StreamHandle {
         return socket?.close() ?? Promise.resolve();
       };
       this.#endAttempt = end;
-      socket = openStreamSocket(streamAddress(client, protocol.stream, token, protocol.books), {
-        message: (message) => {
-          if (message.type !== 'WELCOME') {
-            handler.message(message);
-            return;
-          }
-          this.#setStatus('syncing');
-          handler.sync(message).then(
-            () => {
-              if (aborter.signal.aborted) return;
-              reachedLive = true;
-              this.#setStatus('live');
-            },
-            (error: unknown) => void end(asSdkError(error)),
-          );
-        },
-        end: (error) => void end(error),
-      });
+      const live = (): void => {
+        if (aborter.signal.aborted) return;
+        reachedLive = true;
+        this.#setStatus('live');
+      };
+      try {
+        socket = openStreamSocket(streamAddress(client, protocol.stream, token, protocol.books), {
+          message: (message) => {
+            if (message.type !== 'WELCOME') {
+              handler.message(message);
+              return;
+            }
+            this.#setStatus('syncing');
+            handler.sync(message).then(live, (error: unknown) => void end(asSdkError(error)));
+          },
+          end: (error) => void end(error),
+        });
+      } catch (error) {
+        // Nothing was opened (a URL the socket library refuses): a failed attempt like any other.
+        void end(asSdkError(error));
+      }
     });
   }
 
