@@ -1,4 +1,4 @@
-import { type AccountRequestErrorType, type Client, request } from '../client.js';
+import { type AccountRequestErrorType, type Client, type ClientRequestOptions, request, requestAnswer } from '../client.js';
 import type { InvalidParameterError } from '../errors.js';
 import type { OrderStatus, OrdersPage } from '../order-types.js';
 import { countParameter, type OrderbookId, orderbookIdParameter } from '../utils/parameters.js';
@@ -17,13 +17,9 @@ export type GetOrdersReturnType = OrdersPage;
 
 export type GetOrdersErrorType = InvalidParameterError | AccountRequestErrorType;
 
-/**
- * The account's orders, newest first (`GET /orders`). `lastUpdateId` is the newest order event the
- * listing reflects: what a client recovering after a reconnect compares stream events with.
- */
-export async function getOrders(client: Client, parameters: GetOrdersParameters = {}): Promise<GetOrdersReturnType> {
+function ordersRequest(parameters: GetOrdersParameters): ClientRequestOptions {
   const { status, orderbookId } = parameters;
-  return request<GetOrdersReturnType>(client, {
+  return {
     path: ['orders'],
     query: {
       status: typeof status === 'string' || status === undefined ? status : status.join(','),
@@ -32,5 +28,26 @@ export async function getOrders(client: Client, parameters: GetOrdersParameters 
       limit: countParameter(parameters.limit, 'limit'),
     },
     access: 'account',
-  });
+  };
+}
+
+/**
+ * The account's orders, newest first (`GET /orders`). `lastUpdateId` is the newest order event the
+ * listing reflects: what a client recovering after a reconnect compares stream events with.
+ */
+export async function getOrders(client: Client, parameters: GetOrdersParameters = {}): Promise<GetOrdersReturnType> {
+  return request<GetOrdersReturnType>(client, ordersRequest(parameters));
+}
+
+/**
+ * {@link getOrders} with the server's time of the answer (its `Date` header, whole seconds, in unix
+ * ms; undefined when absent): what a stream reconciling with the listing measures "since" by.
+ */
+export async function getOrdersAt(
+  client: Client,
+  parameters: GetOrdersParameters,
+): Promise<{ readonly page: OrdersPage; readonly serverTime: number | undefined }> {
+  const { body, headers } = await requestAnswer<OrdersPage>(client, ordersRequest(parameters));
+  const date = Date.parse(headers.get('date') ?? '');
+  return { page: body, serverTime: Number.isNaN(date) ? undefined : date };
 }

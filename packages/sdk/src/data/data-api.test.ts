@@ -132,7 +132,9 @@ describe('data API client', () => {
       expect.objectContaining({ parameter: 'from' }),
     );
     expect(() => getPool(client, { poolId: 1.5 })).toThrow(expect.objectContaining({ parameter: 'poolId' }));
-    expect(() => createDataClient({ baseUrl: dataUrl, apiKey: 'two words' })).toThrow(expect.objectContaining({ parameter: 'apiKey' }));
+    expect(() => createDataClient({ baseUrl: dataUrl, apiKey: 'two words' })).toThrow(
+      expect.objectContaining({ parameter: 'apiKey' }),
+    );
     expect(recorder.urls).toEqual([]);
   });
 

@@ -85,8 +85,9 @@ interface AttemptResult {
 }
 
 /**
- * Keeps one stream connected and in sync: logs in (or reuses a valid token) before every attempt,
- * logs in again when a handshake is refused with 401, hands each connection to the stream's
+ * Keeps one stream connected and in sync: uses a valid token (logging in when there is none) for
+ * the first connection and logs in afresh before every reconnect and after a handshake refused
+ * with 401, hands each connection to the stream's
  * protocol, and after any failure waits (exponential backoff with jitter, `Retry-After` respected)
  * and starts over. Bad requests and missing credentials stop it instead.
  */
@@ -144,8 +145,8 @@ export class ReliableStream implements StreamHandle {
     let failures = 0;
     let refusedToken: string | undefined;
     let lastError: SdkError | undefined;
-    while (!this.#stopping) {
-      const { error, token, reachedLive } = await this.#attempt(refusedToken);
+    for (let attempt = 1; !this.#stopping; attempt++) {
+      const { error, token, reachedLive } = await this.#attempt(attempt > 1, refusedToken);
       if (this.#stopping) break;
       failures = reachedLive ? 1 : failures + 1;
       this.#report(error);
@@ -166,11 +167,18 @@ export class ReliableStream implements StreamHandle {
     this.#finishClosed(lastError);
   }
 
-  async #attempt(refusedToken: string | undefined): Promise<AttemptResult> {
+  /**
+   * One connection. A reconnect logs in afresh first, as the spec asks (a token is checked only at
+   * the handshake, so the one the last connection used may have expired while it was open); a
+   * client without a signer can only reuse its token while it is valid.
+   */
+  async #attempt(reconnect: boolean, refusedToken: string | undefined): Promise<AttemptResult> {
     const { client, protocol } = this;
+    const { session } = client;
     let token: string | undefined;
     try {
-      token = refusedToken === undefined ? await client.session.ensure(client) : await client.session.renew(client, refusedToken);
+      const fresh = refusedToken !== undefined || (reconnect && session.signer !== undefined);
+      token = fresh ? await session.renew(client, refusedToken) : await session.ensure(client);
     } catch (error) {
       return { error: asSdkError(error), token: undefined, reachedLive: false };
     }

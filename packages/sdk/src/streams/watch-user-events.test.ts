@@ -2,18 +2,20 @@ import { generatePrivateKey } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cancelOrders } from '../actions/cancel-orders.js';
 import { getBooks } from '../actions/get-books.js';
+import { getDepth } from '../actions/get-depth.js';
 import { getOrderHistory } from '../actions/get-order-history.js';
 import { getOrders } from '../actions/get-orders.js';
 import { placeOrders } from '../actions/place-orders.js';
-import { limitOrderRequest, type OrderRequestOptions } from '../amounts.js';
+import { limitOrderRequest, marketOrderRequest, type OrderRequestOptions } from '../amounts.js';
 import { type Client, createClient } from '../client.js';
 import { ApiError, type SdkError, StreamError } from '../errors.js';
 import type { OrderSide } from '../order-types.js';
 import { secp256k1Signer } from '../signing/secp256k1-signer.js';
 import { eventually } from '../test-support/eventually.js';
-import { startTestServer, type TestServer } from '../test-support/server.js';
+import { recordingFetch, startTestServer, type TestServer } from '../test-support/server.js';
 import { type StreamProxy, startStreamProxy } from '../test-support/stream-proxy.js';
 import type { OrderbookItem } from '../types.js';
+import { watchDepth } from './watch-depth.js';
 import { type StreamedUserEvent, type WatchUserEventsParameters, watchUserEvents } from './watch-user-events.js';
 
 let api: TestServer;
@@ -166,10 +168,13 @@ describe('watchUserEvents', () => {
     through.refuseWith(undefined);
     await stream.waitUntilLive();
 
+    // e opened and ended while the stream was away: its events are replayed too.
     expect(summary(events)).toEqual([
       [a, 'ORDER_CANCELED', 'CANCELED', '0', true],
       [b, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '1', true],
       [d, 'ORDER_CREATED', 'OPEN', '0', true],
+      [e, 'ORDER_CREATED', 'OPEN', '0', true],
+      [e, 'ORDER_CANCELED', 'CANCELED', '0', true],
     ]);
     expect(events.find((event) => event.orderId === a)?.reason).toBe('USER');
     expect(stream.orders()).toEqual(await listedOpen(alice));
@@ -178,7 +183,7 @@ describe('watchUserEvents', () => {
 
     await cancelOrders(alice, { orderIds: [c] });
     await until(events, c, 'ORDER_CANCELED');
-    expect(summary(events.slice(3))).toEqual([[c, 'ORDER_CANCELED', 'CANCELED', '0', false]]);
+    expect(summary(events.slice(5))).toEqual([[c, 'ORDER_CANCELED', 'CANCELED', '0', false]]);
     expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
   });
 
@@ -204,21 +209,27 @@ describe('watchUserEvents', () => {
     expect(stream.orders()).toEqual(new Map());
   });
 
-  it('logs in again when the server no longer takes its token at a reconnect', async () => {
+  it('logs in again when the handshake refuses its token, and afresh before every reconnect', async () => {
     const through = await proxy();
-    const alice = account(through.url);
+    const recorder = recordingFetch();
+    const alice = createClient({ baseUrl: through.url, signer: secp256k1Signer(generatePrivateKey()), fetch: recorder.fetch });
+    alice.session.set('forged.token.value');
     const { stream, events, errors } = watch(alice);
     await stream.waitUntilLive();
-    alice.session.set('forged.token.value');
-    through.cut();
-    await through.connections(2);
-    await stream.waitUntilLive();
-    expect(errors.map((error) => error.name)).toEqual(['StreamError', 'ApiError']);
-    expect(errors[1]).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
+    const logins = () => recorder.urls.filter((url) => url.endsWith('/auth/verify')).length;
+    expect(logins()).toBe(1);
+    for (const reconnect of [1, 2]) {
+      through.cut();
+      await through.connections(1 + reconnect);
+      await stream.waitUntilLive();
+      expect(logins()).toBe(1 + reconnect);
+    }
+    expect(errors.map((error) => error.name)).toEqual(['ApiError', 'StreamError', 'StreamError']);
+    expect(errors[0]).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
     const tokens = through.upgrades.map((query) => query.get('token'));
-    expect(tokens).toHaveLength(3);
-    expect(tokens[1]).toBe('forged.token.value');
-    expect(tokens[2]).toMatch(/^eyJ/);
+    expect(tokens).toHaveLength(4);
+    expect(tokens[0]).toBe('forged.token.value');
+    expect(tokens.slice(1).every((token) => token?.startsWith('eyJ'))).toBe(true);
     // What the stream reports never carries a token, even the one it just used.
     for (const error of errors) {
       expect(`${error.message} ${JSON.stringify(error)} ${String(error.cause)}`).not.toMatch(/eyJ[\w-]{8,}\.|forged\.token/);
@@ -241,4 +252,79 @@ describe('watchUserEvents', () => {
     expect([...stream.orders().keys()]).toEqual([inBookTwo]);
     expect(stream.orders().has(inBookOne)).toBe(false);
   });
+
+  it('loses no event when its connection is cut again and again while the account trades', async () => {
+    const through = await proxy();
+    const signer = secp256k1Signer(generatePrivateKey());
+    const alice = createClient({ baseUrl: api.url, signer });
+    const bob = account();
+    const { stream, events, errors } = watch(createClient({ baseUrl: through.url, signer }));
+    const depth = watchDepth(createClient({ baseUrl: through.url, signer: secp256k1Signer(generatePrivateKey()) }), {
+      books: [1],
+      retry: fast,
+    });
+    open.push(depth);
+    await Promise.all([stream.waitUntilLive(), depth.waitUntilLive()]);
+
+    // A fixed pseudo-random run: the same orders, cancels and cuts every time.
+    let seed = 0x2f6e2b1;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const book = books[0] as OrderbookItem;
+    let trading = true;
+    const cutting = (async () => {
+      for (let cut = 0; trading; cut++) {
+        await new Promise((resolve) => setTimeout(resolve, 60 + random() * 200));
+        // Now and then the server also refuses the reconnects for a while, so more happens in the gap.
+        if (cut % 4 === 3) through.refuseWith(503);
+        through.cut();
+        await new Promise((resolve) => setTimeout(resolve, random() * 150));
+        through.refuseWith(undefined);
+      }
+    })();
+    const mine: number[] = [];
+    for (let step = 0; step < 80; step++) {
+      const price = (0.2 + Math.floor(random() * 6) / 100).toFixed(2);
+      const action = random();
+      if (action < 0.35) mine.push(await place(alice, pick(['buy', 'sell'] as const), price, pick(['1', '2', '0.5'])));
+      else if (action < 0.65) await place(bob, pick(['buy', 'sell'] as const), price, pick(['1', '1.5']));
+      else if (action < 0.8) {
+        const side = pick(['buy', 'sell'] as const);
+        const order = marketOrderRequest(book, { side, inputAmount: side === 'sell' ? 100_000_000n : 250_000n });
+        await placeOrders(alice, { orders: [order] });
+      } else if (mine.length > 0) await cancelOrders(alice, { orderIds: [pick(mine)] });
+    }
+    trading = false;
+    await cutting;
+    await stream.waitUntilLive();
+
+    // Every event of every order of the account, as its history tells it.
+    const { orders } = await getOrders(alice, { limit: 500 });
+    const histories = await Promise.all(orders.map((order) => getOrderHistory(alice, { orderId: order.id })));
+    const expected = histories.flatMap((history) => history.events.map((event) => [history.orderId, event.id, event.type]));
+    const last = Math.max(...histories.flatMap((history) => history.events.map((event) => event.id)));
+    await eventually('every event', () => (events.some((event) => event.eventId === last) ? true : undefined));
+    const told = events.map((event) => [event.orderId, event.eventId, event.type.replace('ORDER_', '')]);
+    const byId = (a: (string | number)[], b: (string | number)[]) => (a[1] as number) - (b[1] as number);
+    const historyType = (type: string) => ({ PARTIALLY_FILLED: 'PARTIAL_FILL' })[type] ?? type;
+    expect(told.map(([order, id, type]) => [order, id, historyType(type as string)]).sort(byId)).toEqual(expected.sort(byId));
+    expect(events.map((event) => event.eventId)).toEqual([...events.map((event) => event.eventId)].sort((a, b) => a - b));
+    expect(events.some((event) => event.recovered)).toBe(true);
+    expect(errors.filter((error) => error instanceof StreamError).length).toBeGreaterThanOrEqual(3);
+    expect(stream.orders()).toEqual(await listedOpen(alice));
+
+    const snapshot = await getDepth(alice, { orderbookId: 1 });
+    const held = await eventually('the depth watcher in step', () => {
+      const current = depth.book(1);
+      return current !== undefined && current.lastUpdateId >= snapshot.lastUpdateId ? current : undefined;
+    });
+    expect({ lastUpdateId: held.lastUpdateId, bids: held.bids(), asks: held.asks() }).toEqual({
+      lastUpdateId: snapshot.lastUpdateId,
+      bids: snapshot.bids,
+      asks: snapshot.asks,
+    });
+  }, 60_000);
 });

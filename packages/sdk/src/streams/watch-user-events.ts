@@ -1,5 +1,5 @@
 import { getOrderHistory } from '../actions/get-order-history.js';
-import { getOrders } from '../actions/get-orders.js';
+import { getOrdersAt } from '../actions/get-orders.js';
 import type { Client } from '../client.js';
 import { ApiError, type InvalidParameterError } from '../errors.js';
 import type { OrderHistory } from '../order-types.js';
@@ -20,8 +20,9 @@ export interface WatchUserEventsParameters extends StreamOptions {
   readonly books?: readonly OrderbookId[] | undefined;
   /**
    * Every event of the account's orders that the open orders known so far do not reflect yet,
-   * once, in event id order. After a reconnect it first gets the events missed meanwhile by every
-   * order that was open, and by every order that opened meanwhile and is still open (`recovered`).
+   * once, in event id order. After a reconnect it first gets the events missed meanwhile
+   * (`recovered`): of every order that was open, and of every order created since, even one that
+   * opened and ended while the stream was away.
    */
   readonly onEvent?: ((event: StreamedUserEvent) => void) | undefined;
 }
@@ -46,14 +47,22 @@ const LISTING_PAGE = 500;
 const LISTING_READS = 3;
 /** Histories read at once after a reconnect. */
 const HISTORY_BATCH = 8;
+/**
+ * How far before the last moment the stream knew the account's state it looks for changed orders:
+ * the `Date` of a listing has whole seconds, and an order's timestamps are taken a little before
+ * its events are stored.
+ */
+const SINCE_MARGIN_MS = 5_000;
 
 /**
  * Follows the events of the account's orders (`/ws/user-events`) and keeps its open orders. Every
  * connection (the first and each reconnect, after logging in again when the token is no longer
  * good) opens the stream and buffers, reads the open orders (`GET /orders`), then applies the
  * buffered and live events the listing does not reflect. After a reconnect it also reads the
- * history of each order the listing shows to have moved, so no event of those orders is lost.
- * Orders that were opened and ended entirely while disconnected are not seen.
+ * history of each order that may have moved meanwhile: those the new listing shows to have moved,
+ * and every order created or changed since the stream last knew the account's state (read from the
+ * listing of all orders, newest first), so no fill or cancellation is lost, even of an order that
+ * opened and ended entirely while the stream was away.
  *
  * @example
  * const events = watchUserEvents(client, {
@@ -66,12 +75,16 @@ export function watchUserEvents(client: Client, parameters: WatchUserEventsParam
   const { onEvent } = parameters;
   const books = parameters.books === undefined ? null : new Set(orderbookIdsParameter(parameters.books, 'books'));
   const tracker = new OrderTracker();
+  /** Server time (unix ms) up to which the stream knows every event: the last listing, or the last event. */
+  let knownUntil = 0;
 
   const connect = (signal: AbortSignal): ConnectionHandler => {
     /** Events received while the state to apply them to is read. */
     let buffered: UserEventMessage[] | undefined = [];
     const take = (event: UserEvent, recovered: boolean): void => {
-      if (tracker.accept(event) && onEvent !== undefined) stream.deliver(() => onEvent({ ...withoutSeq(event), recovered }));
+      if (!tracker.accept(event)) return;
+      knownUntil = Math.max(knownUntil, event.timestamp);
+      if (onEvent !== undefined) stream.deliver(() => onEvent({ ...withoutSeq(event), recovered }));
     };
     return {
       sync: async () => {
@@ -81,7 +94,10 @@ export function watchUserEvents(client: Client, parameters: WatchUserEventsParam
         if (!tracker.started) {
           tracker.start(listing.orders, listing.lastUpdateId);
         } else {
-          const histories = await readHistories(client, tracker.movedIn(listing.orders));
+          const since = knownUntil - SINCE_MARGIN_MS;
+          const changed = await listChangedSince(client, books, since, signal);
+          const moved = new Set([...tracker.movedIn(listing.orders), ...changed]);
+          const histories = await readHistories(client, [...moved]);
           if (signal.aborted) return;
           missed = histories.flatMap(historyEvents);
         }
@@ -93,6 +109,7 @@ export function watchUserEvents(client: Client, parameters: WatchUserEventsParam
           take(event, recovered);
         }
         tracker.advance(listing.lastUpdateId);
+        knownUntil = Math.max(knownUntil, listing.serverTime ?? 0);
       },
       message: (message) => {
         if (!isUserEvent(message)) return;
@@ -125,15 +142,18 @@ async function listOpenOrders(
   client: Client,
   books: ReadonlySet<number> | null,
   signal: AbortSignal,
-): Promise<{ orders: TrackedOrder[]; lastUpdateId: number }> {
+): Promise<{ orders: TrackedOrder[]; lastUpdateId: number; serverTime: number | undefined }> {
   const orderbookId = books?.size === 1 ? [...books][0] : undefined;
   for (let reading = 1; ; reading++) {
     const orders = new Map<number, TrackedOrder>();
     let first: number | undefined;
+    let serverTime: number | undefined;
     let last = 0;
     for (let page = 1; !signal.aborted; page++) {
-      const listing = await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], orderbookId, page, limit: LISTING_PAGE });
+      const answer = await getOrdersAt(client, { status: ['OPEN', 'PARTIALLY_FILLED'], orderbookId, page, limit: LISTING_PAGE });
+      const listing = answer.page;
       first ??= listing.lastUpdateId;
+      serverTime ??= answer.serverTime;
       last = listing.lastUpdateId;
       for (const order of listing.orders) {
         if (books !== null && !books.has(order.orderbookId)) continue;
@@ -143,9 +163,34 @@ async function listOpenOrders(
       if (page * LISTING_PAGE >= listing.total || listing.orders.length === 0) break;
     }
     if (last === first || reading === LISTING_READS || signal.aborted) {
-      return { orders: [...orders.values()], lastUpdateId: first ?? 0 };
+      return { orders: [...orders.values()], lastUpdateId: first ?? 0, serverTime };
     }
   }
+}
+
+/**
+ * The ids of the account's orders (in `books`) created or changed at or after `since` (server
+ * unix ms), from the listing of all its orders, newest first: it stops at the first page that
+ * reaches orders created before `since`. New orders only push older ones to later pages, so none
+ * is skipped while the pages are read.
+ */
+async function listChangedSince(
+  client: Client,
+  books: ReadonlySet<number> | null,
+  since: number,
+  signal: AbortSignal,
+): Promise<number[]> {
+  const orderbookId = books?.size === 1 ? [...books][0] : undefined;
+  const changed = new Set<number>();
+  for (let page = 1; !signal.aborted; page++) {
+    const listing = (await getOrdersAt(client, { orderbookId, page, limit: LISTING_PAGE })).page;
+    for (const order of listing.orders) {
+      if (order.updatedAt >= since && (books === null || books.has(order.orderbookId))) changed.add(order.id);
+    }
+    const oldest = listing.orders.at(-1);
+    if (oldest === undefined || oldest.createdAt < since || page * LISTING_PAGE >= listing.total) break;
+  }
+  return [...changed];
 }
 
 /** The histories of some orders, a few requests at a time; an order the server no longer knows is left out. */
