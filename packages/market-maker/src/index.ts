@@ -1,4 +1,3 @@
-export { BookGrid } from './book-grid.js';
 export { initialMid, type ReferencePrices } from './initial-mid.js';
 export type { BotLogger } from './logger.js';
 export { MarketMaker, type MarketMakerStats } from './market-maker.js';
@@ -7,3 +6,4 @@ export { PriceModel, type PriceWalkOptions } from './price-model.js';
 export { Prng } from './prng.js';
 export { type Level, Quoter, type QuoterOptions } from './quoter.js';
 export { planRequote, type Quote, type RequotePlan } from './requote.js';
+export { TickGrid } from './tick-grid.js';

@@ -1,5 +1,5 @@
 import { toDisplay, toRaw } from '@dex/sdk';
-import { type BookGrid, decimalsOf } from './book-grid.js';
+import { decimalsOf, type TickGrid } from './tick-grid.js';
 
 /**
  * Prices of tokens in one common unit (say USD), display decimals keyed by ledger token id. A book
@@ -15,7 +15,7 @@ const RATIO_DIGITS = 18;
  * Where a book's mid starts, in ticks: its last trade price when it has traded, else the ratio of
  * its tokens' reference prices; undefined when neither is known (the bot leaves the book alone).
  */
-export function initialMid(grid: BookGrid, references: ReferencePrices): number | undefined {
+export function initialMid(grid: TickGrid, references: ReferencePrices): number | undefined {
   const { quotePrice, baseTokenId, quoteTokenId } = grid.book;
   const last = quotePrice === null ? 0 : grid.ticks(quotePrice);
   if (last > 0) return last;

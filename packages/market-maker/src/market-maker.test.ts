@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   createClient,
   createDataClient,
@@ -35,13 +37,13 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await Promise.all(bots.splice(0).map((bot) => bot.stop()));
-  await h.close();
+  await h.harness.close();
 });
 
 /** A bot on the test server with quick refreshes; `options` override. */
 function startBot(options: Partial<MarketMakerOptions> = {}): MarketMaker {
   const bot = new MarketMaker({
-    baseUrl: h.url,
+    baseUrl: h.harness.url,
     maker: h.maker,
     taker: h.taker,
     referencePrices: TEST_REFERENCE_PRICES,
@@ -56,7 +58,7 @@ function startBot(options: Partial<MarketMakerOptions> = {}): MarketMaker {
   return bot;
 }
 
-const publicClient = () => createClient({ baseUrl: h.url });
+const publicClient = () => createClient({ baseUrl: h.harness.url });
 
 async function seededBooks(): Promise<OrderbookItem[]> {
   return (await getBooks(publicClient())).orderbooks;
@@ -69,7 +71,7 @@ function cycles(bot: MarketMaker, count: number): Promise<number> {
 }
 
 async function openOrderIds(account: 'maker' | 'taker'): Promise<number[]> {
-  const client = createClient({ baseUrl: h.url, signer: h[account] });
+  const client = createClient({ baseUrl: h.harness.url, signer: h[account] });
   return (await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], limit: 500 })).orders.map((order) => order.id);
 }
 
@@ -77,6 +79,14 @@ const depthOf = (orderbookId: number) => getDepth(publicClient(), { orderbookId 
 
 function hasBothSides(depth: DepthSnapshot): boolean {
   return depth.bids.length > 0 && depth.asks.length > 0;
+}
+
+/** An HTTP server on loopback that hangs up on every request: requests to it fail on the network. */
+async function hangingUp(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request) => request.socket.destroy());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 describe('market maker on a real server (no settlement chain)', () => {
@@ -126,8 +136,8 @@ describe('market maker on a real server (no settlement chain)', () => {
       return books.every((book) => book.quotePrice !== null && Number(book.baseVol24h) > 0) ? books : undefined;
     }, 'last prices and volumes on /books');
 
-    const { key } = await issueApiKey(h.server, 1_000);
-    const data = createDataClient({ baseUrl: `${h.url}/data`, apiKey: key });
+    const { key } = await issueApiKey(h.harness, 1_000);
+    const data = createDataClient({ baseUrl: `${h.harness.url}/data`, apiKey: key });
     for (const tokenId of ['0.0.1001', '0.0.1003']) {
       const { data: candle } = await getLatestTokenPrice(data, { tokenId });
       expect(BigInt(candle.volume)).toBeGreaterThan(0n);
@@ -176,7 +186,7 @@ describe('market maker on a real server (no settlement chain)', () => {
   });
 
   it('cancels what a previous run left open when it starts', async () => {
-    const maker = createClient({ baseUrl: h.url, signer: h.maker });
+    const maker = createClient({ baseUrl: h.harness.url, signer: h.maker });
     const [book] = await seededBooks();
     if (book === undefined) throw new Error('no book');
     const leftover = await placeOrders(maker, {
@@ -212,20 +222,27 @@ describe('market maker on a real server (no settlement chain)', () => {
     expect(bot.stats.errors).toBe(errors);
   });
 
-  it('backs off while the server is down and quotes again once it is back', async () => {
+  it('logs network failures spaced by its back-off while no server answers, and stops cleanly', async () => {
     const logger = recordingLogger();
-    const bot = startBot({ logger });
-    await cycles(bot, 2);
-    await h.restart(async () => {
-      await eventually(
-        () => logger.lines.find((line) => line.level === 'warn' && line.fields.kind === 'NetworkError'),
-        'a network warning',
-      );
+    const nowhere = await hangingUp();
+    try {
+      const bot = startBot({ logger, baseUrl: nowhere.url });
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-    });
-    const warnings = logger.lines.filter((line) => line.level === 'warn').length;
+      await bot.stop();
+      expect(bot.stats.cycles).toBe(0);
+    } finally {
+      await nowhere.close();
+    }
+    const failures = logger.lines.filter((line) => line.level === 'warn' && line.fields.kind === 'NetworkError');
     // Doubling from 50 ms to at most 200 ms: about seven failures in a second, not twenty.
-    expect(warnings).toBeLessThan(15);
+    expect(failures.length).toBeGreaterThanOrEqual(3);
+    expect(failures.length).toBeLessThan(12);
+  });
+
+  it('quotes again after the server restarts under it', async () => {
+    const bot = startBot();
+    await cycles(bot, 2);
+    await h.harness.restart();
     const before = bot.stats.placed;
     await cycles(bot, 3);
     expect(bot.stats.placed).toBeGreaterThan(before);
@@ -235,7 +252,7 @@ describe('market maker on a real server (no settlement chain)', () => {
 
 describe("market maker under the order routes' rate limits", () => {
   it('waits as a 429 asks and keeps quoting every book', async () => {
-    await h.close();
+    await h.harness.close();
     h = await startBotServer({ ORDER_RATE_LIMIT: 'true', ORDER_RATE_LIMIT_ACCOUNT: '20/10' });
     const logger = recordingLogger();
     startBot({ logger, levels: 3, stepBps: 50 });

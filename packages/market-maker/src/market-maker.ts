@@ -1,6 +1,5 @@
 import { type Client, createClient, type FetchFn, getBooks, type OrderbookItem, placeOrders } from '@dex/sdk';
 import { Backoff } from './backoff.js';
-import { BookGrid } from './book-grid.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
 import { cancelByIds, cancelOpenOrders, openOrders } from './open-orders.js';
@@ -10,6 +9,7 @@ import { Prng } from './prng.js';
 import { Quoter } from './quoter.js';
 import { planRequote, type Quote } from './requote.js';
 import { Taker } from './taker.js';
+import { TickGrid } from './tick-grid.js';
 
 /** What the bot has done since it started. */
 export interface MarketMakerStats {
@@ -29,7 +29,7 @@ export interface MarketMakerStats {
 
 /** The state of one quoted book. */
 interface QuotedBook {
-  readonly grid: BookGrid;
+  readonly grid: TickGrid;
   readonly quoter: Quoter;
   halted: boolean;
   quotes: Quote[];
@@ -207,7 +207,7 @@ export class MarketMaker {
   }
 
   private addBook(item: OrderbookItem): void {
-    const grid = new BookGrid(item);
+    const grid = new TickGrid(item);
     const start = this.prices.has(item.id) ? this.prices.mid(item.id) : initialMid(grid, this.settings.referencePrices);
     if (start === undefined) {
       if (!this.unpriced.has(item.id))

@@ -1,14 +1,14 @@
 import { toDisplay } from '@dex/sdk';
 import { describe, expect, it } from 'vitest';
-import { BookGrid } from './book-grid.js';
 import { Prng } from './prng.js';
 import { type Level, Quoter, type QuoterOptions } from './quoter.js';
 import { SEED_BOOKS } from './test-support/seed-books.js';
+import { TickGrid } from './tick-grid.js';
 
 const OPTIONS: QuoterOptions = { levels: 5, spreadBps: 20, levelGapBps: 10, sizeMultiple: 10, quoteLifetimeSeconds: 600 };
 
 const quoter = (options: Partial<QuoterOptions> = {}) =>
-  new Quoter(new BookGrid(SEED_BOOKS.whbarUsdc), 25_000, { ...OPTIONS, ...options }, new Prng(5));
+  new Quoter(new TickGrid(SEED_BOOKS.whbarUsdc), 25_000, { ...OPTIONS, ...options }, new Prng(5));
 
 const side = (levels: Level[], which: 'buy' | 'sell') =>
   levels.filter((level) => level.side === which).map((level) => level.ticks);
@@ -28,7 +28,7 @@ describe('quoter', () => {
   });
 
   it('leaves out bids that would reach a price of zero', () => {
-    const q = new Quoter(new BookGrid(SEED_BOOKS.whbarUsdc), 2, { ...OPTIONS, spreadBps: 5_000 }, new Prng(1));
+    const q = new Quoter(new TickGrid(SEED_BOOKS.whbarUsdc), 2, { ...OPTIONS, spreadBps: 5_000 }, new Prng(1));
     const levels = q.ladder(2);
     expect(side(levels, 'buy')).toEqual([1]);
     expect(side(levels, 'sell')).toHaveLength(5);
@@ -36,7 +36,7 @@ describe('quoter', () => {
 
   it('sizes deeper levels larger, never below the smallest order the book takes', () => {
     const q = quoter();
-    const grid = new BookGrid(SEED_BOOKS.whbarUsdc);
+    const grid = new TickGrid(SEED_BOOKS.whbarUsdc);
     for (const level of q.ladder(25_000)) {
       const steps = q.steps(level);
       const base = grid.minSteps(level.ticks) * OPTIONS.sizeMultiple;

@@ -1,6 +1,6 @@
 import { limitOrderRequest, type OrderRequest, type OrderSide } from '@dex/sdk';
-import type { BookGrid } from './book-grid.js';
 import type { Prng } from './prng.js';
+import type { TickGrid } from './tick-grid.js';
 
 /** One price of the ladder: `level` 0 is the best bid or ask. */
 export interface Level {
@@ -32,7 +32,7 @@ export class Quoter {
   private readonly gap: number;
 
   constructor(
-    readonly grid: BookGrid,
+    readonly grid: TickGrid,
     startMid: number,
     private readonly options: QuoterOptions,
     private readonly prng: Prng,

@@ -7,7 +7,7 @@ import {
   placeOrders,
   type SavedOrder,
 } from '@dex/sdk';
-import type { BookGrid } from './book-grid.js';
+import type { TickGrid } from './tick-grid.js';
 
 /**
  * The second account: it now and then sends a market order into a book, buying and selling in
@@ -23,7 +23,7 @@ export class Taker {
    * Spends about `steps` size steps' worth at `midTicks` on the book's next side. Returns the saved
    * order, or undefined when that side of the book has nothing to take.
    */
-  async take(grid: BookGrid, midTicks: number, steps: number): Promise<SavedOrder | undefined> {
+  async take(grid: TickGrid, midTicks: number, steps: number): Promise<SavedOrder | undefined> {
     const { book } = grid;
     const side = this.nextSide.get(book.id) ?? 'buy';
     this.nextSide.set(book.id, side === 'buy' ? 'sell' : 'buy');

@@ -2,28 +2,25 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from './devnet/test-support/until.js';
 import { tempDataDir } from './test-support/harness.js';
 
 /** `npm start` without the build: main.ts in a process of its own. */
 const MAIN = new URL('./main.ts', import.meta.url);
 const children = new Set<ChildProcess>();
-const folders: { dir: string; remove: () => void }[] = [];
+const folders: (() => void)[] = [];
 
 afterEach(() => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
-  // A killed service may leave its chain node running.
-  for (const folder of folders.splice(0)) {
-    const pidFile = join(folder.dir, 'devnet-chain.pid');
-    if (existsSync(pidFile)) {
-      try {
-        process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+  // Each service leads a process group of its own with its chain node: a failed test kills both.
+  for (const child of children) {
+    try {
+      if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
     }
-    folder.remove();
   }
+  children.clear();
+  for (const remove of folders.splice(0)) remove();
 });
 
 interface Service {
@@ -38,8 +35,9 @@ interface Service {
 
 function startMain(env: Record<string, string>): Service {
   const data = tempDataDir();
-  folders.push(data);
+  folders.push(data.remove);
   const child = fork(MAIN, [], {
+    detached: true,
     execArgv: ['--import', 'tsx', '--conditions', 'source'],
     env: { ...process.env, DATA_DIR: data.dir, PORT: '0', LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -82,16 +80,6 @@ async function json<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 interface Depth {
   bids: string[][];
   asks: string[][];
@@ -102,17 +90,27 @@ describe('npm start', () => {
     const service = startMain({ MARKET_MAKER_INTERVAL_MS: '500' });
     const url = await service.url;
     for (const book of [1, 2, 3]) {
-      await until(async () => {
-        const depth = await json<Depth>(`${url}/depth/${book}`);
-        return depth.bids.length > 0 && depth.asks.length > 0 ? depth : undefined;
-      }, `depth on book ${book}`);
-    }
-    await until(async () => {
-      const tapes = await Promise.all(
-        [1, 2, 3].map((book) => json<{ trades: { transactionHash: string }[] }>(`${url}/trades/${book}`)),
+      await until(
+        async () => {
+          const depth = await json<Depth>(`${url}/depth/${book}`);
+          return depth.bids.length > 0 && depth.asks.length > 0 ? depth : undefined;
+        },
+        `depth on book ${book}`,
+        60_000,
+        200,
       );
-      return tapes.some((tape) => tape.trades.some((trade) => trade.transactionHash !== '')) ? true : undefined;
-    }, 'a settled trade');
+    }
+    await until(
+      async () => {
+        const tapes = await Promise.all(
+          [1, 2, 3].map((book) => json<{ trades: { transactionHash: string }[] }>(`${url}/trades/${book}`)),
+        );
+        return tapes.some((tape) => tape.trades.some((trade) => trade.transactionHash !== '')) ? true : undefined;
+      },
+      'a settled trade',
+      60_000,
+      200,
+    );
     expect(await service.stop()).toBe(0);
     const output = service.output();
     expect(output).toMatch(/"market maker starting"/);

@@ -1,14 +1,11 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { DevnetAccountKeyService, TestToken } from '@dex/contracts';
 import { createClient, ed25519Signer, getOrderHistory, getOrders, getTrades, secp256k1Signer } from '@dex/sdk';
 import { type Address, getAddress } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Config, loadConfig } from '../config.js';
 import { createLogger } from '../logging.js';
-import { type RunningServer, startServer } from '../server.js';
-import { tempDataDir } from '../test-support/harness.js';
+import { type Harness, ManualClock, startHarness } from '../test-support/harness.js';
 import { startLiveDevnet } from './live-devnet.js';
 import {
   BOT_FUNDING_UNITS,
@@ -17,40 +14,26 @@ import {
   provisionBotAccounts,
   topUpBotAccounts,
 } from './market-maker-accounts.js';
+import { until } from './test-support/until.js';
 
-const running: { server: RunningServer; remove: () => void }[] = [];
+const harnesses: Harness[] = [];
 
 afterEach(async () => {
-  for (const { server, remove } of running.splice(0)) {
-    await server.close();
-    remove();
-  }
+  for (const harness of harnesses.splice(0)) await harness.close();
 });
 
-/** The real service on loopback in a fresh folder, as main.ts starts it, with its log lines kept. */
-async function startService(env: Record<string, string>): Promise<{ server: RunningServer; config: Config; logs: string[] }> {
-  const data = tempDataDir();
-  const config = loadConfig({ DATA_DIR: data.dir, PORT: '0', VERIFY_WORKERS: '0', LOG_LEVEL: 'info', ...env });
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString());
-      done();
-    },
-  });
-  const server = await startServer(config, createLogger('info', sink));
-  running.push({ server, remove: data.remove });
-  return { server, config, logs };
+/** The harness's clock following the real time, as main.ts runs: chain blocks, deadlines and caches all agree. */
+class RealTimeClock extends ManualClock {
+  override now(): number {
+    return Date.now();
+  }
 }
 
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** The real service listening on loopback in a fresh folder. */
+async function startService(env: Record<string, string>): Promise<Harness> {
+  const harness = await startHarness(env, { listen: true, clock: new RealTimeClock() });
+  harnesses.push(harness);
+  return harness;
 }
 
 const signers = (accounts: BotAccounts) => ({
@@ -60,7 +43,8 @@ const signers = (accounts: BotAccounts) => ({
 
 describe('bot accounts', () => {
   it('are made once: keys in DATA_DIR readable by the owner only, found again by their keys after a restart', async () => {
-    const { server, config } = await startService({ CHAIN: 'off' });
+    const server = await startService({ CHAIN: 'off' });
+    const { config } = server;
     const first = await provisionBotAccounts(server.services, botIssuer(server.services));
     expect(first.maker.record).toMatchObject({ keyType: 'ED25519' });
     expect(first.taker.record).toMatchObject({ keyType: 'ECDSA_SECP256K1' });
@@ -80,11 +64,11 @@ describe('bot accounts', () => {
 
 describe('live devnet on the embedded chain', () => {
   it('funds the bot accounts, publishes the Ed25519 key at 0x16a, and the bot’s trades settle on the chain', async () => {
-    const { server, logs } = await startService({ CHAIN: 'devnet' });
+    const server = await startService({ CHAIN: 'devnet' });
     const live = startLiveDevnet(server, { intervalMs: 200 }, createLogger('silent'));
     try {
       const bot = await live.started;
-      if (bot === undefined) throw new Error(`the bot did not start: ${logs.join('')}`);
+      if (bot === undefined) throw new Error(`the bot did not start: ${server.logs()}`);
       const chain = server.services.settlement?.chain;
       if (chain === undefined) throw new Error('no settlement chain');
       const issuer = botIssuer(server.services);

@@ -1,10 +1,13 @@
-import { type OrderbookItem, toDisplay, toRaw } from '@dex/sdk';
+import { type BookForOrders, type OrderbookItem, toDisplay, toRaw } from '@dex/sdk';
+
+/** What the bot needs of a `GET /books` item: its grid, tokens and last price. */
+export type QuotedBookItem = BookForOrders & Pick<OrderbookItem, 'baseTokenId' | 'quoteTokenId' | 'quotePrice'>;
 
 /**
  * A book's grid in whole numbers: prices in ticks and sizes in size steps, so the bot never rounds
  * a price or a size; display strings are made from them with the SDK's amount helpers.
  */
-export class BookGrid {
+export class TickGrid {
   /** Digits of the price scale: those of the tick step (`0.00001` -> 5). */
   private readonly priceScale: number;
   /** One tick in units of the price scale. */
@@ -18,7 +21,7 @@ export class BookGrid {
   private readonly minNotional: bigint;
   private readonly notionalFactor: bigint;
 
-  constructor(readonly book: OrderbookItem) {
+  constructor(readonly book: QuotedBookItem) {
     const { baseTokenDecimals, quoteTokenDecimals } = book;
     if (baseTokenDecimals === null || quoteTokenDecimals === null) {
       throw new Error(`book ${book.id} does not say its token decimals`);
@@ -45,7 +48,10 @@ export class BookGrid {
   /** The tick count of a display price, rounded down onto the grid. */
   ticks(price: string): number {
     const { units, scale } = unitsOf(price, this.priceScale);
-    return Number(units / (this.tickUnits * 10n ** BigInt(scale - this.priceScale)));
+    const ticks = units / (this.tickUnits * 10n ** BigInt(scale - this.priceScale));
+    // The engine bounds prices the same way; a larger count would lose precision as a number.
+    if (ticks > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${price} is beyond the grid's range`);
+    return Number(ticks);
   }
 
   /** The display base size of a number of size steps. */
