@@ -114,6 +114,9 @@ describe('npm start', () => {
     expect(await service.stop()).toBe(0);
     const output = service.output();
     expect(output).toMatch(/"market maker starting"/);
+    // SIGTERM stopped the bot (cancelling its quotes) before the server closed.
+    expect(output).toMatch(/"shutting down"/);
+    expect(output.indexOf('"market maker stopped"')).toBeGreaterThan(output.indexOf('"shutting down"'));
     for (const file of ['market-maker-maker.key', 'market-maker-taker.key']) {
       const key = readFileSync(join(service.dataDir, file), 'utf8').trim();
       expect(key).toMatch(/^[0-9a-f]{64}$/);

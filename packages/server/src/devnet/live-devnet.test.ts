@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DevnetAccountKeyService, TestToken } from '@dex/contracts';
 import { createClient, ed25519Signer, getOrderHistory, getOrders, getTrades, secp256k1Signer } from '@dex/sdk';
@@ -59,6 +59,21 @@ describe('bot accounts', () => {
     const { maker, taker } = signers(again);
     expect(maker.swapper).toBe(first.maker.record.evmAddress);
     expect(taker.swapper).toBe(first.taker.record.evmAddress);
+  });
+});
+
+describe('live devnet', () => {
+  it('logs a bot that cannot start and leaves the API serving, without quoting the bad key file', async () => {
+    const server = await startService({ CHAIN: 'off' });
+    const garbage = 'not-a-key-but-a-secret-looking-value';
+    writeFileSync(join(server.config.dataDir, 'market-maker-maker.key'), garbage, { mode: 0o600 });
+    const live = startLiveDevnet(server, { intervalMs: 100 }, server.services.logger);
+    expect(await live.started).toBeUndefined();
+    await live.stop();
+    expect(server.logs()).toMatch(/the market maker could not start; the API runs without it/);
+    expect(server.logs()).not.toContain(garbage);
+    const health = await fetch(`${server.url}/health`);
+    expect(health.status).toBe(200);
   });
 });
 
