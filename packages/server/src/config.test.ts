@@ -70,6 +70,7 @@ describe('loadConfig defaults', () => {
         sendBufferBytes: 1_048_576,
         heartbeatMs: 30_000,
       },
+      marketMaker: { intervalMs: 2_000 },
     });
   });
 
@@ -440,5 +441,41 @@ describe('loadConfig stream limits', () => {
     ['WS_HEARTBEAT_MS', '1e3'],
   ])('refuses %s=%s', (name, value) => {
     expect(configError({ [name]: value }).message).toContain(name);
+  });
+});
+
+describe('loadConfig market maker', () => {
+  it('runs the bot on the devnet, with its embedded chain or without a chain, unless MARKET_MAKER says no', () => {
+    expect(loadConfig({}, CWD).marketMaker).toEqual({ intervalMs: 2_000 });
+    expect(loadConfig({ CHAIN: 'off' }, CWD).marketMaker).toEqual({ intervalMs: 2_000 });
+    expect(loadConfig({ MARKET_MAKER: 'false' }, CWD).marketMaker).toBeNull();
+    expect(loadConfig({ MARKET_MAKER: 'true', MARKET_MAKER_INTERVAL_MS: '500' }, CWD).marketMaker).toEqual({ intervalMs: 500 });
+  });
+
+  it('is off by default where no issuer can fund its accounts, and refused there when asked for', () => {
+    const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, MIRROR_NODE_URL: MIRROR, REACTOR_ADDRESS: REACTOR, ...RPC };
+    expect(loadConfig(testnet, CWD).marketMaker).toBeNull();
+    expect(loadConfig({ ...testnet, NETWORK: 'mainnet' }, CWD).marketMaker).toBeNull();
+    expect(loadConfig({ ...RPC, REACTOR_ADDRESS: REACTOR }, CWD).marketMaker).toBeNull();
+    expect(configError({ ...testnet, MARKET_MAKER: 'true' }).message).toMatch(/^MARKET_MAKER=true .*testnet/);
+    expect(configError({ ...testnet, NETWORK: 'mainnet', MARKET_MAKER: '1' }).message).toMatch(/^MARKET_MAKER=true .*mainnet/);
+    expect(configError({ ...RPC, REACTOR_ADDRESS: REACTOR, MARKET_MAKER: 'yes' }).message).toMatch(
+      /^MARKET_MAKER=true .*RPC chain/,
+    );
+  });
+
+  it.each([
+    ['MARKET_MAKER', 'sometimes'],
+    ['MARKET_MAKER_INTERVAL_MS', '99'],
+    ['MARKET_MAKER_INTERVAL_MS', '3600001'],
+    ['MARKET_MAKER_INTERVAL_MS', '2s'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toMatch(new RegExp(`^${name} `));
+  });
+
+  it('checks the interval even when the bot is off, so a typo fails loudly', () => {
+    expect(configError({ MARKET_MAKER: 'false', MARKET_MAKER_INTERVAL_MS: 'fast' }).message).toMatch(
+      /^MARKET_MAKER_INTERVAL_MS /,
+    );
   });
 });

@@ -42,6 +42,14 @@ export interface Config {
   readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
   readonly dataApi: DataApiConfig;
   readonly streams: StreamLimits;
+  /** The devnet's market-making bot, started by main.ts beside the API; null when switched off. */
+  readonly marketMaker: MarketMakerConfig | null;
+}
+
+/** The live devnet's bot (`npm start`): it quotes every open book and takes liquidity now and then. */
+export interface MarketMakerConfig {
+  /** Time between two refreshes of its quotes. */
+  readonly intervalMs: number;
 }
 
 /** Where and how the key-authenticated data API is served, and what it prices with. */
@@ -254,6 +262,22 @@ function dataApiConfig(env: Env, network: Network, port: number): DataApiConfig 
   };
 }
 
+/**
+ * The bot runs where an issuer can fund its accounts (the embedded devnet chain) or where nothing
+ * needs funding (CHAIN=off); on by default there, refused elsewhere.
+ */
+function marketMakerConfig(env: Env, network: Network, chain: ChainConfig): MarketMakerConfig | null {
+  const fundable = network === 'devnet' && chain.kind !== 'rpc';
+  const intervalMs = integer(env, 'MARKET_MAKER_INTERVAL_MS', 2_000, 100, 3_600_000);
+  if (!flag(env, 'MARKET_MAKER', fundable)) return null;
+  if (!fundable) {
+    throw new ConfigError(
+      `MARKET_MAKER=true needs the devnet with its embedded chain or CHAIN=off (no issuer funds its accounts on ${network === 'devnet' ? 'an RPC chain' : network})`,
+    );
+  }
+  return { intervalMs };
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', ['devnet', 'testnet', 'mainnet']);
@@ -313,5 +337,6 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
       sendBufferBytes: integer(env, 'WS_SEND_BUFFER_BYTES', 1_048_576, 1_024, 268_435_456),
       heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 30_000, 50, 3_600_000),
     },
+    marketMaker: marketMakerConfig(env, network, chain),
   };
 }

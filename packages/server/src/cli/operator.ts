@@ -1,10 +1,9 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { assertTokenDecimals, CoreError, isEvmAddress, isLedgerId, longZeroAddress, MarketGrid } from '@dex/core';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { type AccountKeyType, InvalidAccountKeyError, parsePublicKeyHex } from '../accounts/account-keys.js';
 import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
+import { generateKeyPair } from '../accounts/key-pairs.js';
 import { DevnetNotRunningError } from '../chain/devnet-connection.js';
 import type { DevnetIssuer } from '../chain/devnet-issuer.js';
 import type { Network } from '../config.js';
@@ -414,16 +413,6 @@ async function addAccount(values: Values, io: OperatorIo): Promise<AccountKeyRec
   // Tokens and accounts share the ledger's numbers; an ED25519 account would take the token's address.
   if ((await io.store.tokens.list()).some((token) => token.id === id)) throw new UsageError(`--id ${id} is a token`);
   return new DevnetAccountKeys(io.store.accountKeys).register(id, type, publicKey, io.clock.now());
-}
-
-function generateKeyPair(type: AccountKeyType): { secretKey: Uint8Array; publicKey: Uint8Array } {
-  if (type === 'ECDSA_SECP256K1') {
-    const secretKey = secp256k1.utils.randomSecretKey();
-    return { secretKey, publicKey: secp256k1.getPublicKey(secretKey, true) };
-  }
-  const jwk = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-  if (jwk.d === undefined || jwk.x === undefined) throw new Error('node:crypto exported an Ed25519 key without its parts');
-  return { secretKey: Buffer.from(jwk.d, 'base64url'), publicKey: Buffer.from(jwk.x, 'base64url') };
 }
 
 /** The devnet faucet: a fresh key pair under the next free id; only the key file ever sees the private key. */

@@ -1,0 +1,137 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { until } from './devnet/test-support/until.js';
+import { tempDataDir } from './test-support/harness.js';
+
+/** `npm start` without the build: main.ts in a process of its own. */
+const MAIN = new URL('./main.ts', import.meta.url);
+const children = new Set<ChildProcess>();
+const folders: (() => void)[] = [];
+
+afterEach(() => {
+  // Each service leads a process group of its own with its chain node: a failed test kills both.
+  for (const child of children) {
+    try {
+      if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  children.clear();
+  for (const remove of folders.splice(0)) remove();
+});
+
+interface Service {
+  readonly dataDir: string;
+  /** Standard output and error so far. */
+  readonly output: () => string;
+  /** The API's base URL, from the "order book API listening" line. */
+  readonly url: Promise<string>;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+function startMain(env: Record<string, string>): Service {
+  const data = tempDataDir();
+  folders.push(data.remove);
+  const child = fork(MAIN, [], {
+    detached: true,
+    execArgv: ['--import', 'tsx', '--conditions', 'source'],
+    env: { ...process.env, DATA_DIR: data.dir, PORT: '0', LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  children.add(child);
+  const chunks: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not listen in time:\n${chunks.join('')}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      chunks.push(chunk.toString());
+      const line = chunks
+        .join('')
+        .split('\n')
+        .find((text) => text.includes('"order book API listening"'));
+      if (line === undefined) return;
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    void exited.then((code) => reject(new Error(`the service exited with ${code}:\n${chunks.join('')}`)));
+  });
+  return {
+    dataDir: data.dir,
+    output: () => chunks.join(''),
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the service did not stop in time')), 20_000),
+      );
+      return Promise.race([exited, timeout]);
+    },
+  };
+}
+
+async function json<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  return (await response.json()) as T;
+}
+
+interface Depth {
+  bids: string[][];
+  asks: string[][];
+}
+
+describe('npm start', () => {
+  it('on the embedded devnet runs the market maker: every book gets depth and trades that settle, and no key reaches the log', async () => {
+    const service = startMain({ MARKET_MAKER_INTERVAL_MS: '500' });
+    const url = await service.url;
+    for (const book of [1, 2, 3]) {
+      await until(
+        async () => {
+          const depth = await json<Depth>(`${url}/depth/${book}`);
+          return depth.bids.length > 0 && depth.asks.length > 0 ? depth : undefined;
+        },
+        `depth on book ${book}`,
+        60_000,
+        200,
+      );
+    }
+    await until(
+      async () => {
+        const tapes = await Promise.all(
+          [1, 2, 3].map((book) => json<{ trades: { transactionHash: string }[] }>(`${url}/trades/${book}`)),
+        );
+        return tapes.some((tape) => tape.trades.some((trade) => trade.transactionHash !== '')) ? true : undefined;
+      },
+      'a settled trade',
+      60_000,
+      200,
+    );
+    expect(await service.stop()).toBe(0);
+    const output = service.output();
+    expect(output).toMatch(/"market maker starting"/);
+    // SIGTERM stopped the bot (cancelling its quotes) before the server closed.
+    expect(output).toMatch(/"shutting down"/);
+    expect(output.indexOf('"market maker stopped"')).toBeGreaterThan(output.indexOf('"shutting down"'));
+    for (const file of ['market-maker-maker.key', 'market-maker-taker.key']) {
+      const key = readFileSync(join(service.dataDir, file), 'utf8').trim();
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(output).not.toContain(key);
+    }
+  }, 120_000);
+
+  it('with MARKET_MAKER=false serves empty books: no bot, no bot accounts', async () => {
+    const service = startMain({ MARKET_MAKER: 'false', CHAIN: 'off' });
+    const url = await service.url;
+    // Several refresh intervals of a bot that would have started.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    for (const book of [1, 2, 3]) expect(await json<Depth>(`${url}/depth/${book}`)).toMatchObject({ bids: [], asks: [] });
+    expect(await service.stop()).toBe(0);
+    expect(service.output()).not.toMatch(/market maker/);
+    expect(existsSync(join(service.dataDir, 'market-maker-maker.key'))).toBe(false);
+  }, 60_000);
+});
