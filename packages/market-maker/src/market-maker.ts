@@ -1,4 +1,4 @@
-import { type Client, createClient, type FetchFn, getBooks, type OrderbookItem, placeOrders } from '@dex/sdk';
+import { type Client, createClient, getBooks, type OrderbookItem, placeOrders } from '@dex/sdk';
 import { Backoff } from './backoff.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
@@ -79,11 +79,10 @@ export class MarketMaker {
     this.settings = settingsOf(options, silentLogger);
     const { baseUrl, maker, taker, seed, requestTimeoutMs, intervalMs, maxBackoffMs } = this.settings;
     this.logger = this.settings.logger;
-    const fetchFn = this.settings.fetch ?? globalThis.fetch;
-    // The SDK sets no timeout of its own: a request that hangs must not hold the bot or its stop.
-    const bounded: FetchFn = (url, init) => fetchFn(url, { ...init, signal: AbortSignal.timeout(requestTimeoutMs) });
-    this.maker = createClient({ baseUrl, signer: maker, fetch: bounded });
-    this.takerClient = taker === undefined ? undefined : createClient({ baseUrl, signer: taker, fetch: bounded });
+    // A request that hangs must not hold the bot or its stop.
+    const connection = { baseUrl, fetch: this.settings.fetch, timeoutMs: requestTimeoutMs };
+    this.maker = createClient({ ...connection, signer: maker });
+    this.takerClient = taker === undefined ? undefined : createClient({ ...connection, signer: taker });
     this.taker = this.takerClient === undefined ? undefined : new Taker(this.takerClient);
     this.prices = new PriceModel(new Prng(seed), this.settings);
     this.sizes = new Prng(seed ^ 0x5a5a5a5a);

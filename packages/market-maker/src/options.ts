@@ -10,7 +10,7 @@ export interface MarketMakerOptions {
   /** The account that takes liquidity now and then; without it the bot only quotes. */
   readonly taker?: Signer | undefined;
   readonly logger?: BotLogger | undefined;
-  /** Defaults to the global fetch; every request is bounded by `requestTimeoutMs` either way. */
+  /** Defaults to the global fetch; every request is bounded by `requestTimeoutMs`. */
   readonly fetch?: FetchFn | undefined;
   /** Ids of the books to quote; default: every open book of `GET /books`. */
   readonly books?: readonly number[] | undefined;

@@ -21,6 +21,8 @@ export interface ClientConfig {
   readonly fetch?: FetchFn | undefined;
   /** Extra headers sent with every request (an `x-request-id` of your own is echoed back). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** How long one request may take before it fails with a NetworkError; default 30 s, 0 for no limit. */
+  readonly timeoutMs?: number | undefined;
   /** JWT sent as `Authorization: Bearer <token>`; public routes do not need one once open access is live. */
   readonly accessToken?: string | undefined;
   /**
@@ -52,8 +54,23 @@ export function createClient(config: ClientConfig): Client {
     // Called unbound: browsers refuse a fetch whose `this` is some other object.
     fetch: (url, init) => fetchFn(url, init),
     headers: normaliseHeaders(config.headers ?? {}),
+    timeoutMs: timeoutOf(config.timeoutMs),
     session: new Session(config.signer, accessToken),
   };
+}
+
+/** Default bound of one request: long enough for a batch of 250 orders on a busy server. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A request timeout in whole milliseconds; 0 means none. */
+export function timeoutOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidParameterError('timeoutMs', 'timeoutMs must be a whole number of milliseconds, 0 for no limit', {
+      details: `got ${value}`,
+    });
+  }
+  return value;
 }
 
 /** Origin plus path prefix without a trailing slash; refuses other schemes, credentials, queries and fragments. */

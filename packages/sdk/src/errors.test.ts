@@ -176,6 +176,24 @@ describe('NetworkError', () => {
     expect((error as NetworkError).details).toContain('ECONNREFUSED');
   });
 
+  it('is thrown when the server does not answer within timeoutMs', async () => {
+    const silent = await startRawServer(() => {});
+    try {
+      const started = Date.now();
+      const error = await failure(getHealth(createClient({ baseUrl: silent.url, timeoutMs: 200 })));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).details).toMatch(/timeout/i);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      silent.server.closeAllConnections();
+      await silent.close();
+    }
+  });
+
+  it.each([-1, 1.5, Number.NaN])('refuses the timeout %s', (timeoutMs) => {
+    expect(() => createClient({ baseUrl: 'http://localhost', timeoutMs })).toThrow(expect.objectContaining({ parameter: 'timeoutMs' }));
+  });
+
   it('is thrown when the injected fetch itself fails', async () => {
     const cause = new Error('offline');
     const client = createClient({ baseUrl: 'http://127.0.0.1:1', fetch: () => Promise.reject(cause) });

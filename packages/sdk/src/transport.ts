@@ -12,6 +12,8 @@ export interface Endpoint {
   readonly fetch: FetchFn;
   /** Headers of every request, names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
+  /** How long a request may take, answer included, before it fails with a NetworkError; 0: no limit. */
+  readonly timeoutMs: number;
 }
 
 export interface RequestOptions {
@@ -71,7 +73,8 @@ export async function send<T>(
   let response: Response;
   let text: string;
   try {
-    response = await endpoint.fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const signal = endpoint.timeoutMs > 0 ? AbortSignal.timeout(endpoint.timeoutMs) : undefined;
+    response = await endpoint.fetch(url, { method, headers, ...(body === undefined ? {} : { body }), ...(signal ? { signal } : {}) });
     text = await response.text();
   } catch (cause) {
     throw new NetworkError(url, cause);

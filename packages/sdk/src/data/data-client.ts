@@ -1,4 +1,4 @@
-import { normaliseBaseUrl, normaliseHeaders } from '../client.js';
+import { normaliseBaseUrl, normaliseHeaders, timeoutOf } from '../client.js';
 import { InvalidParameterError, SdkError } from '../errors.js';
 import { type Endpoint, type FetchFn, type RequestErrorType, type RequestOptions, send } from '../transport.js';
 
@@ -9,6 +9,8 @@ export interface DataClientConfig {
   readonly apiKey: string;
   readonly fetch?: FetchFn | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** How long one request may take; default 30 s, 0 for no limit. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** The monthly quota of a key, as the `x-ratelimit-*` headers of each answer state it. */
@@ -39,6 +41,7 @@ export class DataClient implements Endpoint {
   readonly baseUrl: string;
   readonly fetch: FetchFn;
   readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
   readonly #apiKey: string;
 
   constructor(config: DataClientConfig) {
@@ -50,6 +53,7 @@ export class DataClient implements Endpoint {
     this.baseUrl = normaliseBaseUrl(config.baseUrl);
     this.fetch = (url, init) => fetchFn(url, init);
     this.headers = normaliseHeaders(config.headers ?? {});
+    this.timeoutMs = timeoutOf(config.timeoutMs);
     this.#apiKey = config.apiKey;
   }
 
