@@ -51,7 +51,7 @@ const KEY_HELP =
   'or DEX_KEY_FILE / --key-file with a file of mode 600, and DEX_ACCOUNT=0.0.X for a ledger account.';
 
 /** Option names that ask for a secret on the command line. */
-const SECRET_OPTION = /key|secret|mnemonic|seed|private|pass|token|jwt/i;
+const SECRET_OPTION = /key|secret|mnemonic|seed|private|pass|token|jwt|^pk$|^sk$/i;
 /** 32 bytes of hex, the DER hex of a key, or a JWT: a credential whatever option carries it. */
 const SECRET_VALUE = [/^(0x)?[0-9a-f]{64}$/i, /^(0x)?30(2e|30)020100[0-9a-f]{60,}$/i, /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/];
 

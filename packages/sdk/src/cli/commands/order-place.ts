@@ -141,6 +141,7 @@ export const orderPlaceCommand: Command = {
     '  --maker-only         refused rather than trade at once (limit orders)',
     '  --taker-once         take at most one fill',
     '  --json               the POST /orders/save answer',
+    '  Exit code 1 when the book rejects the saved order (status REJECTED).',
   ].join('\n'),
   options: ['side', 'type', 'price', 'size', 'spend', 'deadline', 'maker-only', 'taker-once'],
   arguments: [1, 1],
@@ -156,6 +157,7 @@ export const orderPlaceCommand: Command = {
     const result = await placeOrders(client, { orders: [request] });
     const [order] = result.orders;
     context.print(result, order === undefined ? 'no order saved' : describe(order, book, side));
-    return 0;
+    // Saved, but the book refused it (WOULD_TAKE, MARKET_HALTED): a script must not take it for placed.
+    return order?.meta.status === 'REJECTED' ? 1 : 0;
   },
 };
