@@ -1,32 +1,22 @@
 import { generatePrivateKey } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getBooks } from '../actions/get-books.js';
 import { getDepth } from '../actions/get-depth.js';
 import { placeOrders } from '../actions/place-orders.js';
 import { limitOrderRequest } from '../amounts.js';
 import { createClient } from '../client.js';
 import { secp256k1Signer } from '../signing/secp256k1-signer.js';
-import { seedBookOneDepth, startTestServer, type TestServer, tradeOnBookOne } from '../test-support/server.js';
-import { answerRecordingFetch, ladderLevels, TraderCli } from '../test-support/trader-cli.js';
+import { seedBookOneDepth, tradeOnBookOne } from '../test-support/server.js';
+import { answerRecordingFetch, ladderLevels, serveTraderCli } from '../test-support/trader-cli.js';
 import type { OrderbookItem } from '../types.js';
-
-let api: TestServer;
-let cli: TraderCli;
 
 /**
  * Book 1 (WHBAR/USDC): asks 2 @ 0.25 and 3 @ 0.251, bid 5 @ 0.249, then three trades; left: ask
  * 2 @ 0.251 and bid 5 @ 0.249. More levels are added by the depth tests.
  */
-beforeAll(async () => {
-  api = await startTestServer();
-  cli = await TraderCli.create(api.url);
+const served = serveTraderCli(async (api) => {
   await seedBookOneDepth(api.server);
   await tradeOnBookOne(api.server);
-});
-
-afterAll(async () => {
-  await cli?.close();
-  await api?.close();
 });
 
 /** The body of the one answer a run received from `path`. */
@@ -38,7 +28,7 @@ function answerOf(recorder: ReturnType<typeof answerRecordingFetch>, path: strin
 
 describe('books', () => {
   it('prints a table of every book with its pair, status, prices, volumes and grid', async () => {
-    const { code, out, err } = await cli.run(['books']);
+    const { code, out, err } = await served.cli.run(['books']);
     expect({ code, err }).toEqual({ code: 0, err: '' });
     const lines = out.split('\n');
     expect(lines[0]?.split(/\s{2,}/)).toEqual([
@@ -89,7 +79,7 @@ describe('books', () => {
 
   it('prints the API answer itself with --json', async () => {
     const recorder = answerRecordingFetch();
-    const { code, out } = await cli.run(['books', '--json'], { fetch: recorder.fetch });
+    const { code, out } = await served.cli.run(['books', '--json'], { fetch: recorder.fetch });
     expect(code).toBe(0);
     expect(out.split('\n')).toHaveLength(1);
     expect(JSON.parse(out)).toEqual(answerOf(recorder, '/books'));
@@ -98,9 +88,9 @@ describe('books', () => {
 
   it('asks for the page and limit given', async () => {
     const recorder = answerRecordingFetch();
-    const { code, out } = await cli.run(['books', '--page', '2', '--limit', '2'], { fetch: recorder.fetch });
+    const { code, out } = await served.cli.run(['books', '--page', '2', '--limit', '2'], { fetch: recorder.fetch });
     expect(code).toBe(0);
-    expect(recorder.urls).toEqual([`${api.url}/books?page=2&limit=2`]);
+    expect(recorder.urls).toEqual([`${served.api.url}/books?page=2&limit=2`]);
     expect(out.split('\n').at(-1)).toBe('books 3-3 of 3');
   });
 });
@@ -108,7 +98,7 @@ describe('books', () => {
 describe('depth', () => {
   beforeAll(async () => {
     // More levels on both sides, from another account: 1.5 @ 0.26 and 4 @ 0.27, 2.3 @ 0.24.
-    const client = createClient({ baseUrl: api.url, signer: secp256k1Signer(generatePrivateKey()) });
+    const client = createClient({ baseUrl: served.api.url, signer: secp256k1Signer(generatePrivateKey()) });
     const book = (await getBooks(client)).orderbooks[0] as OrderbookItem;
     await placeOrders(client, {
       orders: [
@@ -121,7 +111,7 @@ describe('depth', () => {
 
   it('draws the ladder of GET /depth: the levels read back from the output are the snapshot levels', async () => {
     const recorder = answerRecordingFetch();
-    const { code, out } = await cli.run(['depth', '1'], { fetch: recorder.fetch });
+    const { code, out } = await served.cli.run(['depth', '1'], { fetch: recorder.fetch });
     expect(code).toBe(0);
     const snapshot = answerOf(recorder, '/depth/1') as { bids: unknown; asks: unknown; lastUpdateId: number };
     expect(ladderLevels(out)).toEqual({ bids: snapshot.bids, asks: snapshot.asks });
@@ -135,12 +125,12 @@ describe('depth', () => {
       'bid   0.249   5      5',
       'bid   0.24    2.3    7.3',
     ]);
-    const fresh = await getDepth(createClient({ baseUrl: api.url }), { orderbookId: 1 });
+    const fresh = await getDepth(createClient({ baseUrl: served.api.url }), { orderbookId: 1 });
     expect(ladderLevels(out)).toEqual({ bids: fresh.bids, asks: fresh.asks });
   });
 
   it('shows the best --levels of each side and how many there are', async () => {
-    const { code, out } = await cli.run(['depth', '1', '--levels', '1']);
+    const { code, out } = await served.cli.run(['depth', '1', '--levels', '1']);
     expect(code).toBe(0);
     expect(ladderLevels(out)).toEqual({ asks: [['0.251', '2']], bids: [['0.249', '5']] });
     expect(out.split('\n').at(-1)).toBe('1 of 3 asks and 1 of 2 bids shown (--levels)');
@@ -148,7 +138,7 @@ describe('depth', () => {
 
   it('prints the snapshot exactly as the API gave it with --json', async () => {
     const recorder = answerRecordingFetch();
-    const { code, out } = await cli.run(['depth', '1', '--json'], { fetch: recorder.fetch });
+    const { code, out } = await served.cli.run(['depth', '1', '--json'], { fetch: recorder.fetch });
     expect(code).toBe(0);
     expect(recorder.answers).toHaveLength(1);
     expect(out).toBe(JSON.stringify(JSON.parse(recorder.answers[0]?.body ?? '')));
@@ -168,7 +158,7 @@ describe('depth', () => {
 
   it('refuses an unknown book with the server message, code and request id, exit code 1', async () => {
     const recorder = answerRecordingFetch();
-    const { code, out, err } = await cli.run(['depth', '99'], { fetch: recorder.fetch });
+    const { code, out, err } = await served.cli.run(['depth', '99'], { fetch: recorder.fetch });
     expect(code).toBe(1);
     expect(out).toBe('');
     const requestId = recorder.answers[0]?.requestId;
@@ -179,7 +169,7 @@ describe('depth', () => {
 
 describe('trades', () => {
   it('prints the tape newest first with time, taker side, price, size and settlement', async () => {
-    const { code, out } = await cli.run(['trades', '1']);
+    const { code, out } = await served.cli.run(['trades', '1']);
     expect(code).toBe(0);
     const rows = out.split('\n').map((line) => line.trim().split(/\s+/));
     expect(rows[0]).toEqual(['TIME', 'TAKER', 'PRICE', 'SIZE', 'TRANSACTION']);
@@ -194,11 +184,11 @@ describe('trades', () => {
 
   it('passes sort, page and limit, and prints the API answer with --json', async () => {
     const recorder = answerRecordingFetch();
-    const { code, out } = await cli.run(['trades', '1', '--sort', 'asc', '--limit', '2', '--page', '1', '--json'], {
+    const { code, out } = await served.cli.run(['trades', '1', '--sort', 'asc', '--limit', '2', '--page', '1', '--json'], {
       fetch: recorder.fetch,
     });
     expect(code).toBe(0);
-    expect(recorder.urls).toEqual([`${api.url}/trades/1?sort=asc&page=1&limit=2`]);
+    expect(recorder.urls).toEqual([`${served.api.url}/trades/1?sort=asc&page=1&limit=2`]);
     expect(JSON.parse(out)).toEqual(answerOf(recorder, '/trades/1'));
     expect(JSON.parse(out).trades.map((trade: { amountBase: string }) => trade.amountBase)).toEqual(['0.5', '1.5']);
   });
@@ -206,7 +196,7 @@ describe('trades', () => {
 
 describe('quote', () => {
   it('quotes a sell of a display amount of the base token: what to submit, expected and suggested output', async () => {
-    const { code, out } = await cli.run(['quote', '1', '--sell', '3.05']);
+    const { code, out } = await served.cli.run(['quote', '1', '--sell', '3.05']);
     expect(code).toBe(0);
     expect(out.split('\n')).toEqual([
       'sell 3.05 WHBAR on WHBAR/USDC (book 1)',
@@ -219,7 +209,7 @@ describe('quote', () => {
   });
 
   it('quotes a buy as the cost in the quote token', async () => {
-    const { code, out } = await cli.run(['quote', '1', '--buy', '1.5']);
+    const { code, out } = await served.cli.run(['quote', '1', '--buy', '1.5']);
     expect(code).toBe(0);
     expect(out.split('\n')).toEqual([
       'buy 1.5 WHBAR on WHBAR/USDC (book 1)',
@@ -235,7 +225,7 @@ describe('quote', () => {
     ['--buy', '1.5', '/books/1/quote/exact-output', 'outputAmount=150000000'],
   ])('sends %s %s in raw units and prints the raw quote with --json', async (option, amount, path, query) => {
     const recorder = answerRecordingFetch();
-    const { code, out } = await cli.run(['quote', '1', option, amount, '--json'], { fetch: recorder.fetch });
+    const { code, out } = await served.cli.run(['quote', '1', option, amount, '--json'], { fetch: recorder.fetch });
     expect(code).toBe(0);
     expect(recorder.urls.find((url) => url.includes(path))).toContain(query);
     expect(JSON.parse(out)).toEqual(answerOf(recorder, path));
@@ -248,14 +238,14 @@ describe('quote', () => {
     [['quote', '1', '--buy', '0'], '--buy must be more than zero'],
     [['quote', '1', '--buy', '-1'], "'--buy"],
   ])('refuses %j as a usage error', async (argv, message) => {
-    const { code, out, err } = await cli.run(argv);
+    const { code, out, err } = await served.cli.run(argv);
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toContain(message);
   });
 
   it('refuses a book that does not exist with exit code 1', async () => {
-    const { code, err } = await cli.run(['quote', '42', '--sell', '1']);
+    const { code, err } = await served.cli.run(['quote', '42', '--sell', '1']);
     expect(code).toBe(1);
     expect(err).toBe('dex-trade: There is no order book 42');
   });

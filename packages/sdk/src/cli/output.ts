@@ -44,6 +44,11 @@ export function table(columns: readonly Column[], rows: readonly (readonly strin
   return [header, ...rows.map((_row, rowIndex) => line(cells.map((column) => column[rowIndex] ?? '')))].join('\n');
 }
 
+/** A table with a footer line under it; the footer alone when there are no rows. */
+export function tableWithFooter(columns: readonly Column[], rows: readonly (readonly string[])[], footer: string): string {
+  return rows.length === 0 ? footer : `${table(columns, rows)}\n${footer}`;
+}
+
 /** Label/value lines, values lined up after the longest label. */
 export function fields(entries: readonly (readonly [label: string, value: string])[]): string {
   const width = Math.max(...entries.map(([label]) => label.length));

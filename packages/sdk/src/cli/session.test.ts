@@ -1,29 +1,18 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test-support/server.js';
-import { answerRecordingFetch, sentTokens, TraderCli } from '../test-support/trader-cli.js';
+import { describe, expect, it } from 'vitest';
+import { answerRecordingFetch, sentTokens, serveTraderCli } from '../test-support/trader-cli.js';
 import { sessionFile } from './session-store.js';
 
-let api: TestServer;
-let cli: TraderCli;
 const tokens: string[] = [];
 
-beforeAll(async () => {
-  api = await startTestServer();
-  cli = await TraderCli.create(api.url);
-});
-
-afterAll(async () => {
-  await cli?.close();
-  await api?.close();
-});
+const served = serveTraderCli();
 
 /** Runs a command with a recording fetch; returns the run and the routes it called. */
 async function traced(argv: readonly string[], env: Record<string, string>, now?: () => number) {
   const recorder = answerRecordingFetch();
-  const run = await cli.run(argv, { env, fetch: recorder.fetch, ...(now === undefined ? {} : { now }) });
+  const run = await served.cli.run(argv, { env, fetch: recorder.fetch, ...(now === undefined ? {} : { now }) });
   tokens.push(...sentTokens(recorder.headers));
   for (const answer of recorder.answers) if (answer.url.endsWith('/auth/verify')) tokens.push(JSON.parse(answer.body).token);
   const routes = recorder.urls.map((url) => new URL(url).pathname);
@@ -35,8 +24,8 @@ function account() {
   return { key, address: privateKeyToAddress(key).toLowerCase(), env: { DEX_PRIVATE_KEY: key } };
 }
 
-async function stored(address: string, url = api.url): Promise<{ token: string; expiresAt: number; account: string }> {
-  return JSON.parse(await readFile(sessionFile(cli.stateDir, url, address), 'utf8'));
+async function stored(address: string, url = served.api.url): Promise<{ token: string; expiresAt: number; account: string }> {
+  return JSON.parse(await readFile(sessionFile(served.cli.stateDir, url, address), 'utf8'));
 }
 
 describe('login', () => {
@@ -45,9 +34,9 @@ describe('login', () => {
     const login = await traced(['login'], env);
     expect(login.code).toBe(0);
     expect(login.logins).toBe(1);
-    const file = sessionFile(cli.stateDir, api.url, address);
+    const file = sessionFile(served.cli.stateDir, served.api.url, address);
     const session = await stored(address);
-    expect(session).toEqual({ baseUrl: api.url, account: address, token: tokens.at(-1), expiresAt: expect.any(Number) });
+    expect(session).toEqual({ baseUrl: served.api.url, account: address, token: tokens.at(-1), expiresAt: expect.any(Number) });
     expect(session.expiresAt).toBeGreaterThan(Date.now() + 800_000);
     expect(login.out.split('\n')).toEqual([
       `logged in as  ${address}`,
@@ -87,7 +76,7 @@ describe('login', () => {
   it('keeps sessions apart by server address', async () => {
     const { env } = account();
     await traced(['login'], env);
-    const other = api.url.replace('127.0.0.1', 'localhost');
+    const other = served.api.url.replace('127.0.0.1', 'localhost');
     const list = await traced(['order', 'list', '--url', other], env);
     expect(list).toMatchObject({ code: 0, logins: 1 });
   });
@@ -102,13 +91,13 @@ describe('login', () => {
     const withoutKey = await traced(['order', 'list'], { DEX_ACCOUNT: address }, later);
     expect(withoutKey.code).toBe(2);
     expect(withoutKey.routes).toEqual([]);
-    expect(withoutKey.err).toContain(`no stored session of ${address} on ${api.url} is still good, and no key is set`);
+    expect(withoutKey.err).toContain(`no stored session of ${address} on ${served.api.url} is still good, and no key is set`);
   });
 
   it('logs in again with the key when the server refuses the stored token', async () => {
     const { address, env } = account();
     await traced(['login'], env);
-    const file = sessionFile(cli.stateDir, api.url, address);
+    const file = sessionFile(served.cli.stateDir, served.api.url, address);
     const session = await stored(address);
     const [header, payload] = session.token.split('.');
     await writeFile(file, JSON.stringify({ ...session, token: `${header}.${payload}.forged-signature` }));
@@ -120,7 +109,7 @@ describe('login', () => {
   it('ignores a stored session file it cannot read as one', async () => {
     const { address, env } = account();
     await traced(['login'], env);
-    await writeFile(sessionFile(cli.stateDir, api.url, address), '{"token":');
+    await writeFile(sessionFile(served.cli.stateDir, served.api.url, address), '{"token":');
     expect(await traced(['order', 'list'], env)).toMatchObject({ code: 0, logins: 1 });
   });
 });
@@ -131,8 +120,8 @@ describe('logout', () => {
     await traced(['login'], env);
     const logout = await traced(['logout'], env);
     expect(logout).toMatchObject({ code: 0, routes: [] });
-    expect(logout.out).toBe(`logged out ${address} of ${api.url}`);
-    await expect(stat(sessionFile(cli.stateDir, api.url, address))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(logout.out).toBe(`logged out ${address} of ${served.api.url}`);
+    await expect(stat(sessionFile(served.cli.stateDir, served.api.url, address))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await traced(['order', 'list'], { DEX_ACCOUNT: address })).toMatchObject({ code: 2 });
     expect(await traced(['order', 'list'], env)).toMatchObject({ code: 0, logins: 1 });
     const again = await traced(['logout', '--json'], env);
@@ -143,7 +132,7 @@ describe('logout', () => {
 describe('secrets', () => {
   it('never wrote a token in any output of this file', () => {
     expect(tokens.length).toBeGreaterThan(5);
-    const written = cli.written.join('\n');
+    const written = served.cli.written.join('\n');
     for (const token of tokens) expect(written).not.toContain(token);
     expect(written).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
   });

@@ -1,10 +1,11 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { runTrader, type TraderIo } from '../cli/trader.js';
 import type { FetchFn } from '../client.js';
 import type { DepthLevel } from '../types.js';
-import { recordingFetch } from './server.js';
+import { recordingFetch, startTestServer, type TestServer } from './server.js';
 
 /** What one run of the trader CLI wrote, and its exit code. */
 export interface TraderRun {
@@ -125,4 +126,28 @@ export function ladderLevels(text: string): { asks: DepthLevel[]; bids: DepthLev
   const side = (name: string) =>
     rows.filter(([kind]) => kind === name).map(([, price = '', size = '']): DepthLevel => [price, size]);
   return { asks: side('ask').reverse(), bids: side('bid') };
+}
+
+/** The real server and a trader CLI pointed at it, shared by the tests of one file. */
+export interface ServedCli {
+  readonly api: TestServer;
+  readonly cli: TraderCli;
+}
+
+/**
+ * Starts the real server on loopback (and runs `seed` on it) before the file's tests, with a
+ * {@link TraderCli} of its own state folder, and stops both after them. Read the fields inside tests.
+ */
+export function serveTraderCli(seed: (api: TestServer) => Promise<unknown> = async () => {}): ServedCli {
+  const served: { api?: TestServer; cli?: TraderCli } = {};
+  beforeAll(async () => {
+    served.api = await startTestServer();
+    served.cli = await TraderCli.create(served.api.url);
+    await seed(served.api);
+  });
+  afterAll(async () => {
+    await served.cli?.close();
+    await served.api?.close();
+  });
+  return served as ServedCli;
 }

@@ -2,7 +2,7 @@ import { getBooks } from '../../actions/get-books.js';
 import type { OrderbookItem } from '../../types.js';
 import { countOption } from '../arguments.js';
 import type { Command } from '../command.js';
-import { pairOf, table, yesNo } from '../output.js';
+import { pairOf, tableWithFooter, yesNo } from '../output.js';
 
 /** `+0.4 %`, `-1.25 %`; the API gives the 24-hour change as a number, for display only. */
 function change(percent: number | null): string {
@@ -57,7 +57,7 @@ export const booksCommand: Command = {
     const shown = page.orderbooks.length;
     const first = (page.page - 1) * page.limit + 1;
     const footer = shown === 0 ? `no books (${page.total} in all)` : `books ${first}-${first + shown - 1} of ${page.total}`;
-    context.print(page, `${table(columns, page.orderbooks.map(row))}\n${footer}`);
+    context.print(page, tableWithFooter(columns, page.orderbooks.map(row), footer));
     return 0;
   },
 };

@@ -3,7 +3,7 @@ import { getOrders } from '../../actions/get-orders.js';
 import type { HistoryEvent, OrderListItem, OrderStatus } from '../../order-types.js';
 import { countOption, UsageError, wholeNumber } from '../arguments.js';
 import type { Command } from '../command.js';
-import { isoTime, table } from '../output.js';
+import { isoTime, table, tableWithFooter } from '../output.js';
 
 const STATUSES: readonly OrderStatus[] = ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
 
@@ -66,7 +66,7 @@ export const orderListCommand: Command = {
       { title: 'CREATED', align: 'left' },
     ] as const;
     const footer = `page ${answer.page}: ${answer.orders.length} of ${answer.total} orders`;
-    context.print(answer, answer.orders.length === 0 ? footer : `${table(columns, answer.orders.map(orderRow))}\n${footer}`);
+    context.print(answer, tableWithFooter(columns, answer.orders.map(orderRow), footer));
     return 0;
   },
 };

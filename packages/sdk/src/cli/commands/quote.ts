@@ -1,6 +1,7 @@
 import { formatDecimal } from '@dex/core';
 import { getExactInputQuote } from '../../actions/get-exact-input-quote.js';
 import { getExactOutputQuote } from '../../actions/get-exact-output-quote.js';
+import type { ExactInputQuote, ExactOutputQuote } from '../../types.js';
 import { amountOption, UsageError, wholeNumber } from '../arguments.js';
 import { findBook, tokenAmount, tokensOf } from '../book-lookup.js';
 import type { Command } from '../command.js';
@@ -28,44 +29,45 @@ export const quoteCommand: Command = {
     const book = await findBook(client, orderbookId);
     const { base, quote } = tokensOf(book);
     const title = `on ${pairOf(book)} (book ${orderbookId})`;
-    if (values.sell !== undefined) {
+    const [answer, headline, lines] = values.sell !== undefined ? await sell() : await buy();
+    context.print(answer, `${headline} ${base.symbol} ${title}\n${fields([...lines, ['fillable', yesNo(answer.fillable)]])}`);
+
+    async function sell(): Promise<[ExactInputQuote, string, [string, string][]]> {
       const answer = await getExactInputQuote(client, {
         orderbookId,
         inputToken: base.address,
         inputAmount: amountOption(values, 'sell', base.decimals),
       });
-      context.print(
+      const bound = `expected less ${percentOfBps(answer.slippageBps)}`;
+      return [
         answer,
-        `sell ${values.sell} ${base.symbol} ${title}\n${fields([
+        `sell ${values.sell}`,
+        [
           ['submit', `${tokenAmount(answer.snappedInputAmount, base)}  (on the size grid)`],
           ['absorbed', tokenAmount(answer.consumedInputAmount, base)],
           ['expected', tokenAmount(answer.expectedOutputAmount, quote)],
-          [
-            'suggested min',
-            `${tokenAmount(answer.suggestedOutputAmount, quote)}  (expected less ${percentOfBps(answer.slippageBps)})`,
-          ],
-          ['fillable', yesNo(answer.fillable)],
-        ])}`,
-      );
-      return 0;
-    }
-    const answer = await getExactOutputQuote(client, {
-      orderbookId,
-      outputToken: base.address,
-      outputAmount: amountOption(values, 'buy', base.decimals),
-    });
-    context.print(
-      answer,
-      `buy ${values.buy} ${base.symbol} ${title}\n${fields([
-        ['receive', `${tokenAmount(answer.snappedOutputAmount, base)}  (on the size grid)`],
-        ['expected cost', tokenAmount(answer.expectedInputAmount, quote)],
-        [
-          'suggested max',
-          `${tokenAmount(answer.suggestedInputAmount, quote)}  (expected plus ${percentOfBps(answer.slippageBps)})`,
+          ['suggested min', `${tokenAmount(answer.suggestedOutputAmount, quote)}  (${bound})`],
         ],
-        ['fillable', yesNo(answer.fillable)],
-      ])}`,
-    );
+      ];
+    }
+
+    async function buy(): Promise<[ExactOutputQuote, string, [string, string][]]> {
+      const answer = await getExactOutputQuote(client, {
+        orderbookId,
+        outputToken: base.address,
+        outputAmount: amountOption(values, 'buy', base.decimals),
+      });
+      const bound = `expected plus ${percentOfBps(answer.slippageBps)}`;
+      return [
+        answer,
+        `buy ${values.buy}`,
+        [
+          ['receive', `${tokenAmount(answer.snappedOutputAmount, base)}  (on the size grid)`],
+          ['expected cost', tokenAmount(answer.expectedInputAmount, quote)],
+          ['suggested max', `${tokenAmount(answer.suggestedInputAmount, quote)}  (${bound})`],
+        ],
+      ];
+    }
     return 0;
   },
 };

@@ -1,7 +1,7 @@
 import { getTrades, type TradeSort } from '../../actions/get-trades.js';
 import { choiceOption, countOption, wholeNumber } from '../arguments.js';
 import type { Command } from '../command.js';
-import { isoTime, table } from '../output.js';
+import { isoTime, tableWithFooter } from '../output.js';
 
 export const tradesCommand: Command = {
   name: 'trades',
@@ -37,7 +37,7 @@ export const tradesCommand: Command = {
       { title: 'TRANSACTION', align: 'left' },
     ] as const;
     const footer = `page ${tape.page}: ${tape.trades.length} of ${tape.total} trades`;
-    context.print(tape, tape.trades.length === 0 ? footer : `${table(columns, rows)}\n${footer}`);
+    context.print(tape, tableWithFooter(columns, rows, footer));
     return 0;
   },
 };
