@@ -167,6 +167,13 @@ describe('depth', () => {
   });
 });
 
+describe('an interrupted command', () => {
+  it('abandons its requests and exits with 130, without a message', async () => {
+    const run = await served.cli.run(['books'], { signal: AbortSignal.abort() });
+    expect(run).toEqual({ code: 130, out: '', err: '' });
+  });
+});
+
 describe('trades', () => {
   it('prints the tape newest first with time, taker side, price, size and settlement', async () => {
     const { code, out } = await served.cli.run(['trades', '1']);

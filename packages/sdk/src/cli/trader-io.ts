@@ -14,6 +14,6 @@ export interface TraderIo {
   readonly fetch?: FetchFn | undefined;
   /** Whether standard output is a terminal: `depth --watch` redraws in place only then. */
   readonly isTerminal?: boolean | undefined;
-  /** Aborted on SIGINT: `depth --watch` stops and the command returns 0; requests in flight are abandoned. */
+  /** Aborted on SIGINT: `depth --watch` stops and returns 0; any other command abandons its requests and returns 130. */
   readonly signal?: AbortSignal | undefined;
 }

@@ -15,6 +15,9 @@ import { commandUsage, groupUsage, PROGRAM, traderUsage, usageLine } from './usa
 
 export type { TraderIo } from './trader-io.js';
 
+/** The exit code of a command stopped by SIGINT (128 + 2), as shells report it. */
+const INTERRUPTED = 130;
+
 const COMMANDS: readonly Command[] = [
   booksCommand,
   depthCommand,
@@ -41,6 +44,8 @@ function groupOf(word: string | undefined): Command[] {
 
 /** What the user gets for an error, and the exit code: 2 for usage, 1 for a refusal. */
 function report(error: unknown, command: Command, io: TraderIo): number {
+  // Ctrl-C aborted the requests under way: no message about them, the shell's code for SIGINT.
+  if (io.signal?.aborted === true) return INTERRUPTED;
   if (error instanceof UsageError) {
     io.err(`${PROGRAM}: ${error.message}`);
     io.err(usageLine(command));
@@ -83,7 +88,7 @@ function checkArguments(command: Command, args: readonly string[]): void {
 /**
  * Runs one trader command: `argv` without the program name. Writes through `io` only and returns
  * the exit code: 0 done, 1 the API or the network refused (the server's message, code and request
- * id on stderr), 2 a usage error.
+ * id on stderr), 2 a usage error, 130 interrupted (`io.signal` aborted) before it was done.
  */
 export async function runTrader(argv: readonly string[], io: TraderIo): Promise<number> {
   let commandLine: CommandLine;

@@ -17,7 +17,7 @@ const ENVIRONMENT_HELP = `Environment (keys are never read from the command line
   DEX_KEY_TYPE       ed25519 or secp256k1 (default ed25519 for a 0.0.X account, else secp256k1)
   DEX_STATE_DIR      where login keeps sessions (default \${XDG_STATE_HOME:-~/.local/state}/${PROGRAM})`;
 
-const EXIT_CODES = 'Exit codes: 0 done, 1 refused by the API or the network, 2 usage.';
+const EXIT_CODES = 'Exit codes: 0 done, 1 refused by the API or the network, 2 usage, 130 interrupted.';
 
 function synopsisOf(command: Command): string {
   return `${command.name}${command.synopsis === '' ? '' : ` ${command.synopsis}`}`;
