@@ -148,3 +148,30 @@ export class OrderMismatchError extends SdkError {
 export class InvalidKeyError extends SdkError {
   override readonly name: string = 'InvalidKeyError';
 }
+
+/** Why a stream connection was given up: every one of them makes the stream reconnect and resync. */
+export type StreamFailure =
+  /** The connection closed (the server restarted, the network dropped it). */
+  | 'closed'
+  /** A message's `seq` did not follow the previous one: messages were lost. */
+  | 'seq-gap'
+  /** A depth diff did not continue the book's update ids. */
+  | 'update-gap'
+  /** Neither a message nor a heartbeat ping arrived for two heartbeat intervals. */
+  | 'silent'
+  /** A message that is not what the stream protocol promises. */
+  | 'malformed';
+
+/** A stream connection ended or could not be trusted any more; the stream reconnects after it. */
+export class StreamError extends SdkError {
+  override readonly name: string = 'StreamError';
+  readonly failure: StreamFailure;
+  /** The WebSocket close code, when the connection closed. */
+  readonly closeCode: number | undefined;
+
+  constructor(failure: StreamFailure, shortMessage: string, options: SdkErrorOptions & { closeCode?: number | undefined } = {}) {
+    super(shortMessage, options);
+    this.failure = failure;
+    this.closeCode = options.closeCode;
+  }
+}

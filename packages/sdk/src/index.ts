@@ -269,6 +269,8 @@ export {
   OrderMismatchError,
   SdkError,
   type SdkErrorOptions,
+  StreamError,
+  type StreamFailure,
 } from './errors.js';
 export {
   type BuiltOrder,
@@ -307,6 +309,26 @@ export {
   type TypedDataAccount,
 } from './signing/secp256k1-signer.js';
 export { type KeyType, orderDigest, type Signer } from './signing/signer.js';
+export type { OrderBookView } from './streams/depth-book.js';
+export type { DepthDiff, StreamName, UserEvent, UserEventType, WelcomeMessage } from './streams/messages.js';
+export type { TrackedOrder } from './streams/order-tracker.js';
+export type { RetryOptions, StreamHandle, StreamOptions, StreamStatus } from './streams/reliable-stream.js';
+export {
+  type DepthChange,
+  type DepthStream,
+  type WatchDepthErrorType,
+  type WatchDepthParameters,
+  type WatchDepthReturnType,
+  watchDepth,
+} from './streams/watch-depth.js';
+export {
+  type StreamedUserEvent,
+  type UserEventStream,
+  type WatchUserEventsErrorType,
+  type WatchUserEventsParameters,
+  type WatchUserEventsReturnType,
+  watchUserEvents,
+} from './streams/watch-user-events.js';
 export type {
   BookStatus,
   BooksPage,

@@ -88,7 +88,8 @@ export async function send<T>(
 /** Longest piece of a non-JSON error body quoted in an ApiError. */
 const BODY_EXCERPT = 200;
 
-function apiErrorOf(response: Response, text: string, requestId: string | undefined, url: string): ApiError {
+/** The ApiError of a non-2xx answer: the server's `{ error, code }` when the body has it. */
+export function apiErrorOf(response: Response, text: string, requestId: string | undefined, url: string): ApiError {
   const { status, headers } = response;
   const retryAfterSeconds = retryAfterOf(headers.get('retry-after'));
   const body = parseJson(text);

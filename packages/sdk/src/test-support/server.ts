@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,11 @@ import type { FetchFn } from '../client.js';
 export { DEVNET_ADDRESS, issueApiKey, seedBookOneDepth, tradeOnBookOne } from '@dex/server/test-support';
 
 export interface TestServer {
+  /** The running server; a new one after {@link TestServer.restart}. */
   readonly server: RunningServer;
   readonly url: string;
+  /** Stops the server (streams close with 1001) and starts it again on the same port and store. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,11 +25,18 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dex-sdk-test-'));
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CHAIN: 'off', ...env });
-    const server = await startServer(config, createLogger('silent'));
+    const settings = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', CHAIN: 'off', ...env };
+    let server = await startServer(loadConfig(settings), createLogger('silent'));
+    const port = new URL(server.url).port;
     return {
-      server,
+      get server() {
+        return server;
+      },
       url: server.url,
+      restart: async () => {
+        await server.close();
+        server = await startServer(loadConfig({ ...settings, PORT: port }), createLogger('silent'));
+      },
       close: async () => {
         try {
           await server.close();
@@ -56,16 +66,22 @@ export function recordingFetch(): { fetch: FetchFn; urls: string[]; headers: Hea
   };
 }
 
+export interface RawServer {
+  readonly url: string;
+  /** The listening server (a WebSocket proxy listens for its upgrades). */
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
 /** A plain HTTP server on loopback answering every request with `handler`: a stand-in for a proxy. */
-export async function startRawServer(
-  handler: (request: IncomingMessage, response: ServerResponse) => void,
-): Promise<{ url: string; close(): Promise<void> }> {
+export async function startRawServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<RawServer> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   return {
     url: `http://127.0.0.1:${address.port}`,
+    server,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }
@@ -110,10 +126,7 @@ export type AnswerRewrite = (path: string, body: unknown) => unknown;
  * A real HTTP proxy on loopback in front of `target` that can rewrite JSON answers: a stand-in
  * for a compromised or buggy server, to show what the client refuses to sign.
  */
-export async function startRewritingProxy(
-  target: string,
-  rewrite: AnswerRewrite,
-): Promise<{ url: string; close(): Promise<void> }> {
+export async function startRewritingProxy(target: string, rewrite: AnswerRewrite): Promise<RawServer> {
   return startRawServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -98,3 +98,17 @@ export function unixSecondsParameter(value: number, parameter: string): number {
   }
   return value;
 }
+
+/** Order book ids to follow: at least one, each as {@link orderbookIdParameter} takes it; numeric and without repeats. */
+export function orderbookIdsParameter(values: readonly OrderbookId[], parameter: string): number[] {
+  if (!Array.isArray(values) || values.length === 0) {
+    throw new InvalidParameterError(parameter, `${parameter} must name at least one order book`);
+  }
+  const ids = values.map((value) => Number(orderbookIdParameter(value)));
+  if (ids.some((id) => !Number.isSafeInteger(id) || id < 0)) {
+    throw new InvalidParameterError(parameter, `${parameter} must be order book ids such as 1 or "1"`, {
+      details: `got ${JSON.stringify(values).slice(0, 80)}`,
+    });
+  }
+  return [...new Set(ids)];
+}

@@ -1,0 +1,11 @@
+import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import type { Farm } from '../types.js';
+
+export type GetFarmsReturnType = DataResult<Farm[]>;
+
+export type GetFarmsErrorType = DataRequestErrorType;
+
+/** Every liquidity-mining farm with its emissions per second (`GET /farms`). */
+export function getFarms(client: DataClient): Promise<GetFarmsReturnType> {
+  return client.get<Farm[]>({ path: ['farms'] });
+}

@@ -1,0 +1,32 @@
+import type { InvalidParameterError } from '../../errors.js';
+import { unixSecondsParameter } from '../../utils/parameters.js';
+import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import type { PlatformField, PlatformInterval, PlatformPoint } from '../types.js';
+
+export interface GetPlatformDataParameters {
+  readonly field: PlatformField;
+  /** Unix seconds. */
+  readonly from: number;
+  readonly to: number;
+  readonly interval: PlatformInterval;
+}
+
+export type GetPlatformDataReturnType = DataResult<PlatformPoint[]>;
+
+export type GetPlatformDataErrorType = InvalidParameterError | DataRequestErrorType;
+
+/**
+ * Exchange-wide volume or liquidity per bucket of `interval` overlapping `from`..`to`; buckets
+ * without trades are left out (`GET /stats/platformData`).
+ */
+export function getPlatformData(client: DataClient, parameters: GetPlatformDataParameters): Promise<GetPlatformDataReturnType> {
+  return client.get<PlatformPoint[]>({
+    path: ['stats', 'platformData'],
+    query: {
+      field: parameters.field,
+      from: unixSecondsParameter(parameters.from, 'from'),
+      to: unixSecondsParameter(parameters.to, 'to'),
+      interval: parameters.interval,
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import type { InvalidParameterError } from '../../errors.js';
+import { idParameter } from '../../utils/parameters.js';
+import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import type { Pool } from '../types.js';
+
+export interface GetPoolParameters {
+  readonly poolId: number;
+}
+
+export type GetPoolReturnType = DataResult<Pool>;
+
+/** An unknown pool is an ApiError 404 `POOL_NOT_FOUND`. */
+export type GetPoolErrorType = InvalidParameterError | DataRequestErrorType;
+
+/** One pool with its tokens and reserves (`GET /pools/:poolId`). */
+export function getPool(client: DataClient, parameters: GetPoolParameters): Promise<GetPoolReturnType> {
+  return client.get<Pool>({ path: ['pools', String(idParameter(parameters.poolId, 'poolId'))] });
+}

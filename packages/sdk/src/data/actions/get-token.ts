@@ -1,0 +1,19 @@
+import type { InvalidParameterError } from '../../errors.js';
+import { ledgerIdParameter } from '../../utils/parameters.js';
+import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import type { Token } from '../types.js';
+
+export interface GetTokenParameters {
+  /** Ledger id, `0.0.X`. */
+  readonly tokenId: string;
+}
+
+export type GetTokenReturnType = DataResult<Token>;
+
+/** An unlisted token is an ApiError 404 `TOKEN_NOT_FOUND`. */
+export type GetTokenErrorType = InvalidParameterError | DataRequestErrorType;
+
+/** One token with its price and description fields (`GET /tokens/:tokenId`). */
+export function getToken(client: DataClient, parameters: GetTokenParameters): Promise<GetTokenReturnType> {
+  return client.get<Token>({ path: ['tokens', ledgerIdParameter(parameters.tokenId, 'tokenId')] });
+}

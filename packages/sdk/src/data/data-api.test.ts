@@ -1,0 +1,145 @@
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../errors.js';
+import {
+  issueApiKey,
+  recordingFetch,
+  seedBookOneDepth,
+  startTestServer,
+  type TestServer,
+  tradeOnBookOne,
+} from '../test-support/server.js';
+import { getDefaultTokens } from './actions/get-default-tokens.js';
+import { getFarmTotals } from './actions/get-farm-totals.js';
+import { getFarms } from './actions/get-farms.js';
+import { getKnownPools } from './actions/get-known-pools.js';
+import { getKnownTokens } from './actions/get-known-tokens.js';
+import { getLatestTokenPrice } from './actions/get-latest-token-price.js';
+import { getPlatformData } from './actions/get-platform-data.js';
+import { getPool } from './actions/get-pool.js';
+import { getPools } from './actions/get-pools.js';
+import { getStats } from './actions/get-stats.js';
+import { getToken } from './actions/get-token.js';
+import { getTokenPriceChanges } from './actions/get-token-price-changes.js';
+import { getTokenPrices } from './actions/get-token-prices.js';
+import { getTokens } from './actions/get-tokens.js';
+import { getTokensFull } from './actions/get-tokens-full.js';
+import { createDataClient, readQuota } from './data-client.js';
+
+let api: TestServer;
+let dataUrl: string;
+
+beforeAll(async () => {
+  api = await startTestServer();
+  dataUrl = api.server.dataApiUrl;
+  await seedBookOneDepth(api.server);
+  await tradeOnBookOne(api.server);
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+/** The end of the current UTC month, unix ms: when quotas reset. */
+function endOfMonth(now = new Date()): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+}
+
+describe('data API client', () => {
+  it('reads the token list and the quota after each request', async () => {
+    const { key } = await issueApiKey(api.server, 100);
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: key });
+    const first = await getTokens(client);
+    expect(first.data.map((token) => token.symbol)).toEqual(['WHBAR', 'USDC', 'SAUCE']);
+    // WHBAR is the native coin's wrapper: one whole token is worth one coin.
+    expect(first.data[0]).toMatchObject({ id: '0.0.1001', price: '100000000', decimals: 8 });
+    expect(first.quota).toEqual({ limit: 100, remaining: 99, additionalTotal: 0, resetAt: expect.any(Number) });
+    expect(Math.abs((first.quota?.resetAt ?? 0) - endOfMonth())).toBeLessThan(86_400_000);
+    expect((await getTokens(client)).quota?.remaining).toBe(98);
+  });
+
+  it('calls each data route with the key and parses every answer', async () => {
+    const { key } = await issueApiKey(api.server, 1_000);
+    const recorder = recordingFetch();
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: key, fetch: recorder.fetch });
+    const now = Math.floor(Date.now() / 1000);
+    const usdc = (await getToken(client, { tokenId: '0.0.1002' })).data;
+    expect(usdc).toMatchObject({ id: '0.0.1002', symbol: 'USDC', name: expect.any(String) });
+    expect((await getTokensFull(client)).data).toHaveLength(3);
+    expect(Array.isArray((await getKnownTokens(client)).data)).toBe(true);
+    expect(Array.isArray((await getDefaultTokens(client)).data)).toBe(true);
+    expect(Object.values((await getTokenPriceChanges(client)).data).every((change) => typeof change === 'number')).toBe(true);
+    const candles = (await getTokenPrices(client, { tokenId: '0.0.1002', from: now - 3600, to: now, interval: 'HOUR' })).data;
+    expect(candles.length).toBeGreaterThan(0);
+    expect(candles[0]).toMatchObject({ tokenId: '0.0.1002', close: expect.stringMatching(/^[0-9]+$/) });
+    expect((await getLatestTokenPrice(client, { tokenId: '0.0.1002' })).data.tokenId).toBe('0.0.1002');
+    expect((await getPools(client)).data).toEqual([]);
+    expect((await getKnownPools(client)).data).toEqual([]);
+    expect((await getFarms(client)).data).toEqual([]);
+    expect((await getFarmTotals(client, { accountId: '0.0.5001' })).data).toEqual([]);
+    expect((await getStats(client)).data).toMatchObject({ swapTotal: 3, volumeTotal: expect.stringMatching(/^[1-9][0-9]*$/) });
+    const volume = await getPlatformData(client, { field: 'VOLUME', from: now - 86_400, to: now, interval: 'DAY' });
+    expect(volume.data.length).toBeGreaterThan(0);
+    await expect(getPool(client, { poolId: 7 })).rejects.toMatchObject({ status: 404, code: 'POOL_NOT_FOUND' });
+    expect(recorder.headers.every((headers) => headers.get('x-api-key') === key)).toBe(true);
+    expect(recorder.urls.map((url) => url.slice(dataUrl.length).split('?')[0])).toEqual([
+      '/tokens/0.0.1002',
+      '/tokens/full',
+      '/tokens/known',
+      '/tokens/default',
+      '/tokens/price-change',
+      '/tokens/prices/0.0.1002',
+      '/tokens/prices/latest/0.0.1002',
+      '/pools',
+      '/pools/known',
+      '/farms',
+      '/farms/totals/0.0.5001',
+      '/stats',
+      '/stats/platformData',
+      '/pools/7',
+    ]);
+  });
+
+  it('reports a used-up quota as a 429 with Retry-After and the quota on the error', async () => {
+    const { key } = await issueApiKey(api.server, 1);
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: key });
+    await getStats(client);
+    const error = await getStats(client).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, code: 'QUOTA_EXCEEDED', retryAfterSeconds: expect.any(Number) });
+    expect(readQuota((error as ApiError).headers)).toMatchObject({ limit: 1, remaining: 0 });
+  });
+
+  it('counts requests past the limit where overage is arranged', async () => {
+    const { key } = await issueApiKey(api.server, 1, { overage: true });
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: key });
+    await getStats(client);
+    expect((await getStats(client)).quota).toMatchObject({ remaining: 0, additionalTotal: 1 });
+  });
+
+  it('reports an unknown key as a 401 without quota', async () => {
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: '00000000-0000-4000-8000-000000000000' });
+    const error = await getTokens(client).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 401, code: 'API_KEY_INVALID' });
+    expect(readQuota((error as ApiError).headers)).toBeNull();
+  });
+
+  it('refuses bad parameters before sending', async () => {
+    const recorder = recordingFetch();
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: 'k', fetch: recorder.fetch });
+    expect(() => getToken(client, { tokenId: '../stats' })).toThrow(expect.objectContaining({ parameter: 'tokenId' }));
+    expect(() => getTokenPrices(client, { tokenId: '0.0.1', from: -1, to: 1, interval: 'DAY' })).toThrow(
+      expect.objectContaining({ parameter: 'from' }),
+    );
+    expect(() => getPool(client, { poolId: 1.5 })).toThrow(expect.objectContaining({ parameter: 'poolId' }));
+    expect(() => createDataClient({ baseUrl: dataUrl, apiKey: 'two words' })).toThrow(expect.objectContaining({ parameter: 'apiKey' }));
+    expect(recorder.urls).toEqual([]);
+  });
+
+  it('never shows its key when logged', async () => {
+    const { key } = await issueApiKey(api.server, 10);
+    const client = createDataClient({ baseUrl: dataUrl, apiKey: key });
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(key);
+    expect(JSON.stringify(client)).not.toContain(key);
+  });
+});

@@ -1,0 +1,207 @@
+import { formatDecimal } from '@dex/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { HistoryEventType, OrderHistory, OrderStatus } from '../order-types.js';
+import { historyEvents } from './history-events.js';
+import type { UserEvent, UserEventType } from './messages.js';
+import { OrderTracker, type TrackedOrder } from './order-tracker.js';
+
+/** How one order lives: fills (in steps of 0.1) after its creation, then maybe an end. */
+interface Life {
+  readonly fills: readonly number[];
+  readonly end: 'open' | 'CANCELED' | 'EXPIRED' | 'FILLED' | 'REJECTED';
+}
+
+const life: fc.Arbitrary<Life> = fc
+  .record({
+    fills: fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 3 }),
+    end: fc.constantFrom('open', 'CANCELED', 'EXPIRED', 'FILLED', 'REJECTED'),
+  })
+  .map(({ fills, end }) => ({
+    fills: end === 'REJECTED' ? [] : fills,
+    // FILLED is the last fill itself, so it needs one.
+    end: end === 'FILLED' && fills.length === 0 ? 'open' : end,
+  }));
+
+const HISTORY_TYPE: Record<UserEventType, HistoryEventType> = {
+  ORDER_CREATED: 'CREATED',
+  ORDER_PARTIALLY_FILLED: 'PARTIAL_FILL',
+  ORDER_FILLED: 'FILLED',
+  ORDER_CANCELED: 'CANCELED',
+  ORDER_EXPIRED: 'EXPIRED',
+  ORDER_REJECTED: 'REJECTED',
+};
+
+/** The events of one order, without ids yet. */
+function eventsOfLife(orderId: number, { fills, end }: Life): Omit<UserEvent, 'eventId'>[] {
+  const event = (type: UserEventType, status: OrderStatus, filled: number, fill?: number): Omit<UserEvent, 'eventId'> => ({
+    type,
+    orderId,
+    orderbookId: 1,
+    timestamp: 0,
+    status,
+    reason: null,
+    filledAmount: formatDecimal(BigInt(filled), 1),
+    txHash: null,
+    fill:
+      fill === undefined
+        ? null
+        : {
+            tradeId: 0,
+            role: 'maker',
+            price: '1',
+            amountBase: formatDecimal(BigInt(fill), 1),
+            baseAmount: '0',
+            quoteAmount: '0',
+          },
+  });
+  const events = [event('ORDER_CREATED', 'OPEN', 0)];
+  let filled = 0;
+  fills.forEach((amount, index) => {
+    filled += amount;
+    const last = index === fills.length - 1 && end === 'FILLED';
+    events.push(event(last ? 'ORDER_FILLED' : 'ORDER_PARTIALLY_FILLED', last ? 'FILLED' : 'PARTIALLY_FILLED', filled, amount));
+  });
+  if (end === 'CANCELED' || end === 'EXPIRED' || end === 'REJECTED') events.push(event(`ORDER_${end}`, end, filled));
+  return events;
+}
+
+/** An account's orders living side by side: their events interleaved, with increasing ids that other accounts' events leave gaps in. */
+const account = fc
+  .record({
+    lives: fc.array(life, { minLength: 1, maxLength: 5 }),
+    picks: fc.array(fc.nat(), { minLength: 30, maxLength: 30 }),
+    gaps: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 30, maxLength: 30 }),
+  })
+  .map(({ lives, picks, gaps }) => {
+    const queues = lives.map((each, index) => eventsOfLife(index + 1, each));
+    const events: UserEvent[] = [];
+    let id = 0;
+    for (let turn = 0; queues.some((queue) => queue.length > 0); turn++) {
+      const waiting = queues.filter((queue) => queue.length > 0);
+      const queue = waiting[(picks[turn % picks.length] as number) % waiting.length] as Omit<UserEvent, 'eventId'>[];
+      id += gaps[turn % gaps.length] as number;
+      events.push({ ...(queue.shift() as Omit<UserEvent, 'eventId'>), eventId: id });
+    }
+    return events;
+  });
+
+/** The open orders after the first `count` events. */
+function openAfter(events: readonly UserEvent[], count: number): Map<number, TrackedOrder> {
+  const open = new Map<number, TrackedOrder>();
+  for (const { orderId, orderbookId, status, filledAmount } of events.slice(0, count)) {
+    if (status === 'OPEN' || status === 'PARTIALLY_FILLED') open.set(orderId, { orderId, orderbookId, status, filledAmount });
+    else open.delete(orderId);
+  }
+  return open;
+}
+
+/** The last event id among the first `count` events; 0 for none. */
+const idAfter = (events: readonly UserEvent[], count: number) => (count === 0 ? 0 : (events[count - 1] as UserEvent).eventId);
+
+/** Sorted positions `a <= b <= c` within `0..length`. */
+const positions = (length: number, seeds: readonly number[]) => seeds.map((seed) => seed % (length + 1)).sort((x, y) => x - y);
+
+describe('OrderTracker', () => {
+  it('after a first listing, tells each event the listing does not reflect once, and ends with the open orders', () => {
+    fc.assert(
+      fc.property(account, fc.tuple(fc.nat(), fc.nat(), fc.nat()), (events, seeds) => {
+        // The stream buffers from `opened`; the listing reads its lastUpdateId after `listedId`
+        // events and its orders after `listed` (a write can land in between).
+        const [opened, listedId, listed] = positions(events.length, seeds) as [number, number, number];
+        const tracker = new OrderTracker();
+        tracker.start([...openAfter(events, listed).values()], idAfter(events, listedId));
+        const told = events.slice(opened).filter((event) => tracker.accept(event));
+
+        const openAtListing = openAfter(events, listed);
+        expect(told).toEqual(
+          events.filter((event, index) => index >= listed || (index >= listedId && !openAtListing.has(event.orderId))),
+        );
+        expect(tracker.orders()).toEqual(openAfter(events, events.length));
+      }),
+    );
+  });
+
+  it('after a reconnect, tells every missed event of the orders it held or the listing shows, once and in id order', () => {
+    fc.assert(
+      fc.property(account, fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat(), fc.nat()), (events, seeds) => {
+        // Live until `lost`; the new stream buffers from `opened`; the listing as above; histories read after `read` events.
+        const [lost, opened, listedId, listed, read] = positions(events.length, seeds) as [
+          number,
+          number,
+          number,
+          number,
+          number,
+        ];
+        const tracker = new OrderTracker();
+        tracker.start([], 0);
+        const told = events.slice(0, lost).filter((event) => tracker.accept(event));
+        const held = openAfter(events, lost);
+
+        const listing = [...openAfter(events, listed).values()];
+        const moved = new Set(tracker.movedIn(listing));
+        const histories: OrderHistory[] = [...moved].map((orderId) => {
+          const own = events.slice(0, read).filter((event) => event.orderId === orderId);
+          return {
+            orderId,
+            orderbookId: 1,
+            total: own.length,
+            events: own.map(({ eventId, type, timestamp, txHash, reason, fill }) => ({
+              id: eventId,
+              type: HISTORY_TYPE[type],
+              timestamp,
+              txHash,
+              reason,
+              fill,
+            })),
+          };
+        });
+        const replayed = histories.flatMap(historyEvents);
+        const buffered = events.slice(opened);
+        for (const event of [...buffered, ...replayed].sort((a, b) => a.eventId - b.eventId)) {
+          if (tracker.accept(event)) told.push(event);
+        }
+        tracker.advance(idAfter(events, listedId));
+
+        const listedIds = new Set(listing.map((order) => order.orderId));
+        const seen = (event: UserEvent, index: number) =>
+          index < lost || held.has(event.orderId) || listedIds.has(event.orderId) || index >= opened;
+        expect(told).toEqual(events.filter(seen));
+        expect(tracker.orders()).toEqual(openAfter(events, events.length));
+      }),
+    );
+  });
+
+  it('reads an order history as the stream would have told it', () => {
+    const history: OrderHistory = {
+      orderId: 7,
+      orderbookId: 2,
+      total: 3,
+      events: [
+        { id: 10, type: 'CREATED', timestamp: 1, txHash: null, reason: null, fill: null },
+        {
+          id: 12,
+          type: 'PARTIAL_FILL',
+          timestamp: 2,
+          txHash: '0xab',
+          reason: null,
+          fill: { tradeId: 3, role: 'taker', price: '0.25', amountBase: '1.5', baseAmount: '150000000', quoteAmount: '375000' },
+        },
+        { id: 15, type: 'CANCELED', timestamp: 3, txHash: null, reason: 'USER', fill: null },
+      ],
+    };
+    expect(
+      historyEvents(history).map(({ type, eventId, status, filledAmount, reason }) => [
+        type,
+        eventId,
+        status,
+        filledAmount,
+        reason,
+      ]),
+    ).toEqual([
+      ['ORDER_CREATED', 10, 'OPEN', '0', null],
+      ['ORDER_PARTIALLY_FILLED', 12, 'PARTIALLY_FILLED', '1.5', null],
+      ['ORDER_CANCELED', 15, 'CANCELED', '1.5', 'USER'],
+    ]);
+  });
+});

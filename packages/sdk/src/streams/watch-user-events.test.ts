@@ -1,0 +1,244 @@
+import { generatePrivateKey } from 'viem/accounts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cancelOrders } from '../actions/cancel-orders.js';
+import { getBooks } from '../actions/get-books.js';
+import { getOrderHistory } from '../actions/get-order-history.js';
+import { getOrders } from '../actions/get-orders.js';
+import { placeOrders } from '../actions/place-orders.js';
+import { limitOrderRequest, type OrderRequestOptions } from '../amounts.js';
+import { type Client, createClient } from '../client.js';
+import { ApiError, type SdkError, StreamError } from '../errors.js';
+import type { OrderSide } from '../order-types.js';
+import { secp256k1Signer } from '../signing/secp256k1-signer.js';
+import { eventually } from '../test-support/eventually.js';
+import { startTestServer, type TestServer } from '../test-support/server.js';
+import { type StreamProxy, startStreamProxy } from '../test-support/stream-proxy.js';
+import type { OrderbookItem } from '../types.js';
+import { type StreamedUserEvent, type WatchUserEventsParameters, watchUserEvents } from './watch-user-events.js';
+
+let api: TestServer;
+let books: OrderbookItem[];
+const open: { close(): Promise<void> }[] = [];
+
+// Each test trades on a book of its own server, so no order of another test can cross its orders.
+beforeEach(async () => {
+  api = await startTestServer();
+  open.push(api);
+  books = (await getBooks(createClient({ baseUrl: api.url }))).orderbooks;
+});
+afterEach(async () => {
+  // Streams and proxies first, the server last.
+  const [server, ...rest] = open.splice(0);
+  await Promise.all(rest.map((each) => each.close()));
+  await server?.close();
+});
+
+const account = (baseUrl = api.url): Client => createClient({ baseUrl, signer: secp256k1Signer(generatePrivateKey()) });
+const fast = { initialDelayMs: 20, maxDelayMs: 200 };
+
+async function proxy(): Promise<StreamProxy> {
+  const started = await startStreamProxy(api.url);
+  open.push(started);
+  return started;
+}
+
+function watch(client: Client, parameters: Partial<WatchUserEventsParameters> = {}) {
+  const events: StreamedUserEvent[] = [];
+  const errors: SdkError[] = [];
+  const stream = watchUserEvents(client, {
+    retry: fast,
+    onEvent: (event) => events.push(event),
+    onError: (error) => errors.push(error),
+    ...parameters,
+  });
+  open.push(stream);
+  return { stream, events, errors };
+}
+
+async function place(
+  client: Client,
+  side: OrderSide,
+  price: string,
+  size: string,
+  options: OrderRequestOptions & { book?: number } = {},
+): Promise<number> {
+  const book = books[(options.book ?? 1) - 1] as OrderbookItem;
+  const { orders } = await placeOrders(client, { orders: [limitOrderRequest(book, { side, price, size, ...options })] });
+  return orders[0]?.meta.id as number;
+}
+
+/** The open orders `GET /orders` lists, as the stream keeps them. */
+async function listedOpen(client: Client) {
+  const { orders } = await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], limit: 500 });
+  return new Map(
+    orders.map((order) => [
+      order.id,
+      { orderId: order.id, orderbookId: order.orderbookId, status: order.status, filledAmount: order.filledAmount },
+    ]),
+  );
+}
+
+const summary = (events: readonly StreamedUserEvent[]) =>
+  events.map((event) => [event.orderId, event.type, event.status, event.filledAmount, event.recovered]);
+
+function until(events: readonly StreamedUserEvent[], orderId: number, type: StreamedUserEvent['type']): Promise<true> {
+  return eventually(`${type} of order ${orderId}`, () =>
+    events.some((event) => event.orderId === orderId && event.type === type) ? true : undefined,
+  );
+}
+
+describe('watchUserEvents', () => {
+  it("tells every event of the account's orders once and in order, and keeps its open orders", async () => {
+    const alice = account();
+    const bob = account();
+    const { stream, events, errors } = watch(alice);
+    await stream.waitUntilLive();
+    expect(stream.orders()).toEqual(new Map());
+
+    await place(bob, 'sell', '0.3', '2');
+    const rejected = await place(alice, 'buy', '0.3', '1', { makerOnly: true });
+    const partial = await place(alice, 'buy', '0.3', '3');
+    await cancelOrders(alice, { orderIds: [partial] });
+    const resting = await place(alice, 'buy', '0.1', '1');
+    await until(events, resting, 'ORDER_CREATED');
+
+    expect(summary(events)).toEqual([
+      [rejected, 'ORDER_CREATED', 'OPEN', '0', false],
+      [rejected, 'ORDER_REJECTED', 'REJECTED', '0', false],
+      [partial, 'ORDER_CREATED', 'OPEN', '0', false],
+      [partial, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '2', false],
+      [partial, 'ORDER_CANCELED', 'CANCELED', '2', false],
+      [resting, 'ORDER_CREATED', 'OPEN', '0', false],
+    ]);
+    expect(events.find((event) => event.type === 'ORDER_REJECTED')?.reason).toBe('WOULD_TAKE');
+    expect(events.find((event) => event.type === 'ORDER_PARTIALLY_FILLED')?.fill).toMatchObject({ role: 'taker', price: '0.3' });
+    for (const orderId of [rejected, partial, resting]) {
+      const history = await getOrderHistory(alice, { orderId });
+      expect(events.filter((event) => event.orderId === orderId).map((event) => event.eventId)).toEqual(
+        history.events.map((event) => event.id),
+      );
+    }
+    expect(stream.orders()).toEqual(await listedOpen(alice));
+    expect(errors).toEqual([]);
+  });
+
+  it('starts from the open orders GET /orders lists, and tells only what happens after', async () => {
+    const alice = account();
+    const first = await place(alice, 'buy', '0.2', '2');
+    const second = await place(alice, 'sell', '0.5', '1');
+    const { stream, events } = watch(alice);
+    await stream.waitUntilLive();
+    expect(stream.orders()).toEqual(await listedOpen(alice));
+    expect([...stream.orders().keys()].sort()).toEqual([first, second].sort());
+    expect(events).toEqual([]);
+
+    await place(account(), 'sell', '0.2', '0.5');
+    await until(events, first, 'ORDER_PARTIALLY_FILLED');
+    expect(summary(events)).toEqual([[first, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '0.5', false]]);
+    expect(stream.orders().get(first)).toEqual({
+      orderId: first,
+      orderbookId: 1,
+      status: 'PARTIALLY_FILLED',
+      filledAmount: '0.5',
+    });
+  });
+
+  it('replays from the histories what it missed while disconnected, and follows live after', async () => {
+    const through = await proxy();
+    const alice = account(through.url);
+    const bob = account();
+    const [a, b, c] = [
+      await place(alice, 'buy', '0.2', '1'),
+      await place(alice, 'buy', '0.21', '3'),
+      await place(alice, 'buy', '0.19', '1'),
+    ];
+    const { stream, events, errors } = watch(alice);
+    await stream.waitUntilLive();
+
+    through.refuseWith(503);
+    through.cut();
+    await eventually('a refused reconnect', () => (errors.some((error) => error instanceof ApiError) ? true : undefined));
+    await cancelOrders(alice, { orderIds: [a] });
+    await place(bob, 'sell', '0.21', '1');
+    const d = await place(alice, 'buy', '0.18', '1');
+    const e = await place(alice, 'buy', '0.17', '1');
+    await cancelOrders(alice, { orderIds: [e] });
+    through.refuseWith(undefined);
+    await stream.waitUntilLive();
+
+    expect(summary(events)).toEqual([
+      [a, 'ORDER_CANCELED', 'CANCELED', '0', true],
+      [b, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '1', true],
+      [d, 'ORDER_CREATED', 'OPEN', '0', true],
+    ]);
+    expect(events.find((event) => event.orderId === a)?.reason).toBe('USER');
+    expect(stream.orders()).toEqual(await listedOpen(alice));
+    expect([...stream.orders().keys()].sort()).toEqual([b, c, d].sort());
+    expect(errors[0]).toBeInstanceOf(StreamError);
+
+    await cancelOrders(alice, { orderIds: [c] });
+    await until(events, c, 'ORDER_CANCELED');
+    expect(summary(events.slice(3))).toEqual([[c, 'ORDER_CANCELED', 'CANCELED', '0', false]]);
+    expect(new Set(events.map((event) => event.eventId)).size).toBe(events.length);
+  });
+
+  it('comes back after a server restart (1001) and replays what happened before it could reconnect', async () => {
+    const through = await proxy();
+    const alice = account(through.url);
+    const [a, b] = [await place(alice, 'buy', '0.2', '1'), await place(alice, 'buy', '0.21', '1')];
+    const { stream, events, errors } = watch(alice);
+    await stream.waitUntilLive();
+
+    through.refuseWith(503);
+    await api.restart();
+    await eventually('the stream to notice the restart', () => (errors.length > 0 ? true : undefined));
+    await cancelOrders(alice, { orderIds: [a] });
+    through.refuseWith(undefined);
+    await stream.waitUntilLive();
+
+    expect(errors[0]).toMatchObject({ name: 'StreamError', failure: 'closed', closeCode: 1001 });
+    expect(summary(events)).toEqual([[a, 'ORDER_CANCELED', 'CANCELED', '0', true]]);
+    expect([...stream.orders().keys()]).toEqual([b]);
+    await cancelOrders(alice, { orderIds: [b] });
+    await until(events, b, 'ORDER_CANCELED');
+    expect(stream.orders()).toEqual(new Map());
+  });
+
+  it('logs in again when the server no longer takes its token at a reconnect', async () => {
+    const through = await proxy();
+    const alice = account(through.url);
+    const { stream, events, errors } = watch(alice);
+    await stream.waitUntilLive();
+    alice.session.set('forged.token.value');
+    through.cut();
+    await through.connections(2);
+    await stream.waitUntilLive();
+    expect(errors.map((error) => error.name)).toEqual(['StreamError', 'ApiError']);
+    expect(errors[1]).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
+    const tokens = through.upgrades.map((query) => query.get('token'));
+    expect(tokens).toHaveLength(3);
+    expect(tokens[1]).toBe('forged.token.value');
+    expect(tokens[2]).toMatch(/^eyJ/);
+    // What the stream reports never carries a token, even the one it just used.
+    for (const error of errors) {
+      expect(`${error.message} ${JSON.stringify(error)} ${String(error.cause)}`).not.toMatch(/eyJ[\w-]{8,}\.|forged\.token/);
+    }
+
+    const id = await place(alice, 'buy', '0.2', '1');
+    await until(events, id, 'ORDER_CREATED');
+  });
+
+  it('follows only the books it is given', async () => {
+    const alice = account();
+    const inBookOne = await place(alice, 'buy', '0.2', '1');
+    const { stream, events } = watch(alice, { books: [2] });
+    await stream.waitUntilLive();
+    expect(stream.orders()).toEqual(new Map());
+    await place(alice, 'buy', '0.21', '1');
+    const inBookTwo = await place(alice, 'buy', '0.1', '10', { book: 2 });
+    await until(events, inBookTwo, 'ORDER_CREATED');
+    expect(events.map((event) => event.orderId)).toEqual([inBookTwo]);
+    expect([...stream.orders().keys()]).toEqual([inBookTwo]);
+    expect(stream.orders().has(inBookOne)).toBe(false);
+  });
+});

@@ -1,0 +1,167 @@
+import { getOrderHistory } from '../actions/get-order-history.js';
+import { getOrders } from '../actions/get-orders.js';
+import type { Client } from '../client.js';
+import { ApiError, type InvalidParameterError } from '../errors.js';
+import type { OrderHistory } from '../order-types.js';
+import { type OrderbookId, orderbookIdsParameter } from '../utils/parameters.js';
+import { historyEvents } from './history-events.js';
+import { isUserEvent, type UserEvent, type UserEventMessage } from './messages.js';
+import { OrderTracker, type TrackedOrder } from './order-tracker.js';
+import { type ConnectionHandler, ReliableStream, type StreamHandle, type StreamOptions } from './reliable-stream.js';
+
+/** An event as the stream hands it over. */
+export interface StreamedUserEvent extends UserEvent {
+  /** True for an event that happened while the stream was disconnected, read from the order's history. */
+  readonly recovered: boolean;
+}
+
+export interface WatchUserEventsParameters extends StreamOptions {
+  /** Only the orders of these books; every book when absent. */
+  readonly books?: readonly OrderbookId[] | undefined;
+  /**
+   * Every event of the account's orders that the open orders known so far do not reflect yet,
+   * once, in event id order. After a reconnect it first gets the events missed meanwhile by every
+   * order that was open, and by every order that opened meanwhile and is still open (`recovered`).
+   */
+  readonly onEvent?: ((event: StreamedUserEvent) => void) | undefined;
+}
+
+export interface UserEventStream extends StreamHandle {
+  /** The account's open orders (`OPEN`, `PARTIALLY_FILLED`) by id, as of the last event; empty until the first sync. */
+  orders(): ReadonlyMap<number, TrackedOrder>;
+}
+
+export type WatchUserEventsReturnType = UserEventStream;
+
+/**
+ * Thrown at once: InvalidParameterError for `books`. Reported through `onError` and `closed`: ApiError
+ * (a refused handshake or listing; 400 `UNKNOWN_ORDERBOOK` stops the stream, 401, 429 and 5xx are
+ * retried), NetworkError, StreamError, NotAuthenticatedError (no token and no signer).
+ */
+export type WatchUserEventsErrorType = InvalidParameterError;
+
+/** Orders per page of the listing read at every sync (the most the API gives). */
+const LISTING_PAGE = 500;
+/** Readings of a listing of several pages before one is taken though orders moved between its pages. */
+const LISTING_READS = 3;
+/** Histories read at once after a reconnect. */
+const HISTORY_BATCH = 8;
+
+/**
+ * Follows the events of the account's orders (`/ws/user-events`) and keeps its open orders. Every
+ * connection (the first and each reconnect, after logging in again when the token is no longer
+ * good) opens the stream and buffers, reads the open orders (`GET /orders`), then applies the
+ * buffered and live events the listing does not reflect. After a reconnect it also reads the
+ * history of each order the listing shows to have moved, so no event of those orders is lost.
+ * Orders that were opened and ended entirely while disconnected are not seen.
+ *
+ * @example
+ * const events = watchUserEvents(client, {
+ *   onEvent: (event) => console.log(event.orderId, event.type, event.filledAmount),
+ * });
+ * await events.waitUntilLive();
+ * console.log(events.orders());
+ */
+export function watchUserEvents(client: Client, parameters: WatchUserEventsParameters = {}): WatchUserEventsReturnType {
+  const { onEvent } = parameters;
+  const books = parameters.books === undefined ? null : new Set(orderbookIdsParameter(parameters.books, 'books'));
+  const tracker = new OrderTracker();
+
+  const connect = (signal: AbortSignal): ConnectionHandler => {
+    /** Events received while the state to apply them to is read. */
+    let buffered: UserEventMessage[] | undefined = [];
+    const take = (event: UserEvent, recovered: boolean): void => {
+      if (tracker.accept(event) && onEvent !== undefined) stream.deliver(() => onEvent({ ...withoutSeq(event), recovered }));
+    };
+    return {
+      sync: async () => {
+        const listing = await listOpenOrders(client, books, signal);
+        if (signal.aborted) return;
+        let missed: UserEvent[] = [];
+        if (!tracker.started) {
+          tracker.start(listing.orders, listing.lastUpdateId);
+        } else {
+          const histories = await readHistories(client, tracker.movedIn(listing.orders));
+          if (signal.aborted) return;
+          missed = histories.flatMap(historyEvents);
+        }
+        // One id order for both; a live copy of an event sorts before its history copy, and the copy is refused.
+        const arrived = (buffered ?? []).map((event) => ({ event: event as UserEvent, recovered: false }));
+        const replayed = missed.map((event) => ({ event, recovered: true }));
+        buffered = undefined;
+        for (const { event, recovered } of [...arrived, ...replayed].sort((a, b) => a.event.eventId - b.event.eventId)) {
+          take(event, recovered);
+        }
+        tracker.advance(listing.lastUpdateId);
+      },
+      message: (message) => {
+        if (!isUserEvent(message)) return;
+        if (buffered !== undefined) buffered.push(message);
+        else take(message, false);
+      },
+    };
+  };
+
+  const stream = new ReliableStream(
+    client,
+    { stream: 'user-events', books: books === null ? null : [...books], connect },
+    parameters,
+  );
+  return Object.assign(stream, { orders: () => tracker.orders() });
+}
+
+function withoutSeq(event: UserEvent | UserEventMessage): UserEvent {
+  if (!('seq' in event)) return event;
+  const { seq: _seq, ...rest } = event;
+  return rest;
+}
+
+/**
+ * Every open order of the account (in `books`), and the `lastUpdateId` the listing reflects at
+ * least. Orders that end between two pages move later ones onto pages already read, so a listing
+ * of several pages is read again when events happened while it was read.
+ */
+async function listOpenOrders(
+  client: Client,
+  books: ReadonlySet<number> | null,
+  signal: AbortSignal,
+): Promise<{ orders: TrackedOrder[]; lastUpdateId: number }> {
+  const orderbookId = books?.size === 1 ? [...books][0] : undefined;
+  for (let reading = 1; ; reading++) {
+    const orders = new Map<number, TrackedOrder>();
+    let first: number | undefined;
+    let last = 0;
+    for (let page = 1; !signal.aborted; page++) {
+      const listing = await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], orderbookId, page, limit: LISTING_PAGE });
+      first ??= listing.lastUpdateId;
+      last = listing.lastUpdateId;
+      for (const order of listing.orders) {
+        if (books !== null && !books.has(order.orderbookId)) continue;
+        const { id, status, filledAmount } = order;
+        orders.set(id, { orderId: id, orderbookId: order.orderbookId, status, filledAmount });
+      }
+      if (page * LISTING_PAGE >= listing.total || listing.orders.length === 0) break;
+    }
+    if (last === first || reading === LISTING_READS || signal.aborted) {
+      return { orders: [...orders.values()], lastUpdateId: first ?? 0 };
+    }
+  }
+}
+
+/** The histories of some orders, a few requests at a time; an order the server no longer knows is left out. */
+async function readHistories(client: Client, orderIds: readonly number[]): Promise<OrderHistory[]> {
+  const histories: OrderHistory[] = [];
+  for (let start = 0; start < orderIds.length; start += HISTORY_BATCH) {
+    const batch = orderIds.slice(start, start + HISTORY_BATCH);
+    const read = await Promise.all(
+      batch.map((orderId) =>
+        getOrderHistory(client, { orderId }).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    for (const history of read) if (history !== undefined) histories.push(history);
+  }
+  return histories;
+}
