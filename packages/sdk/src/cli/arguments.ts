@@ -66,7 +66,8 @@ export function refuseSecrets(argv: readonly string[]): void {
     if (name !== '' && name !== 'key-file' && SECRET_OPTION.test(name)) {
       throw new UsageError(`--${name.slice(0, 40)} is refused. ${KEY_HELP}`);
     }
-    const candidate = (value ?? argument).trim();
+    // `--<key>` too: parseArgs would quote it back as an unknown option.
+    const candidate = (value ?? argument.replace(/^-+/, '')).trim();
     if (SECRET_VALUE.some((pattern) => pattern.test(candidate))) {
       throw new UsageError(`An argument looks like a private key or an access token; it was not used. ${KEY_HELP}`);
     }

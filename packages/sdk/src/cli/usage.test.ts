@@ -64,6 +64,7 @@ describe('keys on the command line', () => {
       ['order', 'cancel', secret],
       ['depth', '1', `--levels=${secret}`],
       ['books', '--url', secret],
+      ['books', `--${secret}`],
     ]) {
       const { code, err } = await refused(argv);
       expect(code).toBe(2);
