@@ -1,8 +1,8 @@
-import { type Client, createClient, getBooks, type OrderbookItem, placeOrders } from '@dex/sdk';
+import { type Client, createClient, getBooks, getOpenOrders, type OrderbookItem, placeOrders } from '@dex/sdk';
 import { Backoff } from './backoff.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
-import { cancelByIds, cancelOpenOrders, openOrders } from './open-orders.js';
+import { cancelByIds, cancelOpenOrders } from './open-orders.js';
 import { type MarketMakerOptions, type MarketMakerSettings, settingsOf } from './options.js';
 import { PriceModel } from './price-model.js';
 import { Prng } from './prng.js';
@@ -249,7 +249,7 @@ export class MarketMaker {
    * does not know (a save whose answer was lost) are cancelled.
    */
   private async reconcile(): Promise<void> {
-    const open = new Map((await openOrders(this.maker)).map((order) => [order.id, order]));
+    const open = new Map((await getOpenOrders(this.maker)).map((order) => [order.id, order]));
     const known = new Set<number>();
     for (const book of this.books.values()) {
       book.quotes = book.quotes.filter((quote) => open.has(quote.id));

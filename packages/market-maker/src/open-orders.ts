@@ -1,20 +1,4 @@
-import { type Client, cancelOrders, getOrders, MAX_CANCELS_PER_REQUEST, type OrderListItem } from '@dex/sdk';
-
-/** Largest page of `GET /orders`. */
-const PAGE = 500;
-
-/**
- * The account's open and partly filled orders, every page. With a settlement chain an order whose
- * cancellation waits for the reactor still shows its last status here.
- */
-export async function openOrders(client: Client): Promise<OrderListItem[]> {
-  const orders: OrderListItem[] = [];
-  for (let page = 1; ; page++) {
-    const listing = await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], page, limit: PAGE });
-    orders.push(...listing.orders);
-    if (listing.orders.length < PAGE || page * PAGE >= listing.total) return orders;
-  }
-}
+import { type Client, cancelOrders, getOpenOrders, MAX_CANCELS_PER_REQUEST } from '@dex/sdk';
 
 /** Cancels orders by id, 500 to a request; returns the ids the server accepted. */
 export async function cancelByIds(client: Client, ids: readonly number[]): Promise<number[]> {
@@ -30,6 +14,6 @@ export async function cancelByIds(client: Client, ids: readonly number[]): Promi
 export async function cancelOpenOrders(client: Client): Promise<number[]> {
   return cancelByIds(
     client,
-    (await openOrders(client)).map((order) => order.id),
+    (await getOpenOrders(client)).map((order) => order.id),
   );
 }

@@ -191,7 +191,9 @@ describe('NetworkError', () => {
   });
 
   it.each([-1, 1.5, Number.NaN])('refuses the timeout %s', (timeoutMs) => {
-    expect(() => createClient({ baseUrl: 'http://localhost', timeoutMs })).toThrow(expect.objectContaining({ parameter: 'timeoutMs' }));
+    expect(() => createClient({ baseUrl: 'http://localhost', timeoutMs })).toThrow(
+      expect.objectContaining({ parameter: 'timeoutMs' }),
+    );
   });
 
   it('is thrown when the injected fetch itself fails', async () => {

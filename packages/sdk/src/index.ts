@@ -66,6 +66,12 @@ export {
   getOnboardingStatus,
 } from './actions/get-onboarding-status.js';
 export {
+  type GetOpenOrdersErrorType,
+  type GetOpenOrdersParameters,
+  type GetOpenOrdersReturnType,
+  getOpenOrders,
+} from './actions/get-open-orders.js';
+export {
   type GetOrderHistoryErrorType,
   type GetOrderHistoryParameters,
   type GetOrderHistoryReturnType,
@@ -282,6 +288,8 @@ export {
   type OcoLink,
   type OnboardingStatus,
   type OnboardingStep,
+  OPEN_STATUSES,
+  ORDER_STATUSES,
   type OrderFill,
   type OrderHistory,
   type OrderListItem,

@@ -8,7 +8,13 @@ export type { WireOrder } from '@dex/core';
 
 export type OrderType = 'LIMIT' | 'MARKET';
 export type OrderSide = 'buy' | 'sell';
-export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
+/** Every status an order can have, in the order of its life. */
+export const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'] as const;
+
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Statuses of an order still on its book. */
+export const OPEN_STATUSES: readonly OrderStatus[] = ['OPEN', 'PARTIALLY_FILLED'];
 
 /** Statuses after which nothing more happens to an order. */
 export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED']);

@@ -74,7 +74,12 @@ export async function send<T>(
   let text: string;
   try {
     const signal = endpoint.timeoutMs > 0 ? AbortSignal.timeout(endpoint.timeoutMs) : undefined;
-    response = await endpoint.fetch(url, { method, headers, ...(body === undefined ? {} : { body }), ...(signal ? { signal } : {}) });
+    response = await endpoint.fetch(url, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      ...(signal ? { signal } : {}),
+    });
     text = await response.text();
   } catch (cause) {
     throw new NetworkError(url, cause);

@@ -7,8 +7,6 @@ import { isUsable, readSession, stateDirectory } from './session-store.js';
 import type { TraderIo } from './trader-io.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
-/** No request of the CLI waits longer than this for its answer. */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 const NEEDS_ACCOUNT =
   'set DEX_PRIVATE_KEY, or DEX_KEY_FILE / --key-file (and DEX_ACCOUNT=0.0.X for a ledger account), or log in first with dex-trade login';
@@ -38,10 +36,11 @@ export class CommandContext {
     this.stateDir = stateDirectory(io.env);
     const fetchFn = io.fetch ?? globalThis.fetch;
     const { signal } = io;
-    this.#fetch = (url, init) => {
-      const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
-      return fetchFn(url, { ...init, signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]) });
-    };
+    // Ctrl-C aborts the request under way too; the SDK's own timeout (30 s) still applies.
+    this.#fetch =
+      signal === undefined
+        ? fetchFn
+        : (url, init) => fetchFn(url, { ...init, signal: init.signal ? AbortSignal.any([init.signal, signal]) : signal });
   }
 
   get json(): boolean {

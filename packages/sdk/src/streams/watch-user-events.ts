@@ -2,7 +2,7 @@ import { getOrderHistory } from '../actions/get-order-history.js';
 import { getOrdersAt } from '../actions/get-orders.js';
 import type { Client } from '../client.js';
 import { ApiError, type InvalidParameterError } from '../errors.js';
-import type { OrderHistory } from '../order-types.js';
+import { OPEN_STATUSES, type OrderHistory } from '../order-types.js';
 import { type OrderbookId, orderbookIdsParameter } from '../utils/parameters.js';
 import { historyEvents } from './history-events.js';
 import { isUserEvent, type UserEvent, type UserEventMessage } from './messages.js';
@@ -150,7 +150,7 @@ async function listOpenOrders(
     let serverTime: number | undefined;
     let last = 0;
     for (let page = 1; !signal.aborted; page++) {
-      const answer = await getOrdersAt(client, { status: ['OPEN', 'PARTIALLY_FILLED'], orderbookId, page, limit: LISTING_PAGE });
+      const answer = await getOrdersAt(client, { status: OPEN_STATUSES, orderbookId, page, limit: LISTING_PAGE });
       const listing = answer.page;
       first ??= listing.lastUpdateId;
       serverTime ??= answer.serverTime;

@@ -1,23 +1,9 @@
 import { cancelAllOrders } from '../../actions/cancel-all-orders.js';
 import { cancelOrders, MAX_CANCELS_PER_REQUEST } from '../../actions/cancel-orders.js';
-import { getOrders } from '../../actions/get-orders.js';
-import type { Client } from '../../client.js';
+import { getOpenOrders } from '../../actions/get-open-orders.js';
 import type { CancelResult, OrderListItem } from '../../order-types.js';
 import { UsageError, wholeNumber } from '../arguments.js';
 import type { Command } from '../command.js';
-
-/** The most orders `GET /orders` lists in one page. */
-const PAGE = 500;
-
-/** Every open order of the account, page by page (an account holds at most 5,000). */
-async function openOrders(client: Client): Promise<OrderListItem[]> {
-  const orders: OrderListItem[] = [];
-  for (let page = 1; ; page++) {
-    const answer = await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], page, limit: PAGE });
-    orders.push(...answer.orders);
-    if (answer.orders.length === 0 || page * answer.limit >= answer.total) return orders;
-  }
-}
 
 /**
  * The nonce floor that cancels every order open now: one above the highest open nonce. Not the
@@ -57,7 +43,7 @@ export const orderCancelCommand: Command = {
     if (context.values.all === true) {
       if (ids.length > 0) throw new UsageError('Give order ids or --all, not both');
       const client = await context.accountClient('order cancel');
-      const nonceFloor = floorAbove(await openOrders(client));
+      const nonceFloor = floorAbove(await getOpenOrders(client));
       const result = await cancelAllOrders(client, { nonceFloor });
       context.print(result, `${describe(result)}\nnonce floor ${nonceFloor}`);
       return 0;

@@ -1,18 +1,16 @@
 import { getOrderHistory } from '../../actions/get-order-history.js';
 import { getOrders } from '../../actions/get-orders.js';
-import type { HistoryEvent, OrderListItem, OrderStatus } from '../../order-types.js';
+import { type HistoryEvent, ORDER_STATUSES, type OrderListItem, type OrderStatus } from '../../order-types.js';
 import { countOption, UsageError, wholeNumber } from '../arguments.js';
 import type { Command } from '../command.js';
 import { isoTime, table, tableWithFooter } from '../output.js';
-
-const STATUSES: readonly OrderStatus[] = ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
 
 /** `--status OPEN,partially_filled`: known statuses, any case. */
 function statusesOf(text: string | undefined): OrderStatus[] | undefined {
   if (text === undefined) return undefined;
   const statuses = text.split(',').map((status) => status.trim().toUpperCase());
-  const unknown = statuses.find((status) => !(STATUSES as readonly string[]).includes(status));
-  if (unknown !== undefined) throw new UsageError(`--status takes a comma list of ${STATUSES.join(', ')}`);
+  const unknown = statuses.find((status) => !(ORDER_STATUSES as readonly string[]).includes(status));
+  if (unknown !== undefined) throw new UsageError(`--status takes a comma list of ${ORDER_STATUSES.join(', ')}`);
   return statuses as OrderStatus[];
 }
 
@@ -36,7 +34,7 @@ export const orderListCommand: Command = {
   synopsis: '[--status S,...] [--book N] [--limit N] [--page N]',
   summary: "the account's orders, newest first",
   help: [
-    `  --status S,...   only these statuses: ${STATUSES.join(', ')}`,
+    `  --status S,...   only these statuses: ${ORDER_STATUSES.join(', ')}`,
     '  --book N         only this book',
     '  --limit N        orders per page (the server gives 50, at most 500)',
     '  --page N         1-based page',
