@@ -11,9 +11,11 @@ import { startTestServer, type TestServer } from '../test-support/server.js';
 
 const SDK = new URL('../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', SDK), 'utf8')) as { bin: Record<string, string> };
+/** The file npm links as `dex-trade`: a launcher of the built CLI, there before the first build. */
+const launcher = new URL(manifest.bin['dex-trade'] ?? '', SDK);
 
-/** The source of the `dex-trade` bin: its dist path mapped back to src, run with tsx as the tests run the rest. */
-const entry = new URL((manifest.bin['dex-trade'] ?? '').replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'), SDK);
+/** The CLI's process entry, run from source with tsx as the tests run the rest. */
+const entry = new URL('src/cli/main.ts', SDK);
 
 let api: TestServer;
 
@@ -44,8 +46,23 @@ function dexTrade(...args: string[]): Promise<{ code: number | null; stdout: str
 }
 
 describe('the dex-trade bin', () => {
-  it('is main.ts, and prints the books as JSON in a process of its own', async () => {
-    expect(fileURLToPath(entry)).toMatch(/src\/cli\/main\.ts$/);
+  it('is a launcher of the built CLI, which npm can link before the first build', async () => {
+    expect(readFileSync(launcher, 'utf8')).toContain("import('../dist/cli/main.js')");
+    // npm test builds before it tests, so the launcher finds the CLI built from this source.
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [fileURLToPath(launcher), 'books', '--json'],
+        { env: environment(), timeout: 60_000 },
+        (error, out, err) =>
+          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout: out, stderr: err }),
+      );
+    });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toEqual(await getBooks(createClient({ baseUrl: api.url })));
+  });
+
+  it('prints the books as JSON in a process of its own', async () => {
     const { code, stdout, stderr } = await dexTrade('books', '--json');
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout.endsWith('\n')).toBe(true);
