@@ -26,7 +26,10 @@ async function refused(argv: readonly string[], env: Record<string, string> = {}
 
 const hexKey = generatePrivateKey();
 const ed25519 = PrivateKey.generateED25519();
-const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIweGFiIn0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+/** A JWT-shaped string made here (nothing signs it), so no token-like text is committed. */
+const jwt = [{ alg: 'HS256' }, { sub: '0xab' }, 'not a signature']
+  .map((part) => Buffer.from(typeof part === 'string' ? part : JSON.stringify(part)).toString('base64url'))
+  .join('.');
 
 describe('keys on the command line', () => {
   it.each([
