@@ -1,5 +1,5 @@
 import { toDisplay, toRaw } from '@dex/sdk';
-import { decimalsOf, type TickGrid } from './tick-grid.js';
+import type { TickGrid } from './tick-grid.js';
 
 /**
  * Prices of tokens in one common unit (say USD), display decimals keyed by ledger token id. A book
@@ -24,6 +24,12 @@ export function initialMid(grid: TickGrid, references: ReferencePrices): number 
   if (base === undefined || quote === undefined) return undefined;
   const ticks = grid.ticks(ratio(base, quote));
   return ticks > 0 ? ticks : undefined;
+}
+
+/** Fractional digits of a display decimal. */
+function decimalsOf(display: string): number {
+  const dot = display.indexOf('.');
+  return dot < 0 ? 0 : display.length - dot - 1;
 }
 
 /** `a / b` of two display decimals, as a display decimal of RATIO_DIGITS digits (rounded down). */

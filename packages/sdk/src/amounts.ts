@@ -34,7 +34,12 @@ export type BookGrid = Pick<
   'tickStep' | 'sizeStep' | 'lotSize' | 'minNotional' | 'baseTokenDecimals' | 'quoteTokenDecimals'
 >;
 
-function gridOf(book: BookGrid): MarketGrid {
+/**
+ * The book's grid as the exchange's domain computes it: prices in ticks, sizes in size steps, exact
+ * quote amounts (core's `MarketGrid`). A book without token decimals, or with a grid finer than its
+ * tokens, is an InvalidParameterError.
+ */
+export function bookGrid(book: BookGrid): MarketGrid {
   const { baseTokenDecimals, quoteTokenDecimals } = book;
   if (baseTokenDecimals === null || quoteTokenDecimals === null) {
     throw new InvalidParameterError('book', 'The book does not say its token decimals, so its grid is unknown');
@@ -62,7 +67,7 @@ function gridOf(book: BookGrid): MarketGrid {
  */
 export function snapSizeDown(book: BookGrid, baseRaw: RawAmount): bigint {
   const amount = rawOf(baseRaw, 'baseRaw');
-  const step = gridOf(book).sizeStepRaw;
+  const step = bookGrid(book).sizeStepRaw;
   return amount - (amount % step);
 }
 
@@ -97,13 +102,13 @@ function snapDecimal(text: string, parameter: string, scale: number, step: bigin
  * snapPrice(whbarUsdc, '0.2500049', 'up');  // "0.25001"
  */
 export function snapPrice(book: BookGrid, price: string, rounding: Rounding = 'down'): string {
-  const { tickStep } = gridOf(book);
+  const { tickStep } = bookGrid(book);
   return snapDecimal(price, 'price', tickStep.scale, tickStep.units, rounding);
 }
 
 /** A display base size on the book's size grid, rounded down (the default) or up. */
 export function snapSize(book: BookGrid, size: string, rounding: Rounding = 'down'): string {
-  const grid = gridOf(book);
+  const grid = bookGrid(book);
   const decimals = grid.spec.baseDecimals;
   return snapDecimal(size, 'size', decimals, grid.sizeStepRaw, rounding);
 }
@@ -152,7 +157,7 @@ function withOptions(options: OrderRequestOptions): Partial<OrderRequest> {
  * limitOrderRequest(whbarUsdc, { side: 'buy', price: '0.249', size: '100' });
  */
 export function limitOrderRequest(book: BookForOrders, spec: LimitOrderSpec): OrderRequest {
-  const grid = gridOf(book);
+  const grid = bookGrid(book);
   if (spec.side !== 'buy' && spec.side !== 'sell') throw new InvalidParameterError('side', 'side must be buy or sell');
   const ticks = asParameter('price', () => grid.parsePrice(spec.price));
   const baseRaw = asParameter('size', () => fromDisplayAmount(spec.size, grid.spec.baseDecimals, 'size'));

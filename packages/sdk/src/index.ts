@@ -1,3 +1,4 @@
+export type { MarketGrid } from '@dex/core';
 export {
   type AuthenticateErrorType,
   type AuthenticateParameters,
@@ -129,6 +130,7 @@ export {
 export {
   type BookForOrders,
   type BookGrid,
+  bookGrid,
   type LimitOrderSpec,
   limitOrderRequest,
   type MarketOrderSpec,
