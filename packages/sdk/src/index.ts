@@ -82,7 +82,9 @@ export {
   type GetOrdersErrorType,
   type GetOrdersParameters,
   type GetOrdersReturnType,
+  getOrderPages,
   getOrders,
+  type OrdersPageAt,
 } from './actions/get-orders.js';
 export {
   type GetSignatureDomainErrorType,

@@ -1,10 +1,7 @@
 import type { Client } from '../client.js';
 import { OPEN_STATUSES, type OrderListItem } from '../order-types.js';
 import type { OrderbookId } from '../utils/parameters.js';
-import { type GetOrdersErrorType, getOrders } from './get-orders.js';
-
-/** The most orders `GET /orders` lists in one page. */
-const PAGE = 500;
+import { type GetOrdersErrorType, getOrderPages } from './get-orders.js';
 
 export interface GetOpenOrdersParameters {
   /** Only this book's orders; every book when absent. */
@@ -22,9 +19,8 @@ export type GetOpenOrdersErrorType = GetOrdersErrorType;
  */
 export async function getOpenOrders(client: Client, parameters: GetOpenOrdersParameters = {}): Promise<GetOpenOrdersReturnType> {
   const orders: OrderListItem[] = [];
-  for (let page = 1; ; page++) {
-    const listing = await getOrders(client, { status: OPEN_STATUSES, orderbookId: parameters.orderbookId, page, limit: PAGE });
-    orders.push(...listing.orders);
-    if (listing.orders.length < PAGE || page * PAGE >= listing.total) return orders;
+  for await (const { page } of getOrderPages(client, { status: OPEN_STATUSES, orderbookId: parameters.orderbookId })) {
+    orders.push(...page.orders);
   }
+  return orders;
 }

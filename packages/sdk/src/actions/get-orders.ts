@@ -39,15 +39,32 @@ export async function getOrders(client: Client, parameters: GetOrdersParameters 
   return request<GetOrdersReturnType>(client, ordersRequest(parameters));
 }
 
+/** The most orders `GET /orders` lists in one page. */
+const LARGEST_PAGE = 500;
+
+/** One page of {@link getOrderPages}, with the server's time of the answer. */
+export interface OrdersPageAt {
+  readonly page: OrdersPage;
+  /** The answer's `Date` header (whole seconds) in unix ms; undefined when absent. */
+  readonly serverTime: number | undefined;
+}
+
 /**
- * {@link getOrders} with the server's time of the answer (its `Date` header, whole seconds, in unix
- * ms; undefined when absent): what a stream reconciling with the listing measures "since" by.
+ * Every page of the account's listing in turn, newest first, 500 orders a page, up to the last
+ * page (the caller may stop early). Each comes with the server's time of its answer: what a stream
+ * reconciling with the listing measures "since" by.
  */
-export async function getOrdersAt(
+export async function* getOrderPages(
   client: Client,
-  parameters: GetOrdersParameters,
-): Promise<{ readonly page: OrdersPage; readonly serverTime: number | undefined }> {
-  const { body, headers } = await requestAnswer<OrdersPage>(client, ordersRequest(parameters));
-  const date = Date.parse(headers.get('date') ?? '');
-  return { page: body, serverTime: Number.isNaN(date) ? undefined : date };
+  parameters: Omit<GetOrdersParameters, 'page' | 'limit'> = {},
+): AsyncGenerator<OrdersPageAt> {
+  for (let page = 1; ; page++) {
+    const { body, headers } = await requestAnswer<OrdersPage>(
+      client,
+      ordersRequest({ ...parameters, page, limit: LARGEST_PAGE }),
+    );
+    const date = Date.parse(headers.get('date') ?? '');
+    yield { page: body, serverTime: Number.isNaN(date) ? undefined : date };
+    if (body.orders.length < LARGEST_PAGE || page * LARGEST_PAGE >= body.total) return;
+  }
 }

@@ -1,5 +1,5 @@
 import { getOrderHistory } from '../actions/get-order-history.js';
-import { getOrdersAt } from '../actions/get-orders.js';
+import { getOrderPages } from '../actions/get-orders.js';
 import type { Client } from '../client.js';
 import { ApiError, type InvalidParameterError } from '../errors.js';
 import { OPEN_STATUSES, type OrderHistory } from '../order-types.js';
@@ -41,8 +41,6 @@ export type WatchUserEventsReturnType = UserEventStream;
  */
 export type WatchUserEventsErrorType = InvalidParameterError;
 
-/** Orders per page of the listing read at every sync (the most the API gives). */
-const LISTING_PAGE = 500;
 /** Readings of a listing of several pages before one is taken though orders moved between its pages. */
 const LISTING_READS = 3;
 /** Histories read at once after a reconnect. */
@@ -149,8 +147,7 @@ async function listOpenOrders(
     let first: number | undefined;
     let serverTime: number | undefined;
     let last = 0;
-    for (let page = 1; !signal.aborted; page++) {
-      const answer = await getOrdersAt(client, { status: OPEN_STATUSES, orderbookId, page, limit: LISTING_PAGE });
+    for await (const answer of getOrderPages(client, { status: OPEN_STATUSES, orderbookId })) {
       const listing = answer.page;
       first ??= listing.lastUpdateId;
       serverTime ??= answer.serverTime;
@@ -160,7 +157,7 @@ async function listOpenOrders(
         const { id, status, filledAmount } = order;
         orders.set(id, { orderId: id, orderbookId: order.orderbookId, status, filledAmount });
       }
-      if (page * LISTING_PAGE >= listing.total || listing.orders.length === 0) break;
+      if (signal.aborted) break;
     }
     if (last === first || reading === LISTING_READS || signal.aborted) {
       return { orders: [...orders.values()], lastUpdateId: first ?? 0, serverTime };
@@ -182,13 +179,12 @@ async function listChangedSince(
 ): Promise<number[]> {
   const orderbookId = books?.size === 1 ? [...books][0] : undefined;
   const changed = new Set<number>();
-  for (let page = 1; !signal.aborted; page++) {
-    const listing = (await getOrdersAt(client, { orderbookId, page, limit: LISTING_PAGE })).page;
-    for (const order of listing.orders) {
+  for await (const { page } of getOrderPages(client, { orderbookId })) {
+    for (const order of page.orders) {
       if (order.updatedAt >= since && (books === null || books.has(order.orderbookId))) changed.add(order.id);
     }
-    const oldest = listing.orders.at(-1);
-    if (oldest === undefined || oldest.createdAt < since || page * LISTING_PAGE >= listing.total) break;
+    const oldest = page.orders.at(-1);
+    if (signal.aborted || oldest === undefined || oldest.createdAt < since) break;
   }
   return [...changed];
 }
