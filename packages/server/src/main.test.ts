@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { until } from './devnet/test-support/until.js';
 import { tempDataDir } from './test-support/harness.js';
+import { until } from './test-support/until.js';
 
 /** `npm start` without the build: main.ts in a process of its own. */
 const MAIN = new URL('./main.ts', import.meta.url);

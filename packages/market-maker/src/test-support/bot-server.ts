@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ed25519Signer, type Signer, secp256k1Signer } from '@dex/sdk';
-import { type Harness, ManualClock, runOperatorOn, startHarness } from '@dex/server/test-support';
+import { type Harness, ManualClock, runOperatorOn, startHarness, until } from '@dex/server/test-support';
 import type { BotLogger } from '../logger.js';
 
 export { issueApiKey } from '@dex/server/test-support';
@@ -70,16 +70,6 @@ export function recordingLogger(): BotLogger & { lines: { level: string; message
 }
 
 /** Polls `check` every 20 ms until it returns a value; fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+  return until(check, what, timeoutMs, 20);
 }

@@ -1,16 +1,9 @@
-/** How often {@link eventually} looks again. */
-const POLL_MS = 10;
+import { until } from '@dex/server/test-support';
 
 /**
- * The first value `check` gives that is not undefined, looked for every few milliseconds; fails after
+ * The first value `check` gives that is not undefined, looked for every 10 ms; fails after
  * `timeoutMs` with `what` in the message. For state that a stream reaches on its own time.
  */
-export async function eventually<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+export function eventually<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  return until(check, what, timeoutMs, 10);
 }

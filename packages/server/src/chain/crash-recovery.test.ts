@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../store/sqlite/driver.js';
 import { tempDataDir } from '../test-support/harness.js';
 import type { ServiceChildMessage, ServiceParentMessage } from '../test-support/service-child.js';
+import { until as pollUntil } from '../test-support/until.js';
 import { DEVNET_RECORD_FILE } from './embedded-devnet.js';
 
 const CHILD = new URL('../test-support/service-child.ts', import.meta.url);
@@ -91,14 +92,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** Polls every 20 ms, as a crash test wants to catch the moment settlement starts. */
+function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  return pollUntil(check, what, timeoutMs, 20);
 }
 
 /**

@@ -6,6 +6,7 @@ import { type Address, getAddress } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logging.js';
 import { type Harness, ManualClock, startHarness } from '../test-support/harness.js';
+import { until } from '../test-support/until.js';
 import { startLiveDevnet } from './live-devnet.js';
 import {
   BOT_FUNDING_UNITS,
@@ -14,7 +15,6 @@ import {
   provisionBotAccounts,
   topUpBotAccounts,
 } from './market-maker-accounts.js';
-import { until } from './test-support/until.js';
 
 const harnesses: Harness[] = [];
 

@@ -15,6 +15,7 @@ import { Trader, type TraderHost } from './trader.js';
 
 export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
 export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
+export { until } from './until.js';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
