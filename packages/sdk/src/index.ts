@@ -321,7 +321,7 @@ export {
   type TypedDataAccount,
 } from './signing/secp256k1-signer.js';
 export { type KeyType, orderDigest, type Signer } from './signing/signer.js';
-export type { OrderBookView } from './streams/depth-book.js';
+export { DepthBook, type OrderBookView } from './streams/depth-book.js';
 export type { DepthDiff, StreamName, UserEvent, UserEventType, WelcomeMessage } from './streams/messages.js';
 export type { TrackedOrder } from './streams/order-tracker.js';
 export type { RetryOptions, StreamHandle, StreamOptions, StreamStatus } from './streams/reliable-stream.js';

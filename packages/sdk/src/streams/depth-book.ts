@@ -75,7 +75,12 @@ export class DepthBook implements OrderBookView {
   #lastUpdateId: number;
   #timestamp: number;
 
-  constructor(snapshot: Pick<DepthSnapshot, 'orderbookId' | 'lastUpdateId' | 'timestamp' | 'bids' | 'asks'>) {
+  constructor(
+    snapshot: Pick<DepthSnapshot, 'orderbookId' | 'lastUpdateId' | 'timestamp'> & {
+      readonly bids: readonly (readonly [string, string])[];
+      readonly asks: readonly (readonly [string, string])[];
+    },
+  ) {
     this.orderbookId = snapshot.orderbookId;
     this.#lastUpdateId = snapshot.lastUpdateId;
     this.#timestamp = snapshot.timestamp;
