@@ -16,10 +16,11 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { runOperator } from '../packages/server/src/cli/operator.js';
-import { monthOf } from '../packages/server/src/modules/data-api/utc-month.js';
-import { openSqliteStore } from '../packages/server/src/store/sqlite/sqlite-store.js';
-import { systemClock } from '../packages/server/src/util/clock.js';
+import { openSqliteStore } from '../packages/server/src/adapters/sqlite/sqlite-store.js';
+import { operatorIo } from '../packages/server/src/composition/operator-wiring.js';
+import { monthOf } from '../packages/server/src/domain/data-api/utc-month.js';
+import { runOperator } from '../packages/server/src/edges/cli/operator.js';
+import { systemClock } from '../packages/server/src/ports/clock.js';
 import { processCpu } from './support/cpu.js';
 import { HttpClient, snippet } from './support/http-client.js';
 import { readCount } from './support/options.js';
@@ -82,13 +83,14 @@ async function issueKey(server: ServerProcess): Promise<{ key: string; id: numbe
   const out: string[] = [];
   try {
     const argv = ['apikey', 'issue', '--name', 'bench', '--quota', String(QUOTA), '--json'];
-    const code = await runOperator(argv, {
+    const io = operatorIo({
       store,
       network: 'devnet',
       clock: systemClock,
       out: (line) => out.push(line),
       err: (line) => out.push(line),
     });
+    const code = await runOperator(argv, io);
     if (code !== 0) throw new Error(`apikey issue failed: ${out.join('\n')}`);
   } finally {
     await store.close();

@@ -27,9 +27,9 @@ import {
   type WireOrder,
 } from '@dex/core';
 import { hashTypedData } from 'viem';
-import { keccak256 } from '../packages/server/src/crypto/keccak.js';
-import { type SignerKey, verifyOrderSignature } from '../packages/server/src/crypto/order-signatures.js';
-import { SignatureVerifier } from '../packages/server/src/crypto/verify-pool.js';
+import { SignatureVerifier } from '../packages/server/src/adapters/crypto/verify-pool.js';
+import { keccak256 } from '../packages/server/src/domain/signatures/keccak.js';
+import { type SignerKey, verifyOrderSignature } from '../packages/server/src/domain/signatures/order-signatures.js';
 import { type Account, createAccounts, login, type Role, signDigest } from './support/accounts.js';
 import { machineBusy, processCpu } from './support/cpu.js';
 import { HttpClient, type Reply, snippet } from './support/http-client.js';
@@ -83,7 +83,8 @@ interface Answer {
 }
 
 interface SavedMeta {
-  id: number;
+  /** A decimal string on the wire. */
+  id: string;
   status: string;
   orderHash: string;
   filledAmount: string;
@@ -377,7 +378,7 @@ function expectedOutcome(signed: readonly SignedOrder[][]): Expected {
 
 function checkAnswers(answers: readonly Answer[], failures: string[]): number {
   let accepted = 0;
-  const ids = new Set<number>();
+  const ids = new Set<string>();
   const problems = new Map<string, number>();
   const note = (problem: string) => problems.set(problem, (problems.get(problem) ?? 0) + 1);
   for (const { batch, reply } of answers) {
@@ -391,7 +392,7 @@ function checkAnswers(answers: readonly Answer[], failures: string[]): number {
       const sent = batch.orders[index];
       if (sent === undefined || meta.orderHash !== sent.orderHash) note('an answer is not in the order of its items');
       else if (sent.taker && meta.status !== 'FILLED') note(`a crossing order answered ${meta.status}, not FILLED`);
-      else if (!sent.taker && (meta.status !== 'OPEN' || meta.filledAmount !== '0')) {
+      else if (!sent.taker && (meta.status !== 'ACTIVE' || meta.filledAmount !== '0')) {
         note(`a resting order answered ${meta.status}`);
       }
       ids.add(meta.id);

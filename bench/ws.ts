@@ -16,8 +16,8 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { BUY, SELL, type Side, type WireOrder } from '@dex/core';
+import type { ServerMessage } from '../packages/server/src/edges/ws/protocol.js';
 import { DepthFollower, fetchDepth } from '../packages/server/src/test-support/depth-follower.js';
-import type { ServerMessage } from '../packages/server/src/ws/protocol.js';
 import { type Account, createAccounts, login, signDigest } from './support/accounts.js';
 import { HttpClient, snippet } from './support/http-client.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readMarket } from './support/market.js';

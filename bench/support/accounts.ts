@@ -8,7 +8,7 @@ import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Address, Hex } from '@dex/core';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import type { SignerKey } from '../../packages/server/src/crypto/order-signatures.js';
+import type { SignerKey } from '../../packages/server/src/domain/signatures/order-signatures.js';
 import type { HttpClient } from './http-client.js';
 import { ask, type ServerProcess } from './server-process.js';
 

@@ -14,12 +14,12 @@
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
-import { DevnetAccountKeys } from '../../packages/server/src/accounts/devnet-account-keys.js';
-import { DevnetIssuer } from '../../packages/server/src/chain/devnet-issuer.js';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { createLogger } from '../../packages/server/src/logging.js';
-import { type RunningServer, startServer } from '../../packages/server/src/server.js';
-import { storeFile } from '../../packages/server/src/services.js';
+import { DevnetAccountKeys } from '../../packages/server/src/adapters/accounts/devnet-account-keys.js';
+import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet-issuer.js';
+import { loadConfig } from '../../packages/server/src/composition/config.js';
+import { createLogger } from '../../packages/server/src/composition/logging.js';
+import { type RunningServer, startServer } from '../../packages/server/src/composition/server.js';
+import { storeFile } from '../../packages/server/src/composition/services.js';
 
 export type ParentMessage =
   | { type: 'register'; publicKeys: string[] }

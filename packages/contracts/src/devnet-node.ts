@@ -11,7 +11,7 @@ export interface DevnetNodeOptions {
   readonly stateIntervalSeconds?: number;
   /** Block gas limit of the devnet. */
   readonly gasLimit?: number;
-  /** Explicit path of the anvil binary; else ANVIL_PATH, the pinned npm package, then PATH. */
+  /** Path of the anvil binary; else {@link findAnvil} with no explicit path or search path. */
   readonly binary?: string;
   /** Loopback port; 0 lets the node pick a free one. */
   readonly port?: number;
@@ -31,12 +31,20 @@ export class DevnetNodeError extends Error {
 const LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
 const STOP_TIMEOUT_MS = 10_000;
 
+/** Where to look for anvil besides the pinned package; the caller's configuration reads them from its environment. */
+export interface AnvilLocation {
+  /** An explicit binary (`ANVIL_PATH`), used as is. */
+  readonly anvilPath?: string | null | undefined;
+  /** Folders to search for `anvil`, joined like `PATH`. */
+  readonly searchPath?: string | undefined;
+}
+
 /**
- * Where the anvil binary is: the pinned `@foundry-rs/anvil-linux-amd64` package on Linux x64
- * (an optional dependency, absent elsewhere), else `ANVIL_PATH`, else an `anvil` on PATH.
+ * Where the anvil binary is: an explicit path, else the pinned `@foundry-rs/anvil-linux-amd64`
+ * package on Linux x64 (an optional dependency, absent elsewhere), else an `anvil` in `searchPath`.
  */
-export function findAnvil(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ANVIL_PATH) return env.ANVIL_PATH;
+export function findAnvil(location: AnvilLocation = {}): string {
+  if (location.anvilPath) return location.anvilPath;
   try {
     const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
     const binary = join(dirname(manifest), 'bin', 'anvil');
@@ -44,7 +52,7 @@ export function findAnvil(env: NodeJS.ProcessEnv = process.env): string {
   } catch {
     // not installed on this platform
   }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
+  for (const dir of (location.searchPath ?? '').split(delimiter)) {
     const candidate = join(dir, 'anvil');
     if (dir !== '' && existsSync(candidate)) return candidate;
   }

@@ -10,6 +10,6 @@ export {
   registerEd25519Key,
   type TestTokenSpec,
 } from './devnet-chain.js';
-export { DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
+export { type AnvilLocation, DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
 export { DevnetAccountKeyService, PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { type Address, bytesToHex, getAddress, type Hex, hexToBytes } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDir } from '../../../bench/workload.js';
-import { verifyEd25519Strict } from '../../server/src/crypto/ed25519.js';
+import { verifyEd25519Strict } from '../../server/src/domain/signatures/ed25519.js';
 import { ACCOUNT_KEY_SERVICE_ADDRESS, installAccountKeyService, registerEd25519Key } from '../src/devnet-chain.js';
 import { DevnetAccountKeyService, Ed25519Harness } from '../src/generated/artifacts.js';
 import { mapInBatches } from './support/batches.js';

@@ -11,6 +11,8 @@ export * from './errors.js';
 export * from './evm-address.js';
 export * from './grid.js';
 export * from './ledger-id.js';
+export * from './ledger-timestamp.js';
 export * from './order-terms.js';
+export * from './percent.js';
 export * from './quote.js';
 export * from './state-hash.js';

@@ -281,9 +281,9 @@ export class MarketMaker {
     orders.forEach((saved, index) => {
       const level = plan.place[index];
       const { status } = saved.meta;
-      if (level === undefined || (status !== 'OPEN' && status !== 'PARTIALLY_FILLED')) return;
+      if (level === undefined || (status !== 'ACTIVE' && status !== 'PARTIALLY_FILLED')) return;
       book.quotes.push({
-        id: saved.meta.id,
+        id: Number(saved.meta.id),
         side: level.side,
         ticks: level.ticks,
         placedAt: now,

@@ -13,6 +13,13 @@ export {
   MAX_ORDERS_PER_REQUEST,
 } from './actions/build-orders.js';
 export {
+  type CancelAfterErrorType,
+  type CancelAfterParameters,
+  type CancelAfterReturnType,
+  cancelAfter,
+  MAX_CANCEL_AFTER_SECONDS,
+} from './actions/cancel-after.js';
+export {
   type CancelAllOrdersErrorType,
   type CancelAllOrdersParameters,
   type CancelAllOrdersReturnType,
@@ -180,6 +187,12 @@ export {
   getFarms,
 } from './data/actions/get-farms.js';
 export {
+  type GetHbarHistoricalPricesErrorType,
+  type GetHbarHistoricalPricesParameters,
+  type GetHbarHistoricalPricesReturnType,
+  getHbarHistoricalPrices,
+} from './data/actions/get-hbar-historical-prices.js';
+export {
   type GetKnownPoolsErrorType,
   type GetKnownPoolsReturnType,
   getKnownPools,
@@ -189,6 +202,18 @@ export {
   type GetKnownTokensReturnType,
   getKnownTokens,
 } from './data/actions/get-known-tokens.js';
+export {
+  type GetLatestPoolConversionRateErrorType,
+  type GetLatestPoolConversionRateParameters,
+  type GetLatestPoolConversionRateReturnType,
+  getLatestPoolConversionRate,
+} from './data/actions/get-latest-pool-conversion-rate.js';
+export {
+  type GetLatestTokenCandlesErrorType,
+  type GetLatestTokenCandlesParameters,
+  type GetLatestTokenCandlesReturnType,
+  getLatestTokenCandles,
+} from './data/actions/get-latest-token-candles.js';
 export {
   type GetLatestTokenPriceErrorType,
   type GetLatestTokenPriceParameters,
@@ -208,10 +233,38 @@ export {
   getPool,
 } from './data/actions/get-pool.js';
 export {
+  type GetPoolConversionRatesErrorType,
+  type GetPoolConversionRatesParameters,
+  type GetPoolConversionRatesReturnType,
+  getPoolConversionRates,
+} from './data/actions/get-pool-conversion-rates.js';
+export {
+  type GetPoolVlErrorType,
+  type GetPoolVlParameters,
+  type GetPoolVlReturnType,
+  getPoolVl,
+} from './data/actions/get-pool-vl.js';
+export {
   type GetPoolsErrorType,
   type GetPoolsReturnType,
   getPools,
 } from './data/actions/get-pools.js';
+export {
+  type GetPoolsFullErrorType,
+  type GetPoolsFullReturnType,
+  getPoolsFull,
+} from './data/actions/get-pools-full.js';
+export {
+  type GetPoolsVlErrorType,
+  type GetPoolsVlParameters,
+  type GetPoolsVlReturnType,
+  getPoolsVl,
+} from './data/actions/get-pools-vl.js';
+export {
+  type GetStakingStatsErrorType,
+  type GetStakingStatsReturnType,
+  getStakingStats,
+} from './data/actions/get-staking-stats.js';
 export {
   type GetStatsErrorType,
   type GetStatsReturnType,
@@ -224,6 +277,12 @@ export {
   getToken,
 } from './data/actions/get-token.js';
 export {
+  type GetTokenPoolsErrorType,
+  type GetTokenPoolsParameters,
+  type GetTokenPoolsReturnType,
+  getTokenPools,
+} from './data/actions/get-token-pools.js';
+export {
   type GetTokenPriceChangesErrorType,
   type GetTokenPriceChangesReturnType,
   getTokenPriceChanges,
@@ -235,6 +294,12 @@ export {
   getTokenPrices,
 } from './data/actions/get-token-prices.js';
 export {
+  type GetTokenPvlErrorType,
+  type GetTokenPvlParameters,
+  type GetTokenPvlReturnType,
+  getTokenPvl,
+} from './data/actions/get-token-pvl.js';
+export {
   type GetTokensErrorType,
   type GetTokensReturnType,
   getTokens,
@@ -245,29 +310,83 @@ export {
   getTokensFull,
 } from './data/actions/get-tokens-full.js';
 export {
+  type GetTokensPvlErrorType,
+  type GetTokensPvlParameters,
+  type GetTokensPvlReturnType,
+  getTokensPvl,
+} from './data/actions/get-tokens-pvl.js';
+export {
+  type GetV2PoolErrorType,
+  type GetV2PoolParameters,
+  type GetV2PoolReturnType,
+  getV2Pool,
+} from './data/actions/get-v2-pool.js';
+export {
+  type GetV2PoolConversionRatesErrorType,
+  type GetV2PoolConversionRatesParameters,
+  type GetV2PoolConversionRatesReturnType,
+  getV2PoolConversionRates,
+} from './data/actions/get-v2-pool-conversion-rates.js';
+export {
+  type GetV2PoolsErrorType,
+  type GetV2PoolsReturnType,
+  getV2Pools,
+} from './data/actions/get-v2-pools.js';
+export {
+  type GetV2PoolsFullErrorType,
+  type GetV2PoolsFullReturnType,
+  getV2PoolsFull,
+} from './data/actions/get-v2-pools-full.js';
+export {
+  type GetV2PositionsErrorType,
+  type GetV2PositionsParameters,
+  type GetV2PositionsReturnType,
+  getV2Positions,
+} from './data/actions/get-v2-positions.js';
+export {
+  type GetV2RewardsErrorType,
+  type GetV2RewardsParameters,
+  type GetV2RewardsReturnType,
+  getV2Rewards,
+} from './data/actions/get-v2-rewards.js';
+export {
   createDataClient,
   DataClient,
   type DataClientConfig,
   type DataRequestErrorType,
   type DataResult,
+  mapData,
   type Quota,
   readQuota,
 } from './data/data-client.js';
+export type { PoolCandleRange, TimeRange } from './data/range-query.js';
 export type {
   CandleInterval,
   Farm,
   FarmTotal,
+  HbarPrice,
+  LariData,
+  Period,
   PlatformField,
   PlatformInterval,
   PlatformPoint,
   Pool,
+  PoolCandle,
   PoolToken,
+  PoolV2,
+  PoolV2Compact,
+  PoolVl,
+  PositionV2,
+  StakingStats,
   Stats,
   Token,
   TokenCandle,
   TokenCompact,
   TokenPriceChanges,
+  TokenPvl,
+  TokenStats,
 } from './data/types.js';
+export { DEFAULT_TOKEN_ICON, PERIODS } from './data/types.js';
 export {
   ApiError,
   type ApiErrorOptions,

@@ -8,13 +8,20 @@ export type { WireOrder } from '@dex/core';
 
 export type OrderType = 'LIMIT' | 'MARKET';
 export type OrderSide = 'buy' | 'sell';
-/** Every status an order can have, in the order of its life. */
-export const ORDER_STATUSES = ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'] as const;
+/**
+ * Every status an order can have, in the order of its life, in the API's words: `ACTIVE` rests on
+ * its book without fills (servers before the live-compatible shapes said `OPEN`; the SDK reads
+ * that as `ACTIVE`).
+ */
+export const ORDER_STATUSES = ['ACTIVE', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'] as const;
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** Statuses of an order still on its book. */
-export const OPEN_STATUSES: readonly OrderStatus[] = ['OPEN', 'PARTIALLY_FILLED'];
+export const OPEN_STATUSES: readonly OrderStatus[] = ['ACTIVE', 'PARTIALLY_FILLED'];
+
+/** A flag of an order request: a boolean, or the 0/1 that `GET /books` uses for its flags. */
+export type RequestFlag = boolean | 0 | 1;
 
 /** Statuses after which nothing more happens to an order. */
 export const TERMINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED']);
@@ -36,18 +43,21 @@ export interface OrderRequest {
   /** Who receives the output; the swapper when absent. */
   readonly recipient?: string | undefined;
   /** Rest only: refused (`WOULD_TAKE`) if it would trade at once. */
-  readonly makerOnly?: boolean | undefined;
+  readonly makerOnly?: RequestFlag | undefined;
   /** Take at most one fill. */
-  readonly takerOnce?: boolean | undefined;
-  readonly isAMMEnabled?: boolean | undefined;
+  readonly takerOnce?: RequestFlag | undefined;
+  readonly isAMMEnabled?: RequestFlag | undefined;
 }
 
 /** An order from `POST /orders/build`: the typed data to sign, and what the server says of it. */
 export interface BuiltOrder extends WireOrder {
   readonly meta: {
-    readonly orderbookId: number;
+    /** The book's id as a decimal string. */
+    readonly orderbookId: string;
     readonly type: OrderType;
     readonly side: OrderSide;
+    /** Whether AMM liquidity may settle part of the order. */
+    readonly isAMMEnabled: boolean;
     /** The EIP-712 digest by the server's reckoning; the SDK computes its own and compares. */
     readonly orderHash: string;
   };
@@ -55,10 +65,11 @@ export interface BuiltOrder extends WireOrder {
 
 /** One item of `POST /orders/save`. */
 export interface SignedOrder {
+  /** The order as built; its `meta` may come along (the server ignores it). */
   readonly order: WireOrder;
   /** Mode byte `0x00`, then the signature. */
   readonly signature: string;
-  readonly orderbookId: number;
+  readonly orderbookId: number | string;
   readonly type: OrderType;
 }
 
@@ -71,16 +82,20 @@ export interface OcoLink {
 /** An order as `POST /orders/save` answers it. */
 export interface SavedOrder extends WireOrder {
   readonly meta: {
-    readonly id: number;
-    readonly orderbookId: number;
+    /** The order's id as a decimal string (what {@link cancelOrders} and histories take). */
+    readonly id: string;
+    readonly orderbookId: string;
     readonly type: OrderType;
     readonly status: OrderStatus;
     readonly reason: string | null;
     readonly orderHash: string;
+    readonly signature?: string | undefined;
+    readonly isAMMEnabled?: boolean | undefined;
     /** Raw units of the input token spent so far. */
     readonly filledAmount: string;
-    /** Unix ms. */
-    readonly createdAt: number;
+    /** ISO-8601, UTC. */
+    readonly createdAt: string;
+    readonly updatedAt?: string | undefined;
   };
 }
 
@@ -90,21 +105,29 @@ export interface SaveOrdersResult {
   readonly oco?: { readonly links: { readonly a: number; readonly b: number }[] } | undefined;
 }
 
+export type CancelSkipReason = 'NOT_FOUND' | 'NOT_OPEN';
+
 /** `POST /cancel` and `POST /cancel/all`: the orders are off their books; finality is `ORDER_CANCELED`. */
 export interface CancelResult {
   readonly status: 'PENDING';
+  readonly message?: string | undefined;
   readonly accepted: number[];
-  readonly skipped: { readonly orderId: number; readonly reason: 'NOT_FOUND' | 'NOT_OPEN' }[];
+  /** Ids that were not cancelled. */
+  readonly skipped: number[];
+  /** Why each skipped id was not cancelled (absent from servers that do not say). */
+  readonly skippedDetails: { readonly orderId: number; readonly reason: CancelSkipReason }[];
+  /** `POST /cancel/all`: the nonce floor the server applied. */
+  readonly nonceFloor?: string | undefined;
 }
 
 /** One order of `GET /orders`; amounts are display decimals of the book's tokens. */
 export interface OrderListItem {
   readonly id: number;
-  readonly orderbookId: number;
+  readonly orderbookId: string;
   readonly orderHash: string;
-  /** Unix ms. */
-  readonly createdAt: number;
-  readonly updatedAt: number;
+  /** ISO-8601, UTC. */
+  readonly createdAt: string;
+  readonly updatedAt: string;
   /** `BASE/QUOTE` symbols. */
   readonly pair: string;
   readonly type: OrderType;
@@ -115,14 +138,15 @@ export interface OrderListItem {
   readonly amount: string;
   /** Base filled. */
   readonly filledAmount: string;
-  readonly percentFilled: number;
+  /** Percent of the size filled, two decimals ("33.33"). */
+  readonly percentFilled: string;
   readonly status: OrderStatus;
   readonly reason: string | null;
   /** Quote value. */
   readonly total: string;
   readonly nonce: string;
-  /** Unix seconds. */
-  readonly deadline: number;
+  /** Unix seconds, a decimal string. */
+  readonly deadline: string;
   readonly ocoLinkedOrderId: number | null;
 }
 
@@ -151,7 +175,8 @@ export interface OrderFill {
 }
 
 export interface HistoryEvent {
-  readonly id: number;
+  /** The event's id, a decimal string; increasing per account (the user stream's `eventId`). */
+  readonly id: string;
   readonly type: HistoryEventType;
   /** Unix ms. */
   readonly timestamp: number;
@@ -163,9 +188,10 @@ export interface HistoryEvent {
 
 export interface OrderHistory {
   readonly orderId: number;
-  readonly orderbookId: number;
+  readonly orderbookId: string;
   /** Oldest first. */
   readonly events: HistoryEvent[];
+  /** Events of the order in all. */
   readonly total: number;
 }
 
@@ -174,7 +200,8 @@ export type FeeSide = 'maker' | 'taker';
 /** `GET /fees/:orderbookId`; rates in pips (1 pip = 0.0001 %). */
 export interface FeeRates {
   readonly side: FeeSide;
-  readonly marketId: number;
+  /** The market's 32-byte id, 0x-hex. */
+  readonly marketId: string;
   readonly makerFeePips: number;
   readonly takerFeePips: number;
   /** Maker rebate cap as a fraction of taker fees, in pips; not a fee. */

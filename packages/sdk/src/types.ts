@@ -35,8 +35,8 @@ export interface OrderbookItem {
   minNotional: string;
   /** Price of the last trade, display decimal. */
   quotePrice: string | null;
-  /** Change over 24 hours, percent; for display only. */
-  quotePrice24hPct: number | null;
+  /** Change over 24 hours, percent, a decimal string ("-0.3984"); for display only. */
+  quotePrice24hPct: string | null;
   quotePrice24hHigh: string | null;
   quotePrice24hLow: string | null;
   /** 24-hour volumes, display decimals. */
@@ -45,9 +45,9 @@ export interface OrderbookItem {
   /** Fee rates in pips: 1 pip = 0.0001%. */
   takerFeePips: number;
   makerFeePips: number;
-  /** Unix ms. */
-  createdAt: number;
-  updatedAt: number;
+  /** ISO-8601, UTC. */
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface BooksPage {
@@ -62,15 +62,16 @@ export type DepthLevel = [price: string, size: string];
 
 /** `GET /depth/:orderbookId`. */
 export interface DepthSnapshot {
-  orderbookId: number;
+  /** The book's id as a decimal string, as the API sends it here. */
+  orderbookId: string;
   /** Server time, unix ms. */
   timestamp: number;
   baseTokenId: string;
   quoteTokenId: string;
   bestBidQuote: string | null;
   bestAskQuote: string | null;
-  /** Spread relative to the mid price, percent; for display only. */
-  spreadPercent: number | null;
+  /** Spread relative to the mid price, percent, a decimal string; for display only. */
+  spreadPercent: string | null;
   /** Best (highest) first. */
   bids: DepthLevel[];
   /** Best (lowest) first. */
@@ -96,7 +97,7 @@ export interface Trade {
 
 /** `GET /trades/:orderbookId` (RecentTradesResult). */
 export interface RecentTrades {
-  /** A string here, unlike the number elsewhere: that is how the API sends it. */
+  /** The book's id as a decimal string, as the API sends it here. */
   orderbookId: string;
   /** Server time of the response, unix ms. */
   timestamp: number;

@@ -1,9 +1,13 @@
-export { type AppDeps, buildApp } from './app.js';
-export { type Config, ConfigError, loadConfig, type Network } from './config.js';
-export { AppError, ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from './errors.js';
-export { createLogger } from './logging.js';
-export { type RunningServer, startServer } from './server.js';
-export { openServices, type Services } from './services.js';
+export { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from './application/markets/seed.js';
+export { type AppDeps, buildApp } from './composition/app.js';
+export { type Config, ConfigError, loadConfig, type MarketMakerConfig, type Network } from './composition/config.js';
+export { devnetIssuer, type KeyFileAccount, keyFileAccount } from './composition/devnet/devnet-accounts.js';
+export { createLogger } from './composition/logging.js';
+export { type Companion, type ServiceLogger, type StartCompanion, serve } from './composition/serve.js';
+export { type RunningServer, startServer } from './composition/server.js';
+export { openServices, type Services } from './composition/services.js';
+export type { AccountKeyType } from './domain/accounts/account-keys.js';
+export { AppError, ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from './domain/errors.js';
 export type {
   DepthDiffMessage,
   ServerMessage,
@@ -11,4 +15,5 @@ export type {
   UserEventMessage,
   UserEventType,
   WelcomeMessage,
-} from './ws/protocol.js';
+} from './edges/ws/protocol.js';
+export type { DevnetFunding } from './ports/devnet-funding.js';

@@ -29,7 +29,9 @@ export type CancelReason =
   | 'SETTLEMENT_FAILED'
   | 'IMMEDIATE_OR_CANCEL'
   | 'TAKER_ONCE'
-  | 'LEVEL_FULL';
+  | 'LEVEL_FULL'
+  | 'CANCEL_AFTER'
+  | 'DISCONNECT';
 
 export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED';
 

@@ -73,6 +73,17 @@ describe('parseWireOrder', () => {
     expect(order.maxTakerFeePips).toBe(4_294_967_295);
   });
 
+  it('ignores the meta that /orders/build returns beside the signed fields', () => {
+    const built = { ...wireOrder(), meta: { orderbookId: '1', orderHash: '0xforged', isAMMEnabled: true } };
+    expect(parseWireOrder(built)).toEqual(parseWireOrder(wireOrder()));
+  });
+
+  it('reads 1 and 0 flags as the booleans they stand for', () => {
+    const order = parseWireOrder(mutated((wire) => Object.assign(wire, { makerOnly: 0, takerOnce: 1 })));
+    expect(order.makerOnly).toBe(false);
+    expect(order.takerOnce).toBe(true);
+  });
+
   it('accepts 1024 bytes of validation data', () => {
     const data = `0x${'ab'.repeat(1024)}`;
     expect(parseWireOrder(mutated(set('info.additionalValidationData', data))).info.additionalValidationData).toBe(data);
@@ -105,7 +116,8 @@ describe('parseWireOrder', () => {
     ['non-hex data', mutated(set('info.additionalValidationData', '0xzz')), /^order\.info\.additionalValidationData/],
     ['1025 bytes of data', mutated(set('info.additionalValidationData', `0x${'00'.repeat(1025)}`)), /at most 1024 bytes/],
     ['a string boolean', mutated(set('makerOnly', 'true')), /^order\.makerOnly must be true or false/],
-    ['a numeric boolean', mutated(set('takerOnce', 0)), /^order\.takerOnce must be true or false/],
+    ['a boolean of 2', mutated(set('takerOnce', 2)), /^order\.takerOnce must be true or false/],
+    ['a meta field inside info', mutated(set('info.meta', {})), /^order\.info has an unknown field "meta"/],
     ['negative pips', mutated(set('maxTakerFeePips', -1)), /^order\.maxTakerFeePips must be an integer from 0 to 4294967295/],
     ['fractional pips', mutated(set('maxTakerFeePips', 1.5)), /^order\.maxTakerFeePips/],
     ['pips above uint32', mutated(set('maxMakerFeePips', 4_294_967_296)), /^order\.maxMakerFeePips/],

@@ -27,14 +27,17 @@ function invalid(path: string, requirement: string): CoreError {
   return new CoreError('INVALID_ORDER', `${path} ${requirement}`);
 }
 
-/** A plain JSON object with exactly the given fields: a typo or an extra field is an error, not ignored. */
-function exactObject(value: unknown, path: string, fields: readonly string[]): JsonObject {
+/**
+ * A plain JSON object with exactly the given fields (and any of `ignored`, whose values are never
+ * read): a typo or an extra field is an error, not ignored.
+ */
+function exactObject(value: unknown, path: string, fields: readonly string[], ignored: readonly string[] = []): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(path, 'must be an object');
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) throw invalid(path, 'must be a plain object');
   const object = value as JsonObject;
   for (const key of Object.keys(object)) {
-    if (!fields.includes(key)) throw invalid(path, `has an unknown field "${key.slice(0, 64)}"`);
+    if (!fields.includes(key) && !ignored.includes(key)) throw invalid(path, `has an unknown field "${key.slice(0, 64)}"`);
   }
   for (const field of fields) {
     if (!Object.hasOwn(object, field)) throw invalid(`${path}.${field}`, 'is required');
@@ -64,8 +67,10 @@ function uint32(value: unknown, path: string): number {
   return value;
 }
 
+/** EIP-712 `bool`: true/false, or 1/0 as clients that echo the API's 0/1 flags send it. */
 function boolean(value: unknown, path: string): boolean {
-  if (typeof value !== 'boolean') throw invalid(path, 'must be true or false');
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value !== 'boolean') throw invalid(path, 'must be true or false (or 1 or 0)');
   return value;
 }
 
@@ -77,17 +82,18 @@ function validationData(value: unknown, path: string): Hex {
   return value.toLowerCase() as Hex;
 }
 
-/** Parses and validates the `order` object of `POST /orders/save` (strict: all fields, nothing else). */
+/**
+ * Parses and validates the `order` object of `POST /orders/save` (strict: all signed fields, nothing
+ * else). The `meta` that `/orders/build` returns beside them may come back with the order, as the
+ * docs' clients send the built order untouched; it is not signed, so it is never read.
+ */
 export function parseWireOrder(value: unknown): PartialFillLimitOrder {
-  const order = exactObject(value, 'order', [
-    'info',
-    'input',
-    'output',
-    'makerOnly',
-    'takerOnce',
-    'maxTakerFeePips',
-    'maxMakerFeePips',
-  ]);
+  const order = exactObject(
+    value,
+    'order',
+    ['info', 'input', 'output', 'makerOnly', 'takerOnce', 'maxTakerFeePips', 'maxMakerFeePips'],
+    ['meta'],
+  );
   const info = exactObject(order.info, 'order.info', [
     'reactor',
     'swapper',

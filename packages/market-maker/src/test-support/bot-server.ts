@@ -1,20 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ed25519Signer, type Signer, secp256k1Signer } from '@dex/sdk';
-import { type Harness, ManualClock, runOperatorOn, startHarness, until } from '@dex/server/test-support';
+import { type Harness, RealTimeClock, runOperatorOn, startHarness, until } from '@dex/server/test-support';
 import type { BotLogger } from '../logger.js';
 
 export { issueApiKey } from '@dex/server/test-support';
 
 /** The devnet seed's tokens priced in USD: WHBAR 0.25, USDC 1, SAUCE 0.05 (so SAUCE/WHBAR starts at 0.2). */
 export const TEST_REFERENCE_PRICES = { '0.0.1001': '0.25', '0.0.1002': '1', '0.0.1003': '0.05' } as const;
-
-/** The harness's clock, following the real time: the bot signs deadlines and the rate limits refill by it. */
-class RealTimeClock extends ManualClock {
-  override now(): number {
-    return Date.now();
-  }
-}
 
 export interface BotServer {
   /** The real API on loopback (a port that stays across restarts), settlement off unless `env` sets CHAIN. */

@@ -70,15 +70,15 @@ describe('getBooks', () => {
       lotSize: '0.1',
       minNotional: '0.1',
       quotePrice: '0.251',
-      quotePrice24hPct: 0.4,
+      quotePrice24hPct: '0.4000',
       quotePrice24hHigh: '0.251',
       quotePrice24hLow: '0.25',
       baseVol24h: '3',
       quoteVol24h: '0.751',
       takerFeePips: 1000,
       makerFeePips: 0,
-      createdAt: expect.any(Number),
-      updatedAt: expect.any(Number),
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
   });
 
@@ -111,13 +111,13 @@ describe('getDepth', () => {
   it('returns the snapshot with human-readable levels best first and the last update id', async () => {
     const depth = await getDepth(client, { orderbookId: 1 });
     expect(depth).toEqual({
-      orderbookId: 1,
+      orderbookId: '1',
       timestamp: expect.any(Number),
       baseTokenId: '0.0.1001',
       quoteTokenId: '0.0.1002',
       bestBidQuote: '0.249',
       bestAskQuote: '0.251',
-      spreadPercent: 0.8,
+      spreadPercent: '0.8000',
       bids: [['0.249', '5']],
       asks: [['0.251', '2']],
       lastUpdateId: api.server.services.engines.engine(1)?.depth().lastUpdateId,
@@ -127,7 +127,7 @@ describe('getDepth', () => {
 
   it('accepts the book id as a string', async () => {
     const depth = await getDepth(client, { orderbookId: '2' });
-    expect(depth).toMatchObject({ orderbookId: 2, bestBidQuote: null, bestAskQuote: null, bids: [], asks: [] });
+    expect(depth).toMatchObject({ orderbookId: '2', bestBidQuote: null, bestAskQuote: null, bids: [], asks: [] });
   });
 
   it.each([-1, 1.5, Number.NaN, 2 ** 53])('refuses the book id %s before sending', async (orderbookId) => {

@@ -2,6 +2,7 @@ import { type AccountRequestErrorType, type Client, request } from '../client.js
 import type { InvalidParameterError } from '../errors.js';
 import type { CancelResult } from '../order-types.js';
 import { type RawAmount, rawAmountParameter } from '../utils/parameters.js';
+import { readCancelResult } from '../wire-compat.js';
 
 export interface CancelAllOrdersParameters {
   /** Every open order with a lower nonce is cancelled, and no order with a lower nonce can be saved later. */
@@ -18,10 +19,12 @@ export type CancelAllOrdersErrorType = InvalidParameterError | AccountRequestErr
  */
 export async function cancelAllOrders(client: Client, parameters: CancelAllOrdersParameters): Promise<CancelAllOrdersReturnType> {
   const nonceFloor = rawAmountParameter(parameters.nonceFloor, 'nonceFloor');
-  return request<CancelAllOrdersReturnType>(client, {
-    method: 'POST',
-    path: ['cancel', 'all'],
-    body: { nonceFloor },
-    access: 'account',
-  });
+  return readCancelResult(
+    await request<CancelAllOrdersReturnType>(client, {
+      method: 'POST',
+      path: ['cancel', 'all'],
+      body: { nonceFloor },
+      access: 'account',
+    }),
+  );
 }

@@ -2,6 +2,7 @@ import { type AccountRequestErrorType, type Client, request } from '../client.js
 import type { InvalidParameterError } from '../errors.js';
 import type { CancelResult } from '../order-types.js';
 import { batchParameter, idParameter } from '../utils/parameters.js';
+import { readCancelResult } from '../wire-compat.js';
 
 /** Most order ids one cancellation may carry. */
 export const MAX_CANCELS_PER_REQUEST = 500;
@@ -17,12 +18,14 @@ export type CancelOrdersErrorType = InvalidParameterError | AccountRequestErrorT
 
 /**
  * Cancels orders (`POST /cancel`). They leave their books at once; an id that is not the account's
- * or already ended comes back in `skipped`. The cancellation is final when `ORDER_CANCELED` arrives
+ * or already ended comes back in `skipped` (why: `skippedDetails`). The cancellation is final when `ORDER_CANCELED` arrives
  * ({@link watchUserEvents}) or shows in the order's history.
  */
 export async function cancelOrders(client: Client, parameters: CancelOrdersParameters): Promise<CancelOrdersReturnType> {
   const orderIds = batchParameter(parameters.orderIds, 'orderIds', MAX_CANCELS_PER_REQUEST).map((id, index) =>
     idParameter(id, `orderIds[${index}]`),
   );
-  return request<CancelOrdersReturnType>(client, { method: 'POST', path: ['cancel'], body: { orderIds }, access: 'account' });
+  return readCancelResult(
+    await request<CancelOrdersReturnType>(client, { method: 'POST', path: ['cancel'], body: { orderIds }, access: 'account' }),
+  );
 }

@@ -2,6 +2,7 @@ import { type Client, type RequestErrorType, request } from '../client.js';
 import type { InvalidParameterError } from '../errors.js';
 import type { BooksPage } from '../types.js';
 import { countParameter } from '../utils/parameters.js';
+import { readBooksPage } from '../wire-compat.js';
 
 export interface GetBooksParameters {
   /** 1-based page; the server's default is 1. */
@@ -21,8 +22,9 @@ export type GetBooksErrorType = InvalidParameterError | RequestErrorType;
  * const { orderbooks } = await getBooks(client);
  */
 export async function getBooks(client: Client, parameters: GetBooksParameters = {}): Promise<GetBooksReturnType> {
-  return request<GetBooksReturnType>(client, {
+  const page = await request<GetBooksReturnType>(client, {
     path: ['books'],
     query: { page: countParameter(parameters.page, 'page'), limit: countParameter(parameters.limit, 'limit') },
   });
+  return readBooksPage(page);
 }

@@ -2,6 +2,7 @@ import { type Client, type RequestErrorType, request } from '../client.js';
 import type { InvalidParameterError } from '../errors.js';
 import type { DepthSnapshot } from '../types.js';
 import { type OrderbookId, orderbookIdParameter } from '../utils/parameters.js';
+import { readDepth } from '../wire-compat.js';
 
 export interface GetDepthParameters {
   readonly orderbookId: OrderbookId;
@@ -19,5 +20,5 @@ export type GetDepthErrorType = InvalidParameterError | RequestErrorType;
  * const { bids, asks, lastUpdateId } = await getDepth(client, { orderbookId: 1 });
  */
 export async function getDepth(client: Client, parameters: GetDepthParameters): Promise<GetDepthReturnType> {
-  return request<GetDepthReturnType>(client, { path: ['depth', orderbookIdParameter(parameters.orderbookId)] });
+  return readDepth(await request<GetDepthReturnType>(client, { path: ['depth', orderbookIdParameter(parameters.orderbookId)] }));
 }

@@ -2,6 +2,7 @@ import { type AccountRequestErrorType, type Client, request } from '../client.js
 import type { InvalidParameterError } from '../errors.js';
 import type { FeeRates, FeeSide } from '../order-types.js';
 import { type OrderbookId, orderbookIdParameter } from '../utils/parameters.js';
+import { readFees } from '../wire-compat.js';
 
 export interface GetFeesParameters {
   readonly orderbookId: OrderbookId;
@@ -15,9 +16,11 @@ export type GetFeesErrorType = InvalidParameterError | AccountRequestErrorType;
 
 /** The account's fee rates on a book, in pips (`GET /fees/:orderbookId`): the operator's override, else the book's. */
 export async function getFees(client: Client, parameters: GetFeesParameters): Promise<GetFeesReturnType> {
-  return request<GetFeesReturnType>(client, {
-    path: ['fees', orderbookIdParameter(parameters.orderbookId)],
-    query: { side: parameters.side },
-    access: 'account',
-  });
+  return readFees(
+    await request<GetFeesReturnType>(client, {
+      path: ['fees', orderbookIdParameter(parameters.orderbookId)],
+      query: { side: parameters.side },
+      access: 'account',
+    }),
+  );
 }

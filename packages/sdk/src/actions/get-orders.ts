@@ -2,6 +2,7 @@ import { type AccountRequestErrorType, type Client, type ClientRequestOptions, r
 import type { InvalidParameterError } from '../errors.js';
 import type { OrderStatus, OrdersPage } from '../order-types.js';
 import { countParameter, type OrderbookId, orderbookIdParameter } from '../utils/parameters.js';
+import { readOrdersPage } from '../wire-compat.js';
 
 export interface GetOrdersParameters {
   /** One status or several; every status when absent. */
@@ -17,12 +18,15 @@ export type GetOrdersReturnType = OrdersPage;
 
 export type GetOrdersErrorType = InvalidParameterError | AccountRequestErrorType;
 
+/** Servers of both generations take `OPEN` for a resting order; older ones refuse `ACTIVE`. */
+const filterWord = (status: OrderStatus): string => (status === 'ACTIVE' ? 'OPEN' : status);
+
 function ordersRequest(parameters: GetOrdersParameters): ClientRequestOptions {
   const { status, orderbookId } = parameters;
   return {
     path: ['orders'],
     query: {
-      status: typeof status === 'string' || status === undefined ? status : status.join(','),
+      status: status === undefined ? undefined : (typeof status === 'string' ? [status] : status).map(filterWord).join(','),
       orderbookId: orderbookId === undefined ? undefined : orderbookIdParameter(orderbookId),
       page: countParameter(parameters.page, 'page'),
       limit: countParameter(parameters.limit, 'limit'),
@@ -36,7 +40,7 @@ function ordersRequest(parameters: GetOrdersParameters): ClientRequestOptions {
  * listing reflects: what a client recovering after a reconnect compares stream events with.
  */
 export async function getOrders(client: Client, parameters: GetOrdersParameters = {}): Promise<GetOrdersReturnType> {
-  return request<GetOrdersReturnType>(client, ordersRequest(parameters));
+  return readOrdersPage(await request<GetOrdersReturnType>(client, ordersRequest(parameters)));
 }
 
 /** The most orders `GET /orders` lists in one page. */
@@ -59,11 +63,9 @@ export async function* getOrderPages(
   parameters: Omit<GetOrdersParameters, 'page' | 'limit'> = {},
 ): AsyncGenerator<OrdersPageAt> {
   for (let page = 1; ; page++) {
-    const { body, headers } = await requestAnswer<OrdersPage>(
-      client,
-      ordersRequest({ ...parameters, page, limit: LARGEST_PAGE }),
-    );
-    const date = Date.parse(headers.get('date') ?? '');
+    const answer = await requestAnswer<OrdersPage>(client, ordersRequest({ ...parameters, page, limit: LARGEST_PAGE }));
+    const body = readOrdersPage(answer.body);
+    const date = Date.parse(answer.headers.get('date') ?? '');
     yield { page: body, serverTime: Number.isNaN(date) ? undefined : date };
     if (body.orders.length < LARGEST_PAGE || page * LARGEST_PAGE >= body.total) return;
   }

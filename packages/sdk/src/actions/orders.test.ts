@@ -1,3 +1,4 @@
+import { until } from '@dex/server/test-support';
 import { PrivateKey } from '@hashgraph/sdk';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
 import type { OrderbookItem } from '../types.js';
 import { authenticate } from './authenticate.js';
 import { buildOrders } from './build-orders.js';
+import { cancelAfter } from './cancel-after.js';
 import { cancelAllOrders } from './cancel-all-orders.js';
 import { cancelOrders } from './cancel-orders.js';
 import { getBooks } from './get-books.js';
@@ -61,7 +63,7 @@ describe('placeOrders', () => {
       orders: [limitOrderRequest(book, { side: 'sell', price: '0.3', size: '2' })],
     });
     expect(orders).toHaveLength(1);
-    expect(orders[0]?.meta).toMatchObject({ status: 'OPEN', orderbookId: 1, type: 'LIMIT', filledAmount: '0' });
+    expect(orders[0]?.meta).toMatchObject({ status: 'ACTIVE', orderbookId: '1', type: 'LIMIT', filledAmount: '0' });
     expect(orders[0]?.input).toEqual({ token: book.baseTokenEvmAddress, amount: '200000000' });
     expect(orders[0]?.output.amount).toBe('600000');
     expect(routes(recorder.urls)).toEqual([
@@ -82,13 +84,13 @@ describe('placeOrders', () => {
       orders: [marketOrderRequest(book, { side: 'sell', inputAmount: 100_000_000n, minOutputAmount: 190_000n })],
     });
     expect(orders[0]?.meta).toMatchObject({ status: 'FILLED', type: 'MARKET' });
-    const id = resting?.meta.id as number;
+    const id = Number(resting?.meta.id);
     const history = await getOrderHistory(maker, { orderId: id });
     expect(history.events.map((event) => event.type)).toEqual(['CREATED', 'PARTIAL_FILL']);
     expect(history.events[1]?.fill).toMatchObject({ role: 'maker', price: '0.2', amountBase: '1', quoteAmount: '200000' });
-    const listed = await getOrders(maker, { status: ['OPEN', 'PARTIALLY_FILLED'], orderbookId: 1 });
+    const listed = await getOrders(maker, { status: ['ACTIVE', 'PARTIALLY_FILLED'], orderbookId: 1 });
     expect(listed.orders.map((order) => [order.id, order.status, order.filledAmount])).toEqual([[id, 'PARTIALLY_FILLED', '1']]);
-    expect(listed.lastUpdateId).toBe(history.events[1]?.id);
+    expect(String(listed.lastUpdateId)).toBe(history.events[1]?.id);
   });
 
   it('links two orders one-cancels-other', async () => {
@@ -100,7 +102,7 @@ describe('placeOrders', () => {
       ],
       ocoLinks: [{ a: 0, b: 1 }],
     });
-    const [a, b] = result.orders.map((order) => order.meta.id);
+    const [a, b] = result.orders.map((order) => Number(order.meta.id));
     expect(result.oco?.links).toEqual([{ a, b }]);
   });
 
@@ -155,7 +157,7 @@ describe('signing checks what the server built', () => {
     const built = await buildOrders(client, { orders: [limitOrderRequest(book, { side: 'buy', price: '0.1', size: '1' })] });
     const items = await signOrders(client, { orders: built });
     const { orders } = await saveOrders(client, { items });
-    expect(orders[0]?.meta.status).toBe('OPEN');
+    expect(orders[0]?.meta.status).toBe('ACTIVE');
     const other = createClient({ baseUrl: api.url, signer: wallet() });
     await expect(signOrders(other, { orders: built })).rejects.toMatchObject({
       name: 'OrderMismatchError',
@@ -191,7 +193,7 @@ describe('access tokens', () => {
   it('shares one login among concurrent calls', async () => {
     const recorder = recordingFetch();
     const client = createClient({ baseUrl: api.url, signer: wallet(), accessToken: 'stale.token.x', fetch: recorder.fetch });
-    await Promise.all([getOrders(client), getFees(client, { orderbookId: 1 }), getOrders(client, { status: 'OPEN' })]);
+    await Promise.all([getOrders(client), getFees(client, { orderbookId: 1 }), getOrders(client, { status: 'ACTIVE' })]);
     expect(routes(recorder.urls).filter((route) => route === '/auth/verify')).toHaveLength(1);
   });
 
@@ -244,11 +246,13 @@ describe('cancellation', () => {
     const { orders } = await placeOrders(client, {
       orders: [limitOrderRequest(book, { side: 'sell', price: '1.5', size: '1' })],
     });
-    const id = orders[0]?.meta.id as number;
+    const id = Number(orders[0]?.meta.id);
     expect(await cancelOrders(client, { orderIds: [id, '999999'] })).toEqual({
       status: 'PENDING',
+      message: expect.any(String),
       accepted: [id],
-      skipped: [{ orderId: 999999, reason: 'NOT_FOUND' }],
+      skipped: [999999],
+      skippedDetails: [{ orderId: 999999, reason: 'NOT_FOUND' }],
     });
     const history = await getOrderHistory(client, { orderId: id });
     expect(history.events.at(-1)).toMatchObject({ type: 'CANCELED', reason: 'USER' });
@@ -259,9 +263,35 @@ describe('cancellation', () => {
     const newer = await placeOrders(client, { orders: [limitOrderRequest(book, { side: 'sell', price: '1.7', size: '1' })] });
     const floor = newer.orders[0]?.info.nonce as string;
     const result = await cancelAllOrders(client, { nonceFloor: floor });
-    expect(result.accepted).toEqual([older.orders[0]?.meta.id]);
-    const open = await getOrders(client, { status: 'OPEN' });
-    expect(open.orders.map((order) => order.id)).toEqual([newer.orders[0]?.meta.id]);
+    expect(result).toMatchObject({ accepted: [Number(older.orders[0]?.meta.id)], nonceFloor: floor });
+    const open = await getOrders(client, { status: 'ACTIVE' });
+    expect(open.orders.map((order) => order.id)).toEqual([Number(newer.orders[0]?.meta.id)]);
+  });
+
+  it('arms the dead-man switch, which cancels every open order when no call renews it', async () => {
+    const own = createClient({ baseUrl: api.url, signer: wallet() });
+    const { orders } = await placeOrders(own, { orders: [limitOrderRequest(book, { side: 'sell', price: '1.8', size: '1' })] });
+    const armed = await cancelAfter(own, { timeoutSeconds: 60 });
+    expect(Date.parse(armed.triggerTime ?? '') - Date.parse(armed.currentTime)).toBe(60_000);
+    expect(armed.timeoutSeconds).toBe(60);
+    expect(await cancelAfter(own, { timeoutSeconds: 0 })).toMatchObject({ timeoutSeconds: 0, triggerTime: null });
+
+    await cancelAfter(own, { timeoutSeconds: 1 });
+    const id = Number(orders[0]?.meta.id);
+    await until(async () => {
+      const history = await getOrderHistory(own, { orderId: id });
+      return history.events.find((event) => event.type === 'CANCELED' && event.reason === 'CANCEL_AFTER');
+    }, 'the switch to fire');
+  });
+
+  it.each([-1, 86_401, 1.5, Number.NaN])('refuses the timeout %s before sending anything', async (timeoutSeconds) => {
+    const recorder = recordingFetch();
+    const own = createClient({ baseUrl: api.url, signer: wallet(), fetch: recorder.fetch });
+    await expect(cancelAfter(own, { timeoutSeconds })).rejects.toMatchObject({
+      name: 'InvalidParameterError',
+      parameter: 'timeoutSeconds',
+    });
+    expect(recorder.urls).toEqual([]);
   });
 
   it.each([
@@ -279,7 +309,7 @@ describe('account routes', () => {
     const client = createClient({ baseUrl: api.url, signer: await ledgerAccount() });
     expect(await getFees(client, { orderbookId: 1, side: 'taker' })).toEqual({
       side: 'taker',
-      marketId: 1,
+      marketId: `0x${'1'.padStart(64, '0')}`,
       makerFeePips: 0,
       takerFeePips: 1000,
       capFractionPips: 0,

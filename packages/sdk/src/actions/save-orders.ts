@@ -2,6 +2,7 @@ import { type AccountRequestErrorType, type Client, request } from '../client.js
 import type { InvalidParameterError } from '../errors.js';
 import type { OcoLink, SaveOrdersResult, SignedOrder } from '../order-types.js';
 import { batchParameter } from '../utils/parameters.js';
+import { readSavedOrder } from '../wire-compat.js';
 import { MAX_ORDERS_PER_REQUEST } from './build-orders.js';
 
 export interface SaveOrdersParameters {
@@ -26,10 +27,11 @@ export type SaveOrdersErrorType = InvalidParameterError | AccountRequestErrorTyp
 export async function saveOrders(client: Client, parameters: SaveOrdersParameters): Promise<SaveOrdersReturnType> {
   const items = batchParameter(parameters.items, 'items', MAX_ORDERS_PER_REQUEST);
   const { ocoLinks } = parameters;
-  return request<SaveOrdersReturnType>(client, {
+  const result = await request<SaveOrdersReturnType>(client, {
     method: 'POST',
     path: ['orders', 'save'],
     body: ocoLinks === undefined ? { items } : { items, ocoLinks },
     access: 'account',
   });
+  return { ...result, orders: result.orders.map(readSavedOrder) };
 }

@@ -30,6 +30,7 @@ export const OPTIONS = {
   all: { type: 'boolean' },
   status: { type: 'string' },
   book: { type: 'string' },
+  'cancel-on-disconnect': { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -1,13 +1,21 @@
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { until } from '@dex/server/test-support';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBooks } from '../actions/get-books.js';
-import { createClient } from '../client.js';
+import { getOpenOrders } from '../actions/get-open-orders.js';
+import { getOrderHistory } from '../actions/get-order-history.js';
+import { placeOrders } from '../actions/place-orders.js';
+import { limitOrderRequest } from '../amounts.js';
+import { type Client, createClient } from '../client.js';
+import { secp256k1Signer } from '../signing/secp256k1-signer.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
+import type { OrderbookItem } from '../types.js';
 
 const SDK = new URL('../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', SDK), 'utf8')) as { bin: Record<string, string> };
@@ -45,6 +53,75 @@ function dexTrade(...args: string[]): Promise<{ code: number | null; stdout: str
   });
 }
 
+/** A watching command in a process of its own: its lines of stdout so far, and how it exits. */
+interface Watching {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly lines: string[];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function watching(args: readonly string[], key: string): Watching {
+  const child = spawn(process.execPath, nodeArguments(args), {
+    env: environment({ DEX_PRIVATE_KEY: key }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    lines.splice(0, lines.length, ...stdout.split('\n').filter((line) => line !== ''));
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, lines, exited };
+}
+
+/** Waits for the first line; `nudge` runs between looks (to make something happen). */
+async function firstLine(watch: Watching, nudge: () => Promise<unknown> = async () => {}): Promise<string> {
+  let exit: unknown;
+  void watch.exited.then((value) => {
+    exit = value;
+  });
+  return until(
+    async () => {
+      if (exit !== undefined) throw new Error(`dex-trade exited early: ${JSON.stringify(exit)}`);
+      if (watch.lines[0] !== undefined) return watch.lines[0];
+      await nudge();
+      return undefined;
+    },
+    'the first line',
+    30_000,
+    200,
+  );
+}
+
+async function bidOnBookOne(client: Client): Promise<number> {
+  const book = (await getBooks(client)).orderbooks[0] as OrderbookItem;
+  const { orders } = await placeOrders(client, { orders: [limitOrderRequest(book, { side: 'buy', price: '0.1', size: '1' })] });
+  return Number(orders[0]?.meta.id);
+}
+
+/**
+ * Runs `order events --cancel-on-disconnect` in a process of its own, places bids until it prints
+ * one (it follows live from then on), then sends it `signal`. Returns that bid and how it exited.
+ */
+async function followArmedThen(signal: NodeJS.Signals) {
+  const key = generatePrivateKey();
+  const client = createClient({ baseUrl: api.url, signer: secp256k1Signer(key) });
+  const watch = watching(['order', 'events', '--cancel-on-disconnect', '--json'], key);
+  try {
+    let id = 0;
+    await firstLine(watch, async () => {
+      id = await bidOnBookOne(client);
+    });
+    watch.child.kill(signal);
+    return { client, id, exit: await watch.exited };
+  } finally {
+    watch.child.kill('SIGKILL');
+  }
+}
+
 describe('the dex-trade bin', () => {
   it('is a launcher of the built CLI, which npm can link before the first build', async () => {
     expect(readFileSync(launcher, 'utf8')).toContain("import('../dist/cli/main.js')");
@@ -77,29 +154,31 @@ describe('the dex-trade bin', () => {
   });
 
   it('watches the depth until SIGINT, then exits with code 0', async () => {
-    const child = spawn(process.execPath, nodeArguments(['depth', '1', '--watch', '--json']), {
-      env: environment({ DEX_PRIVATE_KEY: generatePrivateKey() }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const watch = watching(['depth', '1', '--watch', '--json'], generatePrivateKey());
     try {
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-        child.once('exit', (code, signal) => resolve({ code, signal })),
-      );
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      const firstLine = await Promise.race([
-        new Promise<string>((resolve) =>
-          child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.split('\n')[0] ?? '')),
-        ),
-        exited.then((exit) => Promise.reject(new Error(`dex-trade exited early: ${JSON.stringify(exit)}`))),
-      ]);
-      expect(JSON.parse(firstLine)).toMatchObject({ orderbookId: 1, bids: [], asks: [] });
-      child.kill('SIGINT');
-      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(JSON.parse(await firstLine(watch))).toMatchObject({ orderbookId: 1, bids: [], asks: [] });
+      watch.child.kill('SIGINT');
+      expect(await watch.exited).toEqual({ code: 0, signal: null });
     } finally {
-      child.kill('SIGKILL');
+      watch.child.kill('SIGKILL');
     }
+  });
+
+  it("follows the account's events with --cancel-on-disconnect: a process killed has its open orders cancelled", async () => {
+    const { client, id, exit } = await followArmedThen('SIGKILL');
+    expect(exit).toEqual({ code: null, signal: 'SIGKILL' });
+    const canceled = await until(async () => {
+      const last = (await getOrderHistory(client, { orderId: id })).events.at(-1);
+      return last?.type === 'CANCELED' ? last : undefined;
+    }, 'the order to be cancelled');
+    expect(canceled.reason).toBe('DISCONNECT');
+  });
+
+  it('keeps the open orders when Ctrl-C stops it with --cancel-on-disconnect', async () => {
+    const { client, id, exit } = await followArmedThen('SIGINT');
+    expect(exit).toEqual({ code: 0, signal: null });
+    // Long enough for the server to have cancelled it, had it taken the close for a loss.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await getOpenOrders(client)).map((order) => order.id)).toContain(id);
   });
 });

@@ -51,7 +51,7 @@ describe('books', () => {
       'OPEN',
       'no',
       '0.251',
-      '+0.4',
+      '+0.4000',
       '%',
       '3',
       '0.751',
@@ -143,7 +143,7 @@ describe('depth', () => {
     expect(recorder.answers).toHaveLength(1);
     expect(out).toBe(JSON.stringify(JSON.parse(recorder.answers[0]?.body ?? '')));
     expect(JSON.parse(out)).toMatchObject({
-      orderbookId: 1,
+      orderbookId: '1',
       bids: [
         ['0.249', '5'],
         ['0.24', '2.3'],

@@ -41,7 +41,7 @@ describe('order place, list, history and cancel', () => {
       type: 'LIMIT sell',
       spends: '2 WHBAR',
       'receives at least': '0.6 USDC',
-      status: 'OPEN',
+      status: 'ACTIVE',
       filled: '0 of 2 WHBAR',
     });
     const id = order.order ?? '';
@@ -51,7 +51,7 @@ describe('order place, list, history and cancel', () => {
     expect(list.code).toBe(0);
     const rows = list.out.split('\n').map((line) => line.trim().split(/\s+/));
     expect(rows[0]).toEqual(['ID', 'BOOK', 'PAIR', 'TYPE', 'SIDE', 'PRICE', 'SIZE', 'FILLED', 'STATUS', 'CREATED']);
-    expect(rows[1]?.slice(0, 9)).toEqual([id, '1', 'WHBAR/USDC', 'LIMIT', 'sell', '0.3', '2', '0', 'OPEN']);
+    expect(rows[1]?.slice(0, 9)).toEqual([id, '1', 'WHBAR/USDC', 'LIMIT', 'sell', '0.3', '2', '0', 'ACTIVE']);
     expect(list.out.split('\n').at(-1)).toBe('page 1: 1 of 1 orders');
 
     const cancel = await served.cli.run(['order', 'cancel', id], { env });
@@ -74,11 +74,12 @@ describe('order place, list, history and cancel', () => {
     const env = trader();
     const place = await json(['order', 'place', '1', '--side', 'buy', '--price', '0.2', '--size', '1.5'], env, '/orders/save');
     expect(place.output).toEqual(place.answer);
-    expect(place.output.orders[0].meta).toMatchObject({ status: 'OPEN', filledAmount: '0' });
+    expect(place.output.orders[0].meta).toMatchObject({ status: 'ACTIVE', filledAmount: '0' });
     expect(place.output.orders[0].input).toEqual({ token: expect.any(String), amount: '300000' });
-    const id = place.output.orders[0].meta.id;
+    const id = Number(place.output.orders[0].meta.id);
 
-    const list = await json(['order', 'list', '--status', 'OPEN', '--limit', '5', '--page', '1'], env, '/orders');
+    // ACTIVE goes out as OPEN, the word servers of both generations take.
+    const list = await json(['order', 'list', '--status', 'ACTIVE', '--limit', '5', '--page', '1'], env, '/orders');
     expect(list.output).toEqual(list.answer);
     expect(list.recorder.urls.at(-1)).toBe(`${served.api.url}/orders?status=OPEN&page=1&limit=5`);
     expect(list.output.orders.map((order: { id: number }) => order.id)).toEqual([id]);
@@ -88,7 +89,13 @@ describe('order place, list, history and cancel', () => {
     expect(history.output).toEqual(history.answer);
 
     const cancel = await json(['order', 'cancel', String(id)], env, '/cancel');
-    expect(cancel.output).toEqual({ status: 'PENDING', accepted: [id], skipped: [] });
+    expect(cancel.output).toEqual({
+      status: 'PENDING',
+      message: expect.any(String),
+      accepted: [id],
+      skipped: [],
+      skippedDetails: [],
+    });
   });
 
   it('sets the deadline SECONDS from now, and the maker-only and taker-once flags', async () => {
@@ -149,6 +156,24 @@ describe('order place, list, history and cancel', () => {
     );
     const after = await json(['order', 'list', '--status', 'OPEN'], env, '/orders');
     expect(after.output.orders).toHaveLength(1);
+  });
+
+  it('arms the dead-man switch with cancel-after SECONDS, and disarms it with 0', async () => {
+    const env = trader();
+    const now = Date.now();
+    const armed = await served.cli.run(['order', 'cancel-after', '60'], { env });
+    expect(armed.code).toBe(0);
+    const at = /^every open order is cancelled at (\S+) unless the switch is armed again before$/.exec(armed.out)?.[1];
+    expect(Date.parse(at ?? '') - now).toBeGreaterThanOrEqual(59_000);
+    expect(Date.parse(at ?? '') - now).toBeLessThan(70_000);
+
+    const again = await json(['order', 'cancel-after', '120'], env, '/cancel/after');
+    expect(again.output).toEqual(again.answer);
+    expect(again.output).toMatchObject({ timeoutSeconds: 120, triggerTime: expect.any(String) });
+    expect(await served.cli.run(['order', 'cancel-after', '0'], { env })).toMatchObject({
+      code: 0,
+      out: 'dead-man switch disarmed',
+    });
   });
 
   it('exits 1 naming the ids it could not cancel', async () => {

@@ -3,7 +3,8 @@ import { type CommandLine, GLOBAL_OPTIONS, parseCommandLine, UsageError } from '
 import { type Command, CommandError } from './command.js';
 import { booksCommand } from './commands/books.js';
 import { depthCommand } from './commands/depth.js';
-import { orderCancelCommand } from './commands/order-cancel.js';
+import { orderCancelAfterCommand, orderCancelCommand } from './commands/order-cancel.js';
+import { orderEventsCommand } from './commands/order-events.js';
 import { orderPlaceCommand } from './commands/order-place.js';
 import { orderHistoryCommand, orderListCommand } from './commands/order-queries.js';
 import { quoteCommand } from './commands/quote.js';
@@ -27,8 +28,10 @@ const COMMANDS: readonly Command[] = [
   logoutCommand,
   orderPlaceCommand,
   orderCancelCommand,
+  orderCancelAfterCommand,
   orderListCommand,
   orderHistoryCommand,
+  orderEventsCommand,
 ];
 
 /** The command the first words name, and how many words its name takes. */

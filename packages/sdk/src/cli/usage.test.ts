@@ -91,7 +91,7 @@ describe('usage errors exit with code 2 before sending anything', () => {
     [['depth', '1', '--levels', '0'], '--levels must be a whole number from 1 to 10000'],
     [['trades', '1', '--sort', 'up'], '--sort must be asc or desc'],
     [['trades', '1', '--page', '-2'], "'--page"],
-    [['order', 'list', '--status', 'OPEN,BOGUS'], '--status takes a comma list of OPEN, PARTIALLY_FILLED'],
+    [['order', 'list', '--status', 'OPEN,BOGUS'], '--status takes a comma list of ACTIVE, PARTIALLY_FILLED'],
     [['order', 'cancel'], 'Give the ids of the orders to cancel, or --all'],
     [['order', 'cancel', '7', '--all'], 'Give order ids or --all, not both'],
     [['order', 'cancel', 'seven'], 'An order id must be a whole number from 1'],
@@ -99,6 +99,11 @@ describe('usage errors exit with code 2 before sending anything', () => {
     [['order', 'place', '1', '--side', 'up'], '--side must be buy or sell'],
     [['order', 'place', '1', '--side', 'buy', '--type', 'stop'], '--type must be limit or market'],
     [['order', 'history', '1', '--all'], 'order history does not take --all'],
+    [['order', 'cancel-after'], 'order cancel-after needs 1 argument(s)'],
+    [['order', 'cancel-after', '86401'], 'SECONDS must be a whole number from 0 to 86400'],
+    [['order', 'cancel-after', '1.5'], 'SECONDS must be a whole number from 0 to 86400'],
+    [['order', 'events', '--book', 'two'], '--book must be a whole number from 1'],
+    [['order', 'list', '--cancel-on-disconnect'], 'order list does not take --cancel-on-disconnect'],
     [['books', '--url', 'ftp://example.com'], '--url: baseUrl must be an absolute http or https URL'],
   ])('%j', async (argv, message) => {
     const { code, err } = await refused(argv, { DEX_PRIVATE_KEY: hexKey });
@@ -134,7 +139,14 @@ describe('usage errors exit with code 2 before sending anything', () => {
   });
 
   it('asks for a key or a login where a command acts as an account', async () => {
-    for (const argv of [['order', 'list'], ['order', 'cancel', '--all'], ['order', 'history', '3'], ['logout']]) {
+    for (const argv of [
+      ['order', 'list'],
+      ['order', 'cancel', '--all'],
+      ['order', 'cancel-after', '60'],
+      ['order', 'history', '3'],
+      ['order', 'events'],
+      ['logout'],
+    ]) {
       const { code, err } = await refused(argv);
       expect(code).toBe(2);
       expect(err).toMatch(/DEX_PRIVATE_KEY|DEX_ACCOUNT/);
@@ -159,8 +171,10 @@ describe('help', () => {
         'logout',
         'order place <book>',
         'order cancel',
+        'order cancel-after <seconds>',
         'order list',
         'order history <id>',
+        'order events [--book N] [--cancel-on-disconnect]',
       ]) {
         expect(out).toContain(`\n  ${command}`);
       }

@@ -12,18 +12,35 @@ import {
 import { getDefaultTokens } from './actions/get-default-tokens.js';
 import { getFarmTotals } from './actions/get-farm-totals.js';
 import { getFarms } from './actions/get-farms.js';
+import { getHbarHistoricalPrices } from './actions/get-hbar-historical-prices.js';
 import { getKnownPools } from './actions/get-known-pools.js';
 import { getKnownTokens } from './actions/get-known-tokens.js';
+import { getLatestPoolConversionRate } from './actions/get-latest-pool-conversion-rate.js';
+import { getLatestTokenCandles } from './actions/get-latest-token-candles.js';
 import { getLatestTokenPrice } from './actions/get-latest-token-price.js';
 import { getPlatformData } from './actions/get-platform-data.js';
 import { getPool } from './actions/get-pool.js';
+import { getPoolConversionRates } from './actions/get-pool-conversion-rates.js';
+import { getPoolVl } from './actions/get-pool-vl.js';
 import { getPools } from './actions/get-pools.js';
+import { getPoolsFull } from './actions/get-pools-full.js';
+import { getPoolsVl } from './actions/get-pools-vl.js';
+import { getStakingStats } from './actions/get-staking-stats.js';
 import { getStats } from './actions/get-stats.js';
 import { getToken } from './actions/get-token.js';
+import { getTokenPools } from './actions/get-token-pools.js';
 import { getTokenPriceChanges } from './actions/get-token-price-changes.js';
 import { getTokenPrices } from './actions/get-token-prices.js';
+import { getTokenPvl } from './actions/get-token-pvl.js';
 import { getTokens } from './actions/get-tokens.js';
 import { getTokensFull } from './actions/get-tokens-full.js';
+import { getTokensPvl } from './actions/get-tokens-pvl.js';
+import { getV2Pool } from './actions/get-v2-pool.js';
+import { getV2PoolConversionRates } from './actions/get-v2-pool-conversion-rates.js';
+import { getV2Pools } from './actions/get-v2-pools.js';
+import { getV2PoolsFull } from './actions/get-v2-pools-full.js';
+import { getV2Positions } from './actions/get-v2-positions.js';
+import { getV2Rewards } from './actions/get-v2-rewards.js';
 import { createDataClient, readQuota } from './data-client.js';
 
 let api: TestServer;
@@ -67,12 +84,30 @@ describe('data API client', () => {
     expect(usdc).toMatchObject({ id: '0.0.1002', symbol: 'USDC', name: expect.any(String) });
     expect((await getTokensFull(client)).data).toHaveLength(3);
     expect(Array.isArray((await getKnownTokens(client)).data)).toBe(true);
-    expect(Array.isArray((await getDefaultTokens(client)).data)).toBe(true);
+    const defaults = (await getDefaultTokens(client)).data;
+    expect(defaults.map((token) => token.symbol)).toEqual(['WHBAR', 'USDC', 'SAUCE']);
+    expect(defaults[0]).toMatchObject({
+      liquidityUsd: 0,
+      priceChangeDay: expect.any(Number),
+      priceChangeWeek: expect.any(Number),
+    });
     expect(Object.values((await getTokenPriceChanges(client)).data).every((change) => typeof change === 'number')).toBe(true);
     const candles = (await getTokenPrices(client, { tokenId: '0.0.1002', from: now - 3600, to: now, interval: 'HOUR' })).data;
     expect(candles.length).toBeGreaterThan(0);
-    expect(candles[0]).toMatchObject({ tokenId: '0.0.1002', close: expect.stringMatching(/^[0-9]+$/) });
-    expect((await getLatestTokenPrice(client, { tokenId: '0.0.1002' })).data.tokenId).toBe('0.0.1002');
+    expect(candles[0]).toMatchObject({ tokenId: '0.0.1002', close: expect.any(Number), avg: expect.any(Number) });
+    expect(Number.isInteger(candles[0]?.close)).toBe(true);
+    expect((await getLatestTokenPrice(client, { tokenId: '0.0.1002' })).data.map((candle) => candle.tokenId)).toEqual([
+      '0.0.1002',
+    ]);
+    expect((await getLatestTokenPrice(client, { tokenId: '0.0.1003' })).data).toEqual([]);
+    const latest = (await getLatestTokenCandles(client, { interval: 'HOUR' })).data;
+    expect(latest.map((candle) => candle.tokenId)).toEqual(['0.0.1001', '0.0.1002']);
+    const summaries = (await getTokensPvl(client, { period: 'daily' })).data;
+    expect(summaries.map((point) => point.tokenId)).toEqual(['0.0.1001', '0.0.1002', '0.0.1003']);
+    expect(summaries[0]).toMatchObject({ price: '100000000', volume: expect.stringMatching(/^[1-9][0-9]*$/) });
+    const series = (await getTokenPvl(client, { tokenId: '0.0.1002', period: 'weekly' })).data;
+    expect(series.at(-1)).toMatchObject({ tokenId: '0.0.1002', price: expect.stringMatching(/^[1-9][0-9]*$/) });
+    expect((await getTokenPools(client, { tokenId: '0.0.1002' })).data).toEqual([]);
     expect((await getPools(client)).data).toEqual([]);
     expect((await getKnownPools(client)).data).toEqual([]);
     expect((await getFarms(client)).data).toEqual([]);
@@ -80,7 +115,25 @@ describe('data API client', () => {
     expect((await getStats(client)).data).toMatchObject({ swapTotal: 3, volumeTotal: expect.stringMatching(/^[1-9][0-9]*$/) });
     const volume = await getPlatformData(client, { field: 'VOLUME', from: now - 86_400, to: now, interval: 'DAY' });
     expect(volume.data.length).toBeGreaterThan(0);
+    const hbar = (await getHbarHistoricalPrices(client, { from: now - 600, to: now })).data;
+    expect(hbar.at(-1)).toEqual({ priceUsd: 0.251, timestampSeconds: expect.any(Number) });
+    expect((await getStakingStats(client)).data).toMatchObject({ ratio: 1, sauce: '0', xsauce: '0', avg5day: 0 });
     await expect(getPool(client, { poolId: 7 })).rejects.toMatchObject({ status: 404, code: 'POOL_NOT_FOUND' });
+    expect((await getPoolsFull(client)).data).toEqual([]);
+    expect((await getPoolsVl(client, { period: 'monthly' })).data).toEqual([]);
+    await expect(getPoolVl(client, { poolId: 7, period: 'yearly' })).rejects.toMatchObject({
+      status: 404,
+      code: 'POOL_NOT_FOUND',
+    });
+    const range = { poolId: 7, from: now - 3600, to: now, interval: 'HOUR', inverted: true } as const;
+    await expect(getPoolConversionRates(client, range)).rejects.toMatchObject({ status: 404, code: 'POOL_NOT_FOUND' });
+    await expect(getLatestPoolConversionRate(client, { poolId: 7 })).rejects.toMatchObject({ status: 404 });
+    expect((await getV2Pools(client)).data).toEqual([]);
+    expect((await getV2PoolsFull(client)).data).toEqual([]);
+    await expect(getV2Pool(client, { poolId: 1 })).rejects.toMatchObject({ status: 404, code: 'POOL_NOT_FOUND' });
+    await expect(getV2PoolConversionRates(client, range)).rejects.toMatchObject({ status: 404, code: 'POOL_NOT_FOUND' });
+    expect((await getV2Positions(client, { accountId: '0.0.5001' })).data).toEqual([]);
+    expect((await getV2Rewards(client, { accountId: '0.0.5001' })).data).toEqual([]);
     expect(recorder.headers.every((headers) => headers.get('x-api-key') === key)).toBe(true);
     expect(recorder.urls.map((url) => url.slice(dataUrl.length).split('?')[0])).toEqual([
       '/tokens/0.0.1002',
@@ -90,14 +143,33 @@ describe('data API client', () => {
       '/tokens/price-change',
       '/tokens/prices/0.0.1002',
       '/tokens/prices/latest/0.0.1002',
+      '/tokens/prices/latest/0.0.1003',
+      '/tokens/ohlcv/latest',
+      '/tokens/daily',
+      '/tokens/weekly/0.0.1002',
+      '/tokens/associated-pools/0.0.1002',
       '/pools',
       '/pools/known',
       '/farms',
       '/farms/totals/0.0.5001',
       '/stats',
       '/stats/platformData',
+      '/stats/hbarHistoricalPrices',
+      '/stats/sss',
       '/pools/7',
+      '/pools/full',
+      '/pools/monthly',
+      '/pools/yearly/7',
+      '/pools/conversionRates/7',
+      '/pools/conversionRates/latest/7',
+      '/v2/pools',
+      '/v2/pools/full',
+      '/v2/pools/1',
+      '/v2/pools/conversionRates/7',
+      '/v2/nfts/0.0.5001/positions',
+      '/v2/rewards/account/0.0.5001',
     ]);
+    expect(recorder.urls.find((url) => url.includes('/pools/conversionRates/7?'))).toMatch(/[?&]inverted=true(&|$)/);
   });
 
   it('reports a used-up quota as a 429 with Retry-After and the quota on the error', async () => {
@@ -132,6 +204,7 @@ describe('data API client', () => {
       expect.objectContaining({ parameter: 'from' }),
     );
     expect(() => getPool(client, { poolId: 1.5 })).toThrow(expect.objectContaining({ parameter: 'poolId' }));
+    expect(() => getTokensPvl(client, { period: 'hourly' as 'daily' })).toThrow(expect.objectContaining({ parameter: 'period' }));
     expect(() => createDataClient({ baseUrl: dataUrl, apiKey: 'two words' })).toThrow(
       expect.objectContaining({ parameter: 'apiKey' }),
     );

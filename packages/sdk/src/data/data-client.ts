@@ -31,6 +31,16 @@ export interface DataResult<T> {
   readonly quota: Quota | null;
 }
 
+/** The same answer with its body brought to another shape. */
+export function mapData<T, U>(result: DataResult<T>, map: (data: T) => U): DataResult<U> {
+  return { data: map(result.data), quota: result.quota };
+}
+
+/** The same answer with each item of its list brought to another shape. */
+export function mapItems<T, U>(map: (item: T) => U): (result: DataResult<T[]>) => DataResult<U[]> {
+  return (result) => mapData(result, (items) => items.map(map));
+}
+
 /** 401 unknown key, 403 revoked/suspended/other environment, 429 quota used up (`retryAfterSeconds` set). */
 export type DataRequestErrorType = RequestErrorType;
 

@@ -1,6 +1,6 @@
 import { bytesToHex, type Eip712Domain, type PartialFillLimitOrder } from '@dex/core';
 import { OrderMismatchError } from '../errors.js';
-import type { BuiltOrder, OrderRequest } from '../order-types.js';
+import type { BuiltOrder, OrderRequest, RequestFlag } from '../order-types.js';
 import { orderDigest, type Signer } from './signer.js';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -8,6 +8,8 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const MAX_DEADLINE_SECONDS = 90 * 86_400 + 3_600;
 /** How far past a requested deadline the server may move it: its minimum is now + 60 s. */
 const DEADLINE_FLOOR_SECONDS = 120;
+
+const isSet = (flag: RequestFlag | undefined): boolean => flag === true || flag === 1;
 
 export interface BuiltOrderExpectations {
   readonly signer: Signer;
@@ -61,8 +63,8 @@ export function checkBuiltOrder(
     differs('output.token', request.outputToken.toLowerCase(), output.token);
     differs('output.amount', request.outputAmount, output.amount.toString());
     differs('output.recipient', (request.recipient ?? expected.signer.swapper).toLowerCase(), output.recipient);
-    differs('makerOnly', request.makerOnly ?? false, order.makerOnly);
-    differs('takerOnce', request.takerOnce ?? false, order.takerOnce);
+    differs('makerOnly', isSet(request.makerOnly), order.makerOnly);
+    differs('takerOnce', isSet(request.takerOnce), order.takerOnce);
     if (request.type === 'LIMIT' && request.deadline !== undefined) {
       const latest = BigInt(Math.max(Number(request.deadline), expected.now + DEADLINE_FLOOR_SECONDS));
       if (info.deadline > latest) {

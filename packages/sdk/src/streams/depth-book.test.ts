@@ -39,7 +39,7 @@ function diffOf(updates: readonly Update[], from: number, to: number): DepthDiff
   return {
     type: 'DEPTH_DIFF',
     seq: 0,
-    orderbookId: 1,
+    orderbookId: '1',
     firstUpdateId: from,
     finalUpdateId: to,
     timestamp: to,

@@ -76,12 +76,14 @@ export class DepthBook implements OrderBookView {
   #timestamp: number;
 
   constructor(
-    snapshot: Pick<DepthSnapshot, 'orderbookId' | 'lastUpdateId' | 'timestamp'> & {
+    snapshot: Pick<DepthSnapshot, 'lastUpdateId' | 'timestamp'> & {
+      /** A decimal string as the API sends it, or the number of `GET /books`. */
+      readonly orderbookId: string | number;
       readonly bids: readonly (readonly [string, string])[];
       readonly asks: readonly (readonly [string, string])[];
     },
   ) {
-    this.orderbookId = snapshot.orderbookId;
+    this.orderbookId = Number(snapshot.orderbookId);
     this.#lastUpdateId = snapshot.lastUpdateId;
     this.#timestamp = snapshot.timestamp;
     for (const level of snapshot.bids) this.bidSide.set(level);

@@ -4,7 +4,7 @@ import { decimalKey, decimalOfKey } from './decimal-key.js';
 import type { UserEvent, UserEventType } from './messages.js';
 
 const TYPE: Readonly<Record<HistoryEventType, [UserEventType, OrderStatus]>> = {
-  CREATED: ['ORDER_CREATED', 'OPEN'],
+  CREATED: ['ORDER_CREATED', 'ACTIVE'],
   PARTIAL_FILL: ['ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED'],
   FILLED: ['ORDER_FILLED', 'FILLED'],
   CANCELED: ['ORDER_CANCELED', 'CANCELED'],
@@ -29,8 +29,8 @@ export function historyEvents(history: OrderHistory): UserEvent[] {
     if (event.fill !== null) filled += decimalKey(event.fill.amountBase, 'fill amount');
     return {
       type,
-      eventId: event.id,
-      orderId: history.orderId,
+      eventId: Number(event.id),
+      orderId: String(history.orderId),
       orderbookId: history.orderbookId,
       timestamp: event.timestamp,
       status,

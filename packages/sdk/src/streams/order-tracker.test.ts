@@ -36,8 +36,8 @@ const HISTORY_TYPE: Record<UserEventType, HistoryEventType> = {
 function eventsOfLife(orderId: number, { fills, end }: Life): Omit<UserEvent, 'eventId'>[] {
   const event = (type: UserEventType, status: OrderStatus, filled: number, fill?: number): Omit<UserEvent, 'eventId'> => ({
     type,
-    orderId,
-    orderbookId: 1,
+    orderId: String(orderId),
+    orderbookId: '1',
     timestamp: 0,
     status,
     reason: null,
@@ -55,7 +55,7 @@ function eventsOfLife(orderId: number, { fills, end }: Life): Omit<UserEvent, 'e
             quoteAmount: '0',
           },
   });
-  const events = [event('ORDER_CREATED', 'OPEN', 0)];
+  const events = [event('ORDER_CREATED', 'ACTIVE', 0)];
   let filled = 0;
   fills.forEach((amount, index) => {
     filled += amount;
@@ -89,8 +89,9 @@ const account = fc
 /** The open orders after the first `count` events. */
 function openAfter(events: readonly UserEvent[], count: number): Map<number, TrackedOrder> {
   const open = new Map<number, TrackedOrder>();
-  for (const { orderId, orderbookId, status, filledAmount } of events.slice(0, count)) {
-    if (status === 'OPEN' || status === 'PARTIALLY_FILLED') open.set(orderId, { orderId, orderbookId, status, filledAmount });
+  for (const { orderId: text, orderbookId, status, filledAmount } of events.slice(0, count)) {
+    const orderId = Number(text);
+    if (status === 'ACTIVE' || status === 'PARTIALLY_FILLED') open.set(orderId, { orderId, orderbookId, status, filledAmount });
     else open.delete(orderId);
   }
   return open;
@@ -115,7 +116,7 @@ describe('OrderTracker', () => {
 
         const openAtListing = openAfter(events, listed);
         expect(told).toEqual(
-          events.filter((event, index) => index >= listed || (index >= listedId && !openAtListing.has(event.orderId))),
+          events.filter((event, index) => index >= listed || (index >= listedId && !openAtListing.has(Number(event.orderId)))),
         );
         expect(tracker.orders()).toEqual(openAfter(events, events.length));
       }),
@@ -141,13 +142,13 @@ describe('OrderTracker', () => {
         const listing = [...openAfter(events, listed).values()];
         const moved = new Set(tracker.movedIn(listing));
         const histories: OrderHistory[] = [...moved].map((orderId) => {
-          const own = events.slice(0, read).filter((event) => event.orderId === orderId);
+          const own = events.slice(0, read).filter((event) => event.orderId === String(orderId));
           return {
             orderId,
-            orderbookId: 1,
+            orderbookId: '1',
             total: own.length,
             events: own.map(({ eventId, type, timestamp, txHash, reason, fill }) => ({
-              id: eventId,
+              id: String(eventId),
               type: HISTORY_TYPE[type],
               timestamp,
               txHash,
@@ -165,7 +166,7 @@ describe('OrderTracker', () => {
 
         const listedIds = new Set(listing.map((order) => order.orderId));
         const seen = (event: UserEvent, index: number) =>
-          index < lost || held.has(event.orderId) || listedIds.has(event.orderId) || index >= opened;
+          index < lost || held.has(Number(event.orderId)) || listedIds.has(Number(event.orderId)) || index >= opened;
         expect(told).toEqual(events.filter(seen));
         expect(tracker.orders()).toEqual(openAfter(events, events.length));
       }),
@@ -175,19 +176,19 @@ describe('OrderTracker', () => {
   it('reads an order history as the stream would have told it', () => {
     const history: OrderHistory = {
       orderId: 7,
-      orderbookId: 2,
+      orderbookId: '2',
       total: 3,
       events: [
-        { id: 10, type: 'CREATED', timestamp: 1, txHash: null, reason: null, fill: null },
+        { id: '10', type: 'CREATED', timestamp: 1, txHash: null, reason: null, fill: null },
         {
-          id: 12,
+          id: '12',
           type: 'PARTIAL_FILL',
           timestamp: 2,
           txHash: '0xab',
           reason: null,
           fill: { tradeId: 3, role: 'taker', price: '0.25', amountBase: '1.5', baseAmount: '150000000', quoteAmount: '375000' },
         },
-        { id: 15, type: 'CANCELED', timestamp: 3, txHash: null, reason: 'USER', fill: null },
+        { id: '15', type: 'CANCELED', timestamp: 3, txHash: null, reason: 'USER', fill: null },
       ],
     };
     expect(
@@ -199,7 +200,7 @@ describe('OrderTracker', () => {
         reason,
       ]),
     ).toEqual([
-      ['ORDER_CREATED', 10, 'OPEN', '0', null],
+      ['ORDER_CREATED', 10, 'ACTIVE', '0', null],
       ['ORDER_PARTIALLY_FILLED', 12, 'PARTIALLY_FILLED', '1.5', null],
       ['ORDER_CANCELED', 15, 'CANCELED', '1.5', 'USER'],
     ]);

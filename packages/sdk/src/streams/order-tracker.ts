@@ -5,8 +5,9 @@ import type { UserEvent } from './messages.js';
 /** An open order as a user-event stream keeps it. */
 export interface TrackedOrder {
   readonly orderId: number;
-  readonly orderbookId: number;
-  /** `OPEN` or `PARTIALLY_FILLED`: an order that ends leaves the tracker. */
+  /** The book's id as a decimal string, as the API sends it. */
+  readonly orderbookId: string;
+  /** `ACTIVE` or `PARTIALLY_FILLED`: an order that ends leaves the tracker. */
   readonly status: OrderStatus;
   /** Base amount filled, display units. */
   readonly filledAmount: string;
@@ -17,9 +18,9 @@ interface Entry extends TrackedOrder {
   readonly lastEventId: number;
 }
 
-/** An order only moves forward: OPEN, then PARTIALLY_FILLED, then one final status. */
+/** An order only moves forward: ACTIVE, then PARTIALLY_FILLED, then one final status. */
 const RANK: Readonly<Record<OrderStatus, number>> = {
-  OPEN: 0,
+  ACTIVE: 0,
   PARTIALLY_FILLED: 1,
   FILLED: 2,
   CANCELED: 2,
@@ -105,12 +106,13 @@ export class OrderTracker {
 
   /** Takes an event in; true when it is news (and the tracker moved with it), false when it was already known. */
   accept(event: UserEvent): boolean {
-    const known = this.#open.get(event.orderId);
+    const orderId = Number(event.orderId);
+    const known = this.#open.get(orderId);
     const news = known === undefined ? event.eventId > this.#seenUpTo : event.eventId > known.lastEventId && isPast(event, known);
     this.#seenUpTo = Math.max(this.#seenUpTo, event.eventId);
     if (!news) return false;
-    if (isOpen(event.status)) this.#track(event, event.eventId);
-    else this.#open.delete(event.orderId);
+    if (isOpen(event.status)) this.#track({ ...event, orderId }, event.eventId);
+    else this.#open.delete(orderId);
     return true;
   }
 

@@ -1,6 +1,6 @@
 import type { Client } from '../client.js';
 import { ApiError, InvalidKeyError, InvalidParameterError, NotAuthenticatedError, SdkError } from '../errors.js';
-import type { StreamMessage, StreamName, WelcomeMessage } from './messages.js';
+import type { StreamMessage, StreamName } from './messages.js';
 import { openStreamSocket, type StreamSocket } from './stream-socket.js';
 import { streamAddress } from './stream-url.js';
 
@@ -46,9 +46,9 @@ export interface StreamHandle {
 
 /** The handling of one connection, made by a stream for each connection it opens. */
 export interface ConnectionHandler {
-  /** The welcome arrived: fetch what to start from; messages keep arriving (and should be buffered) meanwhile. */
-  sync(welcome: WelcomeMessage): Promise<void>;
-  /** Every message after the welcome; throws a StreamError when the state can no longer be trusted. */
+  /** The connection is open: fetch what to start from; messages keep arriving (and should be buffered) meanwhile. */
+  sync(): Promise<void>;
+  /** Every message of the stream; throws a StreamError when the state can no longer be trusted. */
   message(message: StreamMessage): void;
 }
 
@@ -56,6 +56,8 @@ export interface StreamProtocol {
   readonly stream: StreamName;
   /** The `books` query; null for none. */
   readonly books: readonly number[] | null;
+  /** Asks the server to cancel the account's open orders on `books` when a connection is lost (user events). */
+  readonly cancelOnDisconnect?: boolean | undefined;
   /**
    * Starts handling a new connection. `signal` aborts when the connection ends: work that was
    * under way for it (a snapshot fetch) must then leave the stream's state alone.
@@ -203,15 +205,13 @@ export class ReliableStream implements StreamHandle {
         this.#setStatus('live');
       };
       try {
-        socket = openStreamSocket(streamAddress(client, protocol.stream, token, protocol.books), {
-          message: (message) => {
-            if (message.type !== 'WELCOME') {
-              handler.message(message);
-              return;
-            }
+        const address = streamAddress(client, protocol.stream, token, protocol.books, protocol.cancelOnDisconnect);
+        socket = openStreamSocket(address, {
+          open: () => {
             this.#setStatus('syncing');
-            handler.sync(message).then(live, (error: unknown) => void end(asSdkError(error)));
+            handler.sync().then(live, (error: unknown) => void end(asSdkError(error)));
           },
+          message: (message) => handler.message(message),
           end: (error) => void end(error),
         });
       } catch (error) {

@@ -5,15 +5,23 @@ import { apiErrorOf } from '../transport.js';
 import { parseStreamMessage, type StreamMessage } from './messages.js';
 import type { StreamAddress } from './stream-url.js';
 
-/** How long the handshake and then the welcome may take before the attempt counts as failed. */
+/** How long the handshake may take before the attempt counts as failed. */
 const OPEN_TIMEOUT_MS = 10_000;
+/**
+ * The ping interval assumed of a server that sends no welcome (the real service sends none; ours
+ * pings every 30 s by default): a connection silent for twice as long is given up.
+ */
+const DEFAULT_HEARTBEAT_MS = 30_000;
 /** How long a close waits for the server's close frame before dropping the socket. */
 const CLOSE_GRACE_MS = 1_000;
+const CLOSE_NORMAL = 1000;
 /** Largest refusal body read; the server's error bodies are far smaller. */
 const MAX_REFUSAL_BYTES = 16_384;
 
 export interface SocketListener {
-  /** Every message, in order, after its `seq` was checked; a throw ends the connection with that error. */
+  /** The handshake succeeded: from now on the server sends every message of the stream. */
+  open(): void;
+  /** Every message of the stream, in order, after its `seq` was checked; a throw ends the connection with that error. */
   message(message: StreamMessage): void;
   /** Called once when the connection ends for any reason but {@link StreamSocket.close}. */
   end(error: SdkError): void;
@@ -28,23 +36,31 @@ export interface StreamSocket {
  * One WebSocket connection of a stream, on the `ws` package (it lets a refused upgrade be read, so
  * a 401 can be told from a 400). The connection is trusted only while its messages arrive in `seq`
  * order without gaps and while the server keeps pinging: silence for two heartbeat intervals (the
- * welcome says how long one is) means a dead peer that TCP may not notice for minutes.
+ * WELCOME says how long one is, else {@link DEFAULT_HEARTBEAT_MS}) means a dead peer that TCP may
+ * not notice for minutes. The WELCOME, asked for and sent first by servers that have one, is the
+ * connection's metadata: it is read here and not handed on.
  */
 export function openStreamSocket(address: StreamAddress, listener: SocketListener): StreamSocket {
   const shownUrl = address.shownUrl;
   const socket = new WebSocket(address.url, { perMessageDeflate: false, handshakeTimeout: OPEN_TIMEOUT_MS });
   let ended = false;
+  let opened = false;
   let lastSeq = 0;
   let silenceMs = OPEN_TIMEOUT_MS;
   let timer: NodeJS.Timeout | undefined;
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
 
-  const finish = (error: SdkError | undefined): void => {
+  const finish = (error: SdkError): void => {
     if (ended) return;
     ended = true;
     clearTimeout(timer);
-    socket.terminate();
-    if (error !== undefined) listener.end(error);
+    // A connection given up while it still works (a gap, a malformed message) gets a close frame:
+    // the server takes it as a clean close, so cancel-on-disconnect keeps the orders through the
+    // resync. A silent one is cut, as a vanished peer would be.
+    const silent = error instanceof StreamError && error.failure === 'silent';
+    if (socket.readyState === WebSocket.OPEN && !silent) socket.close(CLOSE_NORMAL);
+    else socket.terminate();
+    listener.end(error);
   };
   const watch = (): void => {
     clearTimeout(timer);
@@ -66,9 +82,16 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
       (cause: unknown) => finish(new NetworkError(shownUrl, cause)),
     );
   });
+  socket.on('open', () => {
+    if (ended) return;
+    opened = true;
+    silenceMs = 2 * DEFAULT_HEARTBEAT_MS;
+    watch();
+    listener.open();
+  });
   socket.on('error', (cause) => {
     finish(
-      socket.readyState === WebSocket.CONNECTING || lastSeq === 0
+      !opened
         ? new NetworkError(shownUrl, cause)
         : new StreamError('closed', 'The stream connection failed', { cause, details: cause.message }),
     );
@@ -88,11 +111,12 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
         throw new StreamError('seq-gap', `Stream message ${lastSeq + 1} was lost`, { details: `got seq ${message.seq} next` });
       }
       lastSeq = message.seq;
-      if (message.type === 'WELCOME') {
-        silenceMs = 2 * message.heartbeatMs;
-        watch();
+      if (message.type !== 'WELCOME') {
+        listener.message(message);
+        return;
       }
-      listener.message(message);
+      silenceMs = 2 * message.heartbeatMs;
+      watch();
     } catch (error) {
       finish(error instanceof SdkError ? error : new SdkError('The stream could not handle a message', { cause: error }));
     }
@@ -100,18 +124,14 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
 
   return {
     async close() {
-      const wasEnded = ended;
       ended = true;
       clearTimeout(timer);
-      if (!wasEnded && socket.readyState === WebSocket.OPEN) {
-        socket.close(1000);
-        const grace = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
-        await closed;
-        clearTimeout(grace);
-        return;
-      }
-      socket.terminate();
+      if (socket.readyState === WebSocket.OPEN) socket.close(CLOSE_NORMAL);
+      // A close frame sent (here or by finish) waits a moment for the server's answer.
+      const grace = socket.readyState === WebSocket.CLOSING ? CLOSE_GRACE_MS : 0;
+      const cut = setTimeout(() => socket.terminate(), grace);
       await closed;
+      clearTimeout(cut);
     },
   };
 }

@@ -151,7 +151,7 @@ describe('watchDepth', () => {
     await stream.waitUntilLive();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ name: 'ApiError', status: 401, code: 'INVALID_TOKEN' });
-    expect((errors[0] as ApiError).url).toMatch(/\/ws\/depth\?books=1&token=redacted$/);
+    expect((errors[0] as ApiError).url).toMatch(/\/ws\/depth\?books=1&welcome=true&token=redacted$/);
     expect(JSON.stringify(errors[0])).not.toContain('forged.token.value');
     const tokens = through.upgrades.map((query) => query.get('token'));
     expect(tokens[0]).toBe('forged.token.value');
@@ -159,16 +159,35 @@ describe('watchDepth', () => {
     await expectInStep(stream);
   });
 
-  it('gives up on a connection that went silent for two heartbeats, and reconnects', async () => {
+  it('gives up on a connection that went silent for two heartbeats of its WELCOME, and reconnects', async () => {
     const quick = await startTestServer({ WS_HEARTBEAT_MS: '150' });
     open.push(quick);
     const through = await proxy(quick.url);
     const { stream, errors } = watch(through.url);
     await stream.waitUntilLive();
+    expect(through.upgrades[0]?.get('welcome')).toBe('true');
     through.silence();
     await through.connections(2);
     await stream.waitUntilLive();
     expect(errors[0]).toMatchObject({ name: 'StreamError', failure: 'silent' });
+  });
+
+  it('follows a server that sends no WELCOME, trusting a quiet connection for two default heartbeats', async () => {
+    const quick = await startTestServer({ WS_HEARTBEAT_MS: '150' });
+    open.push(quick);
+    const through = await proxy(quick.url);
+    through.filter((message) => (message.type === 'WELCOME' ? 'drop-and-renumber' : 'pass'));
+    const { stream, errors } = watch(through.url);
+    await stream.waitUntilLive();
+    await trade(createClient({ baseUrl: quick.url, signer: wallet() }), 'buy', '0.15', '2');
+    await expectInStep(stream, 1, quick.url);
+
+    // Without the WELCOME's 150 ms, silence is judged by the default heartbeat (30 s), not cut short.
+    through.silence();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(stream.status).toBe('live');
+    expect(errors).toEqual([]);
+    expect(through.upgrades).toHaveLength(1);
   });
 
   it('rebuilds the book after a server restart (1001), with what traded before it could reconnect', async () => {

@@ -81,12 +81,13 @@ export function watchDepth(client: Client, parameters: WatchDepthParameters): Wa
       },
       message: (message) => {
         if (!isDepthDiff(message)) return;
-        const buffer = pending.get(message.orderbookId);
+        const bookId = Number(message.orderbookId);
+        const buffer = pending.get(bookId);
         if (buffer !== undefined) {
           buffer.push(message);
           return;
         }
-        const book = synced.get(message.orderbookId);
+        const book = synced.get(bookId);
         if (book?.apply(message)) changed(book, { kind: 'diff', diff: message });
       },
     };

@@ -66,12 +66,12 @@ async function place(
 ): Promise<number> {
   const book = books[(options.book ?? 1) - 1] as OrderbookItem;
   const { orders } = await placeOrders(client, { orders: [limitOrderRequest(book, { side, price, size, ...options })] });
-  return orders[0]?.meta.id as number;
+  return Number(orders[0]?.meta.id);
 }
 
 /** The open orders `GET /orders` lists, as the stream keeps them. */
 async function listedOpen(client: Client) {
-  const { orders } = await getOrders(client, { status: ['OPEN', 'PARTIALLY_FILLED'], limit: 500 });
+  const { orders } = await getOrders(client, { status: ['ACTIVE', 'PARTIALLY_FILLED'], limit: 500 });
   return new Map(
     orders.map((order) => [
       order.id,
@@ -81,11 +81,11 @@ async function listedOpen(client: Client) {
 }
 
 const summary = (events: readonly StreamedUserEvent[]) =>
-  events.map((event) => [event.orderId, event.type, event.status, event.filledAmount, event.recovered]);
+  events.map((event) => [Number(event.orderId), event.type, event.status, event.filledAmount, event.recovered]);
 
 function until(events: readonly StreamedUserEvent[], orderId: number, type: StreamedUserEvent['type']): Promise<true> {
   return eventually(`${type} of order ${orderId}`, () =>
-    events.some((event) => event.orderId === orderId && event.type === type) ? true : undefined,
+    events.some((event) => event.orderId === String(orderId) && event.type === type) ? true : undefined,
   );
 }
 
@@ -105,18 +105,18 @@ describe('watchUserEvents', () => {
     await until(events, resting, 'ORDER_CREATED');
 
     expect(summary(events)).toEqual([
-      [rejected, 'ORDER_CREATED', 'OPEN', '0', false],
+      [rejected, 'ORDER_CREATED', 'ACTIVE', '0', false],
       [rejected, 'ORDER_REJECTED', 'REJECTED', '0', false],
-      [partial, 'ORDER_CREATED', 'OPEN', '0', false],
+      [partial, 'ORDER_CREATED', 'ACTIVE', '0', false],
       [partial, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '2', false],
       [partial, 'ORDER_CANCELED', 'CANCELED', '2', false],
-      [resting, 'ORDER_CREATED', 'OPEN', '0', false],
+      [resting, 'ORDER_CREATED', 'ACTIVE', '0', false],
     ]);
     expect(events.find((event) => event.type === 'ORDER_REJECTED')?.reason).toBe('WOULD_TAKE');
     expect(events.find((event) => event.type === 'ORDER_PARTIALLY_FILLED')?.fill).toMatchObject({ role: 'taker', price: '0.3' });
     for (const orderId of [rejected, partial, resting]) {
       const history = await getOrderHistory(alice, { orderId });
-      expect(events.filter((event) => event.orderId === orderId).map((event) => event.eventId)).toEqual(
+      expect(events.filter((event) => event.orderId === String(orderId)).map((event) => String(event.eventId))).toEqual(
         history.events.map((event) => event.id),
       );
     }
@@ -139,7 +139,7 @@ describe('watchUserEvents', () => {
     expect(summary(events)).toEqual([[first, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '0.5', false]]);
     expect(stream.orders().get(first)).toEqual({
       orderId: first,
-      orderbookId: 1,
+      orderbookId: '1',
       status: 'PARTIALLY_FILLED',
       filledAmount: '0.5',
     });
@@ -172,11 +172,11 @@ describe('watchUserEvents', () => {
     expect(summary(events)).toEqual([
       [a, 'ORDER_CANCELED', 'CANCELED', '0', true],
       [b, 'ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '1', true],
-      [d, 'ORDER_CREATED', 'OPEN', '0', true],
-      [e, 'ORDER_CREATED', 'OPEN', '0', true],
+      [d, 'ORDER_CREATED', 'ACTIVE', '0', true],
+      [e, 'ORDER_CREATED', 'ACTIVE', '0', true],
       [e, 'ORDER_CANCELED', 'CANCELED', '0', true],
     ]);
-    expect(events.find((event) => event.orderId === a)?.reason).toBe('USER');
+    expect(events.find((event) => event.orderId === String(a))?.reason).toBe('USER');
     expect(stream.orders()).toEqual(await listedOpen(alice));
     expect([...stream.orders().keys()].sort()).toEqual([b, c, d].sort());
     expect(errors[0]).toBeInstanceOf(StreamError);
@@ -239,6 +239,51 @@ describe('watchUserEvents', () => {
     await until(events, id, 'ORDER_CREATED');
   });
 
+  it('has the server cancel its orders when the connection is lost, asking again on every reconnect', async () => {
+    const through = await proxy();
+    const alice = account(through.url);
+    const [watched, elsewhere] = [await place(alice, 'buy', '0.2', '1'), await place(alice, 'buy', '0.1', '10', { book: 2 })];
+    const { stream, events } = watch(alice, { books: [1], cancelOnDisconnect: true });
+    await stream.waitUntilLive();
+
+    through.cut();
+    await until(events, watched, 'ORDER_CANCELED');
+    expect(events.find((event) => event.orderId === String(watched) && event.type === 'ORDER_CANCELED')?.reason).toBe(
+      'DISCONNECT',
+    );
+    expect(through.upgrades.map((query) => query.get('cancelOnDisconnect'))).toEqual(['true', 'true']);
+    expect((await listedOpen(alice)).has(elsewhere)).toBe(true);
+
+    const next = await place(alice, 'buy', '0.21', '1');
+    through.cut();
+    await until(events, next, 'ORDER_CANCELED');
+    expect(through.upgrades).toHaveLength(3);
+  });
+
+  it('keeps the orders when it resyncs after a lost message, and when it is closed', async () => {
+    const through = await proxy();
+    const alice = account(through.url);
+    const { stream, events, errors } = watch(alice, { cancelOnDisconnect: true });
+    await stream.waitUntilLive();
+    let dropped = false;
+    through.filter((message) => {
+      if (!message.type.startsWith('ORDER_') || dropped) return 'pass';
+      dropped = true;
+      return 'drop';
+    });
+    const first = await place(alice, 'buy', '0.2', '1');
+    const second = await place(alice, 'buy', '0.21', '1');
+    await through.connections(2);
+    await stream.waitUntilLive();
+    await until(events, second, 'ORDER_CREATED');
+    expect(errors[0]).toMatchObject({ name: 'StreamError', failure: 'seq-gap' });
+
+    await stream.close();
+    // Long enough for the server to have cancelled them, had it taken either close for a loss.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([...(await listedOpen(alice)).keys()].sort()).toEqual([first, second].sort());
+  });
+
   it('follows only the books it is given', async () => {
     const alice = account();
     const inBookOne = await place(alice, 'buy', '0.2', '1');
@@ -248,7 +293,7 @@ describe('watchUserEvents', () => {
     await place(alice, 'buy', '0.21', '1');
     const inBookTwo = await place(alice, 'buy', '0.1', '10', { book: 2 });
     await until(events, inBookTwo, 'ORDER_CREATED');
-    expect(events.map((event) => event.orderId)).toEqual([inBookTwo]);
+    expect(events.map((event) => event.orderId)).toEqual([String(inBookTwo)]);
     expect([...stream.orders().keys()]).toEqual([inBookTwo]);
     expect(stream.orders().has(inBookOne)).toBe(false);
   });
@@ -308,11 +353,13 @@ describe('watchUserEvents', () => {
     const histories = await Promise.all(orders.map((order) => getOrderHistory(alice, { orderId: order.id })));
     type Told = readonly [orderId: number, eventId: number, type: string];
     const byId = (a: Told, b: Told) => a[1] - b[1];
-    const expected = histories.flatMap((history) => history.events.map((event): Told => [history.orderId, event.id, event.type]));
+    const expected = histories.flatMap((history) =>
+      history.events.map((event): Told => [history.orderId, Number(event.id), event.type]),
+    );
     const last = Math.max(...expected.map(([, id]) => id));
     await eventually('every event', () => (events.some((event) => event.eventId === last) ? true : undefined));
     const historyType = (type: string) => (type === 'ORDER_PARTIALLY_FILLED' ? 'PARTIAL_FILL' : type.replace('ORDER_', ''));
-    const told = events.map((event): Told => [event.orderId, event.eventId, historyType(event.type)]);
+    const told = events.map((event): Told => [Number(event.orderId), event.eventId, historyType(event.type)]);
     expect(told.sort(byId)).toEqual(expected.sort(byId));
     expect(events.map((event) => event.eventId)).toEqual([...events.map((event) => event.eventId)].sort((a, b) => a - b));
     expect(events.some((event) => event.recovered)).toBe(true);

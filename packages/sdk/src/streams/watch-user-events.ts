@@ -25,10 +25,18 @@ export interface WatchUserEventsParameters extends StreamOptions {
    * opened and ended while the stream was away.
    */
   readonly onEvent?: ((event: StreamedUserEvent) => void) | undefined;
+  /**
+   * Asks the server, on every connection, to cancel the account's open orders on `books` (every
+   * book without `books`) when the connection is lost rather than closed: the process dies, the
+   * network drops it, it misses the server's heartbeat. {@link StreamHandle.close} closes cleanly
+   * and cancels nothing; neither does the server's own restart. The orders go with reason
+   * `DISCONNECT`, and the stream tells their `ORDER_CANCELED` once it has reconnected.
+   */
+  readonly cancelOnDisconnect?: boolean | undefined;
 }
 
 export interface UserEventStream extends StreamHandle {
-  /** The account's open orders (`OPEN`, `PARTIALLY_FILLED`) by id, as of the last event; empty until the first sync. */
+  /** The account's open orders (`ACTIVE`, `PARTIALLY_FILLED`) by id, as of the last event; empty until the first sync. */
   orders(): ReadonlyMap<number, TrackedOrder>;
 }
 
@@ -119,7 +127,12 @@ export function watchUserEvents(client: Client, parameters: WatchUserEventsParam
 
   const stream = new ReliableStream(
     client,
-    { stream: 'user-events', books: books === null ? null : [...books], connect },
+    {
+      stream: 'user-events',
+      books: books === null ? null : [...books],
+      cancelOnDisconnect: parameters.cancelOnDisconnect === true,
+      connect,
+    },
     parameters,
   );
   return Object.assign(stream, { orders: () => tracker.orders() });
@@ -153,7 +166,7 @@ async function listOpenOrders(
       serverTime ??= answer.serverTime;
       last = listing.lastUpdateId;
       for (const order of listing.orders) {
-        if (books !== null && !books.has(order.orderbookId)) continue;
+        if (books !== null && !books.has(Number(order.orderbookId))) continue;
         const { id, status, filledAmount } = order;
         orders.set(id, { orderId: id, orderbookId: order.orderbookId, status, filledAmount });
       }
@@ -181,10 +194,10 @@ async function listChangedSince(
   const changed = new Set<number>();
   for await (const { page } of getOrderPages(client, { orderbookId })) {
     for (const order of page.orders) {
-      if (order.updatedAt >= since && (books === null || books.has(order.orderbookId))) changed.add(order.id);
+      if (Date.parse(order.updatedAt) >= since && (books === null || books.has(Number(order.orderbookId)))) changed.add(order.id);
     }
     const oldest = page.orders.at(-1);
-    if (signal.aborted || oldest === undefined || oldest.createdAt < since) break;
+    if (signal.aborted || oldest === undefined || Date.parse(oldest.createdAt) < since) break;
   }
   return [...changed];
 }

@@ -21,7 +21,7 @@ export interface StreamProxy {
   filter(verdict: (message: { type: string; seq: number }) => FrameVerdict): void;
   /** Stops forwarding anything, heartbeat pings included, on the connections open now. */
   silence(): void;
-  /** Drops every open stream connection without a close frame (the client sees 1006). */
+  /** Drops every open stream connection without a close frame (the client sees 1006, and so does the server). */
   cut(): void;
   /** Answers new stream requests with this status (`undefined`: forward them again). */
   refuseWith(status: number | undefined): void;
@@ -85,9 +85,11 @@ export async function startStreamProxy(target: string): Promise<StreamProxy> {
         if (code === 1005 || code === 1006) downstream.terminate();
         else downstream.close(code);
       });
-      downstream.on('close', () => {
+      // A client's clean close reaches the server as one; a connection cut reaches it cut.
+      downstream.on('close', (code) => {
         links.delete(current);
-        upstream.terminate();
+        if (code === 1006) upstream.terminate();
+        else upstream.close(code === 1005 ? undefined : code);
       });
       downstream.on('error', () => upstream.terminate());
     });

@@ -112,3 +112,11 @@ export function orderbookIdsParameter(values: readonly OrderbookId[], parameter:
   }
   return [...new Set(ids)];
 }
+
+/** One of a fixed set of words (a period, an interval) that goes into a path. */
+export function oneOfParameter<T extends string>(value: T, allowed: readonly T[], parameter: string): T {
+  if (allowed.includes(value)) return value;
+  throw new InvalidParameterError(parameter, `${parameter} must be one of ${allowed.join(', ')}`, {
+    details: `got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 50)) : typeof value}`,
+  });
+}

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../composition/config.js';
 import type { Reply } from './trader.js';
 
 /** Where data API requests go: a harness (read on every request, so a restart is followed). */

@@ -1,4 +1,4 @@
-import type { DepthDiffMessage, ServerMessage } from '../ws/protocol.js';
+import type { DepthDiffMessage, ServerMessage } from '../edges/ws/protocol.js';
 import { DepthReplica, type DepthSnapshot } from './depth-replica.js';
 import { StreamClient, streamUrl } from './stream-client.js';
 
@@ -43,7 +43,6 @@ export class DepthFollower {
   static async start(base: string, token: string, bookId: number, keepMessages = true): Promise<DepthFollower> {
     const client = await StreamClient.open(streamUrl(base, 'depth', { token, books: String(bookId) }), {}, keepMessages);
     const follower = new DepthFollower(client, new DepthReplica(bookId));
-    await client.welcomed;
     follower.replica.onSnapshot(await fetchDepth(base, bookId));
     return follower;
   }

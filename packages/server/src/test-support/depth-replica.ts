@@ -1,5 +1,5 @@
 import { DepthBook } from '@dex/sdk';
-import type { DepthDiffMessage } from '../ws/protocol.js';
+import type { DepthDiffMessage } from '../edges/ws/protocol.js';
 
 type Level = [price: string, size: string];
 
@@ -33,7 +33,7 @@ export class DepthReplica {
   }
 
   onDiff(diff: DepthDiffMessage): void {
-    if (diff.orderbookId !== this.orderbookId) return;
+    if (diff.orderbookId !== String(this.orderbookId)) return;
     if (this.book === undefined) this.buffered.push(diff);
     else this.book.apply(diff);
   }

@@ -4,16 +4,18 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { BUY, SELL } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, buildDataApiApp } from '../app.js';
-import { runOperator } from '../cli/operator.js';
-import { type Config, loadConfig } from '../config.js';
-import { DEVNET_TOKENS } from '../devnet/seed.js';
-import { createLogger } from '../logging.js';
-import { openServices, type Services } from '../services.js';
-import type { Clock } from '../util/clock.js';
+import { DEVNET_TOKENS } from '../application/markets/seed.js';
+import { buildApp, buildDataApiApp } from '../composition/app.js';
+import { type Config, loadConfig } from '../composition/config.js';
+import { createLogger } from '../composition/logging.js';
+import { operatorIo } from '../composition/operator-wiring.js';
+import { openServices, type Services } from '../composition/services.js';
+import { runOperator } from '../edges/cli/operator.js';
+import type { Clock } from '../ports/clock.js';
 import { Trader, type TraderHost } from './trader.js';
 
 export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
+export { cleanUpServiceProcesses, FROM_SOURCE, type ServiceProcess, startServiceProcess } from './service-process.js';
 export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
 export { until } from './until.js';
 
@@ -27,6 +29,13 @@ export class ManualClock implements Clock {
 
   advance(ms: number): void {
     this.time += ms;
+  }
+}
+
+/** The harness's clock following the real time, as main.ts runs: chain blocks, deadlines, caches and rate limits all agree. */
+export class RealTimeClock extends ManualClock {
+  override now(): number {
+    return Date.now();
   }
 }
 
@@ -48,8 +57,11 @@ export interface Harness {
   readonly config: Config;
   /** Every log line written so far, as text. */
   readonly logs: () => string;
-  /** Stops the app and opens it again on the same data folder and clock, as a process restart would. */
-  restart(): Promise<void>;
+  /**
+   * Stops the app and opens it again on the same data folder and clock, as a process restart would;
+   * `whileDown` runs in between (to move the clock while nothing runs).
+   */
+  restart(whileDown?: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,8 +126,9 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     clock,
     config,
     logs: () => lines.join(''),
-    restart: async () => {
+    restart: async (whileDown = () => {}) => {
       await stop();
+      whileDown();
       running = await open();
     },
     close: async () => {
@@ -168,17 +181,21 @@ export interface OperatorRun {
   readonly out: string;
 }
 
-/** Runs an operator CLI command on the store of the running services, as `npm run cli` would beside the server. */
+/**
+ * Runs an operator CLI command on the store of the running services, as `npm run cli` would beside
+ * the server (with the devnet chain it runs, when it runs one).
+ */
 export async function runOperatorOn(host: TraderHost, ...argv: string[]): Promise<OperatorRun> {
   const { store, config, clock } = host.services;
   const out: string[] = [];
-  const io = {
+  const io = operatorIo({
     store,
     network: config.network,
     clock,
-    out: (line: string) => out.push(line),
-    err: (line: string) => out.push(line),
-  };
+    out: (line) => out.push(line),
+    err: (line) => out.push(line),
+    devnetDataDir: config.dataDir,
+  });
   const code = await runOperator(argv, io);
   return { code, out: out.join('\n') };
 }

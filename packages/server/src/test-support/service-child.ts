@@ -6,12 +6,12 @@
  * the trade ids, and `failed` with a message.
  */
 import { BUY, SELL } from '@dex/core';
-import { buildApp } from '../app.js';
-import { DevnetIssuer } from '../chain/devnet-issuer.js';
-import { loadConfig } from '../config.js';
-import { createLogger } from '../logging.js';
-import { openServices } from '../services.js';
-import { systemClock } from '../util/clock.js';
+import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import { buildApp } from '../composition/app.js';
+import { loadConfig } from '../composition/config.js';
+import { createLogger } from '../composition/logging.js';
+import { openServices } from '../composition/services.js';
+import { systemClock } from '../ports/clock.js';
 import { Trader } from './trader.js';
 
 export type ServiceParentMessage = { type: 'fund' } | { type: 'trade'; count: number } | { type: 'stop' };
@@ -25,8 +25,22 @@ function tell(message: ServiceChildMessage): void {
   process.send?.(message);
 }
 
+/** A crash is told to the parent before the exit, so the failing test shows its cause. */
+function crash(error: unknown): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (process.send === undefined) process.exit(1);
+  process.send({ type: 'failed', message: `the service crashed: ${message}` } satisfies ServiceChildMessage, () =>
+    process.exit(1),
+  );
+}
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
 const config = loadConfig(process.env);
-const services = await openServices(config, createLogger(config.logLevel), systemClock);
+const services = await openServices(config, createLogger(config.logLevel), systemClock).catch((error: unknown) => {
+  crash(error);
+  return new Promise<never>(() => {});
+});
 const app = await buildApp(services);
 await app.ready();
 const host = { app, services };

@@ -1,5 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { type ClientOptions, WebSocket } from 'ws';
-import type { ServerMessage, StreamName, WelcomeMessage } from '../ws/protocol.js';
+import type { ServerMessage, StreamName } from '../edges/ws/protocol.js';
 
 /** A stream the server refused to open: the HTTP status and JSON body of its answer. */
 export class UpgradeRefused extends Error {
@@ -13,11 +14,18 @@ export class UpgradeRefused extends Error {
   }
 }
 
+/** The query of a stream URL, as text (a test may send what the server must refuse). */
+export interface StreamQuery {
+  readonly token?: string;
+  readonly books?: string;
+  readonly welcome?: string;
+  readonly cancelOnDisconnect?: string;
+}
+
 /** `ws://host:port/ws/<stream>?token=...&books=...` for a server at `base` (`http://host:port`). */
-export function streamUrl(base: string, stream: StreamName, query: { token?: string; books?: string }): string {
+export function streamUrl(base: string, stream: StreamName, query: StreamQuery): string {
   const url = new URL(`/ws/${stream}`, base.replace(/^http/, 'ws'));
-  if (query.token !== undefined) url.searchParams.set('token', query.token);
-  if (query.books !== undefined) url.searchParams.set('books', query.books);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
   return url.toString();
 }
 
@@ -36,8 +44,8 @@ export class StreamClient {
   readonly messages: ServerMessage[] = [];
   /** Messages whose `seq` did not follow the previous one's: loss the client would have to resync from. */
   seqGaps = 0;
-  /** Resolves with the welcome, the first message of every stream. */
-  readonly welcomed: Promise<WelcomeMessage>;
+  /** The headers of the server's 101 answer (the connection's metadata). */
+  headers: IncomingHttpHeaders = {};
   /** Resolves when the connection closes, with the close code the client saw. */
   readonly closed: Promise<{ code: number; reason: string }>;
   private readonly waiters = new Set<Waiter>();
@@ -51,15 +59,13 @@ export class StreamClient {
     this.closed = new Promise((resolve) => {
       socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
     });
-    let welcome: (message: WelcomeMessage) => void = () => {};
-    this.welcomed = new Promise((resolve) => {
-      welcome = resolve;
+    socket.once('upgrade', (response) => {
+      this.headers = response.headers;
     });
     socket.on('message', (data: Buffer) => {
       const message = JSON.parse(data.toString('utf8')) as ServerMessage;
       if (message.seq !== this.lastSeq + 1) this.seqGaps++;
       this.lastSeq = message.seq;
-      if (message.type === 'WELCOME') welcome(message);
       if (keepMessages) this.messages.push(message);
       for (const listener of this.listeners) listener(message);
       for (const waiter of this.waiters) {
@@ -71,7 +77,10 @@ export class StreamClient {
     });
   }
 
-  /** Opens a stream; rejects with UpgradeRefused when the server answers the upgrade with an error. */
+  /**
+   * Opens a stream; rejects with UpgradeRefused when the server answers the upgrade with an error.
+   * Once it resolves the server follows the connection: whatever changes after reaches it.
+   */
   static open(url: string, options: ClientOptions = {}, keepMessages = true): Promise<StreamClient> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { perMessageDeflate: false, ...options });

@@ -3,9 +3,9 @@ import { BUY, orderTypedData, parseWireOrder, type Side, type WireOrder } from '
 import type { FastifyInstance } from 'fastify';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { DevnetAccountKeys } from '../accounts/devnet-account-keys.js';
-import { DevnetIssuer } from '../chain/devnet-issuer.js';
-import type { Services } from '../services.js';
+import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
+import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import type { Services } from '../composition/services.js';
 
 /** A reply as tests look at it. */
 export interface Reply<T = Record<string, unknown>> {
@@ -16,9 +16,22 @@ export interface Reply<T = Record<string, unknown>> {
 
 /** A built order as the API returns it (wire form plus meta). */
 export interface BuiltOrder extends WireOrder {
-  meta: { orderbookId: number; type: 'LIMIT' | 'MARKET'; side: 'buy' | 'sell'; orderHash: string };
+  meta: { orderbookId: string; type: 'LIMIT' | 'MARKET'; side: 'buy' | 'sell'; isAMMEnabled: boolean; orderHash: string };
 }
 
+/** The `meta` of a saved order as the wire has it: ids as decimal strings. */
+export interface SavedWireMeta {
+  id: string;
+  orderbookId: string;
+  status: string;
+  reason: string | null;
+  orderHash: string;
+  filledAmount: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A saved order's meta as tests use it: its id as a number (the wire sends a string), to cancel it or read its history by. */
 export interface SavedMeta {
   id: number;
   status: string;
@@ -36,8 +49,9 @@ export interface OrderRequestBody {
   outputAmount: string;
   deadline?: string;
   recipient?: string;
-  makerOnly?: boolean;
-  takerOnce?: boolean;
+  makerOnly?: boolean | 0 | 1;
+  takerOnce?: boolean | 0 | 1;
+  isAMMEnabled?: boolean | 0 | 1;
 }
 
 type Signer =
@@ -146,11 +160,11 @@ export class Trader {
     return reply.body.orders;
   }
 
-  /** Save items for built orders, signed. */
+  /** Save items for built orders, signed; each carries the built order untouched, `meta` and all, as the docs' clients send it. */
   async items(orders: BuiltOrder[]) {
     return Promise.all(
       orders.map(async (order) => ({
-        order: wireOf(order),
+        order,
         signature: await this.signOrder(order),
         orderbookId: order.meta.orderbookId,
         type: order.meta.type,
@@ -161,7 +175,7 @@ export class Trader {
   async save(
     orders: BuiltOrder[],
     ocoLinks?: { a: number; b: number }[],
-  ): Promise<Reply<{ orders: (BuiltOrder & { meta: SavedMeta })[] }>> {
+  ): Promise<Reply<{ orders: (WireOrder & { meta: SavedWireMeta })[] }>> {
     return this.request('POST', '/orders/save', { items: await this.items(orders), ...(ocoLinks ? { ocoLinks } : {}) });
   }
 
@@ -203,7 +217,7 @@ export class Trader {
   async place(requests: OrderRequestBody[]): Promise<SavedMeta[]> {
     const reply = await this.save(await this.build(requests));
     if (reply.status !== 200) throw new Error(`save failed: ${JSON.stringify(reply.body)}`);
-    return reply.body.orders.map((order) => order.meta);
+    return reply.body.orders.map(({ meta }) => ({ ...meta, id: Number(meta.id) }));
   }
 
   async limit(

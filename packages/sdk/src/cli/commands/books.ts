@@ -4,10 +4,10 @@ import { countOption } from '../arguments.js';
 import type { Command } from '../command.js';
 import { pairOf, tableWithFooter, yesNo } from '../output.js';
 
-/** `+0.4 %`, `-1.25 %`; the API gives the 24-hour change as a number, for display only. */
-function change(percent: number | null): string {
+/** `+0.4000 %`, `-1.2500 %`: the API's 24-hour change, a decimal string, signed. */
+function change(percent: string | null): string {
   if (percent === null) return '-';
-  return `${percent > 0 ? '+' : ''}${percent} %`;
+  return `${percent.startsWith('-') || /^[0.]+$/.test(percent) ? '' : '+'}${percent} %`;
 }
 
 function row(book: OrderbookItem): string[] {

@@ -1,8 +1,8 @@
-import type { SdkError } from '../../errors.js';
 import type { OrderBookView } from '../../streams/depth-book.js';
 import { watchDepth } from '../../streams/watch-depth.js';
 import { findBook } from '../book-lookup.js';
 import type { CommandContext } from '../context.js';
+import { followUntilInterrupted } from '../follow.js';
 import { renderLadder } from '../ladder.js';
 import { jsonLine, pairOf } from '../output.js';
 
@@ -29,26 +29,7 @@ export async function watchLadder(context: CommandContext, orderbookId: number, 
     const frame = renderLadder({ lastUpdateId: book.lastUpdateId, bids, asks }, { levels, title });
     io.out(io.isTerminal === true ? `${CLEAR_SCREEN}${frame}` : frame);
   };
-  let lastError: SdkError | undefined;
-  const stream = watchDepth(client, {
-    books: [orderbookId],
-    onBook: draw,
-    onError: (error) => {
-      lastError = error;
-    },
-    // The stream retries by itself; say why the ladder stands still meanwhile.
-    onStatus: (status) => {
-      if (status === 'reconnecting' && io.signal?.aborted !== true)
-        io.err(`dex-trade: ${lastError?.message ?? 'the depth stream stopped'}; reconnecting`);
-    },
-  });
-  const interrupted = new Promise<undefined>((resolve) => {
-    if (io.signal?.aborted === true) resolve(undefined);
-    io.signal?.addEventListener('abort', () => resolve(undefined), { once: true });
-  });
-  // Until SIGINT, or until the stream gives up (an unknown or closed book, a refused login).
-  const failure = await Promise.race([stream.closed, interrupted]);
-  await stream.close();
-  if (failure !== undefined) throw failure;
-  return 0;
+  return followUntilInterrupted(io, 'depth stream', (options) =>
+    watchDepth(client, { books: [orderbookId], onBook: draw, ...options }),
+  );
 }

@@ -1,3 +1,4 @@
+import { cancelAfter, MAX_CANCEL_AFTER_SECONDS } from '../../actions/cancel-after.js';
 import { cancelAllOrders } from '../../actions/cancel-all-orders.js';
 import { cancelOrders, MAX_CANCELS_PER_REQUEST } from '../../actions/cancel-orders.js';
 import { getOpenOrders } from '../../actions/get-open-orders.js';
@@ -21,7 +22,7 @@ function describe(result: CancelResult): string {
     result.accepted.length === 0
       ? 'no order cancelled'
       : `cancelling ${result.accepted.join(', ')} (off the book now; final when its history shows CANCELED)`,
-    ...result.skipped.map((skipped) => `not cancelled ${skipped.orderId}: ${skipped.reason}`),
+    ...result.skippedDetails.map((skipped) => `not cancelled ${skipped.orderId}: ${skipped.reason}`),
   ];
   return lines.join('\n');
 }
@@ -53,5 +54,34 @@ export const orderCancelCommand: Command = {
     const result = await cancelOrders(await context.accountClient('order cancel'), { orderIds });
     context.print(result, describe(result));
     return result.skipped.length === 0 ? 0 : 1;
+  },
+};
+
+const SECONDS = /^(0|[1-9][0-9]{0,5})$/;
+
+export const orderCancelAfterCommand: Command = {
+  name: 'order cancel-after',
+  synopsis: '<seconds>',
+  summary: 'the dead-man switch: cancel every open order unless this is run again within SECONDS; 0 disarms it',
+  help: [
+    `  <seconds>   0 to ${MAX_CANCEL_AFTER_SECONDS}; each run replaces the last switch. Run it every few seconds with a`,
+    "              longer timeout (a cron job, a bot's loop): if the runs stop, the account's open orders are",
+    '              cancelled (reason CANCEL_AFTER) and orders built but not saved yet can no longer be saved',
+    '  --json      the POST /cancel/after answer',
+  ].join('\n'),
+  options: [],
+  arguments: [1, 1],
+  async run(context, [text = '']) {
+    if (!SECONDS.test(text) || Number(text) > MAX_CANCEL_AFTER_SECONDS) {
+      throw new UsageError(`SECONDS must be a whole number from 0 to ${MAX_CANCEL_AFTER_SECONDS}`);
+    }
+    const result = await cancelAfter(await context.accountClient('order cancel-after'), { timeoutSeconds: Number(text) });
+    context.print(
+      result,
+      result.triggerTime === null
+        ? 'dead-man switch disarmed'
+        : `every open order is cancelled at ${result.triggerTime} unless the switch is armed again before`,
+    );
+    return 0;
   },
 };

@@ -1,17 +1,18 @@
 import { getOrderHistory } from '../../actions/get-order-history.js';
 import { getOrders } from '../../actions/get-orders.js';
 import { type HistoryEvent, ORDER_STATUSES, type OrderListItem, type OrderStatus } from '../../order-types.js';
+import { statusWord } from '../../wire-compat.js';
 import { countOption, UsageError, wholeNumber } from '../arguments.js';
 import type { Command } from '../command.js';
 import { isoTime, table, tableWithFooter } from '../output.js';
 
-/** `--status OPEN,partially_filled`: known statuses, any case. */
+/** `--status active,PARTIALLY_FILLED`: known statuses, any case; `OPEN` is the older word for `ACTIVE`. */
 function statusesOf(text: string | undefined): OrderStatus[] | undefined {
   if (text === undefined) return undefined;
-  const statuses = text.split(',').map((status) => status.trim().toUpperCase());
+  const statuses = text.split(',').map((status) => statusWord(status.trim().toUpperCase() as OrderStatus));
   const unknown = statuses.find((status) => !(ORDER_STATUSES as readonly string[]).includes(status));
   if (unknown !== undefined) throw new UsageError(`--status takes a comma list of ${ORDER_STATUSES.join(', ')}`);
-  return statuses as OrderStatus[];
+  return statuses;
 }
 
 function orderRow(order: OrderListItem): string[] {
@@ -25,7 +26,7 @@ function orderRow(order: OrderListItem): string[] {
     order.amount,
     order.filledAmount,
     order.reason === null ? order.status : `${order.status} (${order.reason})`,
-    isoTime(order.createdAt),
+    order.createdAt,
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { InvalidParameterError } from '../../errors.js';
 import { ledgerIdParameter } from '../../utils/parameters.js';
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapItems } from '../data-client.js';
+import { type FarmTotalWire, farmTotalOf } from '../normalise.js';
 import type { FarmTotal } from '../types.js';
 
 export interface GetFarmTotalsParameters {
@@ -14,5 +15,7 @@ export type GetFarmTotalsErrorType = InvalidParameterError | DataRequestErrorTyp
 
 /** An account's stake in each farm it is in (`GET /farms/totals/:accountId`). */
 export function getFarmTotals(client: DataClient, parameters: GetFarmTotalsParameters): Promise<GetFarmTotalsReturnType> {
-  return client.get<FarmTotal[]>({ path: ['farms', 'totals', ledgerIdParameter(parameters.accountId, 'accountId')] });
+  return client
+    .get<FarmTotalWire[]>({ path: ['farms', 'totals', ledgerIdParameter(parameters.accountId, 'accountId')] })
+    .then(mapItems(farmTotalOf));
 }

@@ -1,4 +1,5 @@
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapItems } from '../data-client.js';
+import { type FarmWire, farmOf } from '../normalise.js';
 import type { Farm } from '../types.js';
 
 export type GetFarmsReturnType = DataResult<Farm[]>;
@@ -7,5 +8,5 @@ export type GetFarmsErrorType = DataRequestErrorType;
 
 /** Every liquidity-mining farm with its emissions per second (`GET /farms`). */
 export function getFarms(client: DataClient): Promise<GetFarmsReturnType> {
-  return client.get<Farm[]>({ path: ['farms'] });
+  return client.get<FarmWire[]>({ path: ['farms'] }).then(mapItems(farmOf));
 }

@@ -1,4 +1,5 @@
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapItems } from '../data-client.js';
+import { type PoolWire, poolOf } from '../normalise.js';
 import type { Pool } from '../types.js';
 
 export type GetKnownPoolsReturnType = DataResult<Pool[]>;
@@ -7,5 +8,5 @@ export type GetKnownPoolsErrorType = DataRequestErrorType;
 
 /** The pools whose two tokens are both known (`GET /pools/known`). */
 export function getKnownPools(client: DataClient): Promise<GetKnownPoolsReturnType> {
-  return client.get<Pool[]>({ path: ['pools', 'known'] });
+  return client.get<PoolWire[]>({ path: ['pools', 'known'] }).then(mapItems(poolOf));
 }

@@ -1,6 +1,7 @@
 import type { InvalidParameterError } from '../../errors.js';
 import { ledgerIdParameter } from '../../utils/parameters.js';
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapData } from '../data-client.js';
+import { latestCandlesOf, noCandlesYet, type TokenCandleWire } from '../normalise.js';
 import type { CandleInterval, TokenCandle } from '../types.js';
 
 export interface GetLatestTokenPriceParameters {
@@ -9,18 +10,25 @@ export interface GetLatestTokenPriceParameters {
   readonly interval?: CandleInterval | undefined;
 }
 
-export type GetLatestTokenPriceReturnType = DataResult<TokenCandle>;
+/** The candle in a list of one; `[]` for a token that never traded. */
+export type GetLatestTokenPriceReturnType = DataResult<TokenCandle[]>;
 
-/** A token that never traded is an ApiError 404 `NO_PRICE_HISTORY`. */
+/** An unlisted token is an ApiError 404 `TOKEN_NOT_FOUND`. */
 export type GetLatestTokenPriceErrorType = InvalidParameterError | DataRequestErrorType;
 
-/** The candle holding the token's last trade (`GET /tokens/prices/latest/:tokenId`). */
+/**
+ * The candle holding the token's last trade (`GET /tokens/prices/latest/:tokenId`). An older
+ * server's single candle, or its 404 `NO_PRICE_HISTORY` for a token that never traded, comes out
+ * as the list the current server sends.
+ */
 export function getLatestTokenPrice(
   client: DataClient,
   parameters: GetLatestTokenPriceParameters,
 ): Promise<GetLatestTokenPriceReturnType> {
-  return client.get<TokenCandle>({
-    path: ['tokens', 'prices', 'latest', ledgerIdParameter(parameters.tokenId, 'tokenId')],
-    query: { interval: parameters.interval },
-  });
+  return client
+    .get<TokenCandleWire | TokenCandleWire[]>({
+      path: ['tokens', 'prices', 'latest', ledgerIdParameter(parameters.tokenId, 'tokenId')],
+      query: { interval: parameters.interval },
+    })
+    .then((result) => mapData(result, latestCandlesOf), noCandlesYet);
 }

@@ -1,13 +1,10 @@
 import type { InvalidParameterError } from '../../errors.js';
-import { unixSecondsParameter } from '../../utils/parameters.js';
 import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { rangeQuery, type TimeRange } from '../range-query.js';
 import type { PlatformField, PlatformInterval, PlatformPoint } from '../types.js';
 
-export interface GetPlatformDataParameters {
+export interface GetPlatformDataParameters extends TimeRange {
   readonly field: PlatformField;
-  /** Unix seconds. */
-  readonly from: number;
-  readonly to: number;
   readonly interval: PlatformInterval;
 }
 
@@ -24,8 +21,7 @@ export function getPlatformData(client: DataClient, parameters: GetPlatformDataP
     path: ['stats', 'platformData'],
     query: {
       field: parameters.field,
-      from: unixSecondsParameter(parameters.from, 'from'),
-      to: unixSecondsParameter(parameters.to, 'to'),
+      ...rangeQuery(parameters),
       interval: parameters.interval,
     },
   });

@@ -1,6 +1,7 @@
 import type { InvalidParameterError } from '../../errors.js';
 import { idParameter } from '../../utils/parameters.js';
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapData } from '../data-client.js';
+import { type PoolWire, poolOf } from '../normalise.js';
 import type { Pool } from '../types.js';
 
 export interface GetPoolParameters {
@@ -14,5 +15,7 @@ export type GetPoolErrorType = InvalidParameterError | DataRequestErrorType;
 
 /** One pool with its tokens and reserves (`GET /pools/:poolId`). */
 export function getPool(client: DataClient, parameters: GetPoolParameters): Promise<GetPoolReturnType> {
-  return client.get<Pool>({ path: ['pools', String(idParameter(parameters.poolId, 'poolId'))] });
+  return client
+    .get<PoolWire>({ path: ['pools', String(idParameter(parameters.poolId, 'poolId'))] })
+    .then((result) => mapData(result, poolOf));
 }

@@ -1,4 +1,5 @@
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapItems } from '../data-client.js';
+import { type PoolWire, poolOf } from '../normalise.js';
 import type { Pool } from '../types.js';
 
 export type GetPoolsReturnType = DataResult<Pool[]>;
@@ -7,5 +8,5 @@ export type GetPoolsErrorType = DataRequestErrorType;
 
 /** Every constant-product pool with its tokens and reserves (`GET /pools`). */
 export function getPools(client: DataClient): Promise<GetPoolsReturnType> {
-  return client.get<Pool[]>({ path: ['pools'] });
+  return client.get<PoolWire[]>({ path: ['pools'] }).then(mapItems(poolOf));
 }

@@ -1,14 +1,12 @@
 import type { InvalidParameterError } from '../../errors.js';
-import { ledgerIdParameter, unixSecondsParameter } from '../../utils/parameters.js';
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { ledgerIdParameter } from '../../utils/parameters.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapData } from '../data-client.js';
+import { type TokenCandleWire, tokenCandleOf } from '../normalise.js';
+import { rangeQuery, type TimeRange } from '../range-query.js';
 import type { CandleInterval, TokenCandle } from '../types.js';
 
-export interface GetTokenPricesParameters {
+export interface GetTokenPricesParameters extends TimeRange {
   readonly tokenId: string;
-  /** Unix seconds. */
-  readonly from: number;
-  /** Unix seconds, not before `from`. */
-  readonly to: number;
   readonly interval: CandleInterval;
 }
 
@@ -22,12 +20,13 @@ export type GetTokenPricesErrorType = InvalidParameterError | DataRequestErrorTy
  * and holds trades of it (`GET /tokens/prices/:tokenId`).
  */
 export function getTokenPrices(client: DataClient, parameters: GetTokenPricesParameters): Promise<GetTokenPricesReturnType> {
-  return client.get<TokenCandle[]>({
-    path: ['tokens', 'prices', ledgerIdParameter(parameters.tokenId, 'tokenId')],
-    query: {
-      from: unixSecondsParameter(parameters.from, 'from'),
-      to: unixSecondsParameter(parameters.to, 'to'),
-      interval: parameters.interval,
-    },
-  });
+  return client
+    .get<TokenCandleWire[]>({
+      path: ['tokens', 'prices', ledgerIdParameter(parameters.tokenId, 'tokenId')],
+      query: {
+        ...rangeQuery(parameters),
+        interval: parameters.interval,
+      },
+    })
+    .then((result) => mapData(result, (candles) => candles.map(tokenCandleOf)));
 }

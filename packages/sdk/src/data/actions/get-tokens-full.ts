@@ -1,4 +1,5 @@
-import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { type DataClient, type DataRequestErrorType, type DataResult, mapItems } from '../data-client.js';
+import { type TokenWire, tokenOf } from '../normalise.js';
 import type { Token } from '../types.js';
 
 export type GetTokensFullReturnType = DataResult<Token[]>;
@@ -7,5 +8,5 @@ export type GetTokensFullErrorType = DataRequestErrorType;
 
 /** Every listed token with its description fields (`GET /tokens/full`). */
 export function getTokensFull(client: DataClient): Promise<GetTokensFullReturnType> {
-  return client.get<Token[]>({ path: ['tokens', 'full'] });
+  return client.get<TokenWire<Token>[]>({ path: ['tokens', 'full'] }).then(mapItems(tokenOf<Token>));
 }

@@ -1,0 +1,24 @@
+import type { InvalidParameterError } from '../../errors.js';
+import { ledgerIdParameter, oneOfParameter } from '../../utils/parameters.js';
+import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
+import { PERIODS, type Period, type TokenPvl } from '../types.js';
+
+export interface GetTokenPvlParameters {
+  readonly tokenId: string;
+  readonly period: Period;
+}
+
+export type GetTokenPvlReturnType = DataResult<TokenPvl[]>;
+
+/** An unlisted token is an ApiError 404 `TOKEN_NOT_FOUND`. */
+export type GetTokenPvlErrorType = InvalidParameterError | DataRequestErrorType;
+
+/**
+ * A token's price and volume per bucket of the period, from its first price on, the price carried
+ * through buckets without trades (`GET /tokens/{period}/:tokenId`).
+ */
+export function getTokenPvl(client: DataClient, parameters: GetTokenPvlParameters): Promise<GetTokenPvlReturnType> {
+  return client.get<TokenPvl[]>({
+    path: ['tokens', oneOfParameter(parameters.period, PERIODS, 'period'), ledgerIdParameter(parameters.tokenId, 'tokenId')],
+  });
+}

@@ -1,0 +1,49 @@
+import type { AnvilLocation } from '@dex/contracts';
+import type { Network } from '../../domain/network.js';
+
+/**
+ * Where fills settle: a devnet node the service starts itself (the embedded default), any EVM
+ * JSON-RPC endpoint with a deployed reactor and the operator's key, or nowhere (devnet only).
+ */
+export type ChainConfig =
+  | {
+      readonly kind: 'devnet';
+      /** Loopback port of the node; 0 picks a free one. */
+      readonly port: number;
+      /** Seconds between state dumps of the node: what a crash of the node can lose. */
+      readonly stateIntervalSeconds: number;
+      /** Where the anvil binary is: `ANVIL_PATH`, else the pinned package, else `PATH`. */
+      readonly anvil: AnvilLocation;
+      readonly settlement: SettlementConfig;
+    }
+  | {
+      readonly kind: 'rpc';
+      readonly rpcUrl: string;
+      /** The operator's secp256k1 key (0x + 64 hex); it sends settlements and cancellations. */
+      readonly operatorKey: `0x${string}`;
+      readonly settlement: SettlementConfig;
+    }
+  | { readonly kind: 'off' };
+
+export interface SettlementConfig {
+  /**
+   * Most fills in one settlement transaction. A fill costs about 140k gas (more with an Ed25519
+   * signature to check), so the default of 100 fits the default gas limit of 15M.
+   */
+  readonly batchFills: number;
+  /** Gas limit of one settlement transaction; batches are cut to fit it. */
+  readonly txGasLimit: number;
+}
+
+/** What opening the settlement chain reads of the service's configuration. */
+export interface ChainSettings {
+  readonly network: Network;
+  readonly chainId: number;
+  /** Where the embedded devnet keeps its state, record and keys. */
+  readonly dataDir: string;
+  readonly chain: ChainConfig;
+  /** The reactor of an RPC chain; null on the embedded devnet, which deploys its own. */
+  readonly reactorAddress: string | null;
+  readonly signatureDomainName: string;
+  readonly signatureDomainVersion: string;
+}

@@ -1,0 +1,174 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { devnetClients, PartialFillLimitOrderReactor } from '@dex/contracts';
+import { getAddress, parseEventLogs } from 'viem';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDataDir } from '../../test-support/harness.js';
+import type { ServiceChildMessage, ServiceParentMessage } from '../../test-support/service-child.js';
+import { until as pollUntil } from '../../test-support/until.js';
+import { openDatabase } from '../sqlite/driver.js';
+import { DEVNET_RECORD_FILE } from './embedded-devnet.js';
+
+const CHILD = new URL('../../test-support/service-child.ts', import.meta.url);
+const TRADES = 60;
+const children = new Set<ChildProcess>();
+const folders: { dir: string; remove: () => void }[] = [];
+
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+  // A failed test may leave the killed service's chain node running.
+  for (const folder of folders.splice(0)) {
+    const pidFile = join(folder.dir, 'devnet-chain.pid');
+    if (existsSync(pidFile)) {
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    folder.remove();
+  }
+});
+
+function startService(dataDir: string): ChildProcess {
+  const child = fork(CHILD, [], {
+    execArgv: ['--import', 'tsx', '--conditions', 'source'],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      CHAIN: 'devnet',
+      LOG_LEVEL: 'silent',
+      VERIFY_WORKERS: '0',
+      // Small batches: settling the trades takes many transactions, so the kill lands mid-way.
+      SETTLEMENT_BATCH_FILLS: '2',
+      DEVNET_CHAIN_STATE_INTERVAL_SECONDS: '1',
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  return child;
+}
+
+function next<T extends ServiceChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<ServiceChildMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${type} from the service in time`)), 60_000);
+    const onMessage = (message: ServiceChildMessage) => {
+      if (message.type === 'failed') reject(new Error(message.message));
+      if (message.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message as Extract<ServiceChildMessage, { type: T }>);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
+  });
+}
+
+function send(child: ChildProcess, message: ServiceParentMessage): void {
+  child.send(message);
+}
+
+/** Settlement states of the trades, read from the service's store file while it runs. */
+async function statuses(dataDir: string): Promise<Map<number, { status: string; txHash: string | null }>> {
+  const db = await openDatabase(join(dataDir, 'devnet.sqlite'));
+  try {
+    const rows = db
+      .prepare<{ trade_id: number; status: string; tx_hash: string | null }>('SELECT trade_id, status, tx_hash FROM settlements')
+      .all();
+    return new Map(rows.map((row) => [row.trade_id, { status: row.status, txHash: row.tx_hash }]));
+  } finally {
+    db.close();
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Polls every 20 ms, as a crash test wants to catch the moment settlement starts. */
+function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  return pollUntil(check, what, timeoutMs, 20);
+}
+
+/**
+ * Funds two traders, makes the trades and kills the service mid-settlement, then starts it again
+ * and checks that every fill settled exactly once on the chain. With `loseNodeState`, the chain
+ * node is killed too and its state file is put back to a snapshot taken after the funding and
+ * before any trade: the node has lost every settlement the store recorded.
+ */
+async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
+  const data = tempDataDir();
+  folders.push(data);
+  const stateFile = join(data.dir, 'devnet-chain-state.json');
+  const first = startService(data.dir);
+  await next(first, 'ready');
+  send(first, { type: 'fund' });
+  await next(first, 'funded');
+  const funded = Date.now();
+  // The node writes its state every second: the first write after the funding holds it.
+  await until(
+    async () => (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0) > funded + 100 || undefined,
+    'a state dump',
+  );
+  const snapshot = readFileSync(stateFile);
+  send(first, { type: 'trade', count: TRADES });
+  const { tradeIds } = await next(first, 'traded');
+  expect(tradeIds).toHaveLength(TRADES);
+
+  const settledBefore = await until(async () => {
+    const settled = [...(await statuses(data.dir)).values()].filter((row) => row.status === 'settled').length;
+    return settled > 0 && settled < TRADES / 2 ? settled : undefined;
+  }, 'settlement to be under way');
+  const nodePid = Number(readFileSync(join(data.dir, 'devnet-chain.pid'), 'utf8'));
+  first.kill('SIGKILL');
+  await new Promise((resolve) => first.once('exit', resolve));
+  if (loseNodeState) {
+    process.kill(nodePid, 'SIGKILL');
+    await until(async () => (isAlive(nodePid) ? undefined : true), 'the node to die');
+    writeFileSync(stateFile, snapshot);
+  }
+
+  const second = startService(data.dir);
+  await next(second, 'ready');
+  const final = await until(async () => {
+    const rows = await statuses(data.dir);
+    return tradeIds.every((id) => rows.get(id)?.status === 'settled') ? rows : undefined;
+  }, 'every trade to be settled after the restart');
+
+  // On the chain as it is now: one Filled event per trade, in the transaction the store names.
+  const record = JSON.parse(readFileSync(join(data.dir, DEVNET_RECORD_FILE), 'utf8')) as {
+    rpcUrl: string;
+    reactor: `0x${string}`;
+  };
+  const clients = devnetClients(record.rpcUrl, 298);
+  const logs = await clients.public.getLogs({ address: getAddress(record.reactor), fromBlock: 0n });
+  const filled = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs, eventName: 'Filled' });
+  const byTrade = new Map<number, string[]>();
+  for (const event of filled) {
+    const id = Number(event.args.fillId);
+    byTrade.set(id, [...(byTrade.get(id) ?? []), event.transactionHash]);
+  }
+  for (const id of tradeIds) {
+    expect(byTrade.get(id), `trade ${id}`).toEqual([final.get(id)?.txHash]);
+  }
+  expect(settledBefore).toBeGreaterThan(0);
+  send(second, { type: 'stop' });
+  await new Promise((resolve) => second.once('exit', resolve));
+}
+
+describe('a kill -9 during settlement', () => {
+  it('of the service: the restart settles every fill exactly once', async () => {
+    await crashDuringSettlement(false);
+  }, 120_000);
+
+  it('of the service and its chain node, which loses its latest state: still every fill exactly once', async () => {
+    await crashDuringSettlement(true);
+  }, 120_000);
+});

@@ -1,0 +1,113 @@
+import {
+  ACCOUNT_KEY_SERVICE_ADDRESS,
+  DevnetAccountKeyService,
+  type DevnetClients,
+  fund,
+  installAccountKeyService,
+  installTestToken,
+  registerEd25519Key,
+  TestToken,
+} from '@dex/contracts';
+import { type Address, getAddress, type Hex, maxUint256 } from 'viem';
+import type { DevnetFunding } from '../../ports/devnet-funding.js';
+import type { AccountKeyRecord, TokenRecord } from '../../ports/store/ports.js';
+import type { ChainContext } from './chain-context.js';
+
+/**
+ * The devnet's issuer: the test tokens' minter and the registrar of devnet keys at 0x16a. Nobody
+ * holds a key for it (the address is derived from a label); its transactions go through anvil's
+ * impersonation, so they never compete with the operator's nonces, whichever process sends them.
+ */
+export const DEVNET_ISSUER_ADDRESS: Address = '0x4E5F82fFcD9ec3850FdDbB59b717827A0A1C9Cae';
+
+export class DevnetIssuerError extends Error {
+  override readonly name = 'DevnetIssuerError';
+}
+
+/**
+ * Gives devnet accounts what they need to trade: gas money, test tokens, an unlimited reactor
+ * allowance (set by the account itself through impersonation, so it works the same for secp256k1
+ * wallets and Ed25519 ledger accounts, which cannot sign EVM transactions here), and for Ed25519
+ * accounts their key in the 0x16a registry the reactor checks signatures against.
+ */
+export class DevnetIssuer implements DevnetFunding {
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly devnet: DevnetClients,
+    private readonly reactor: Address,
+  ) {}
+
+  /** The issuer of the service's own devnet chain. */
+  static of(chain: ChainContext): DevnetIssuer {
+    if (chain.devnet === null) throw new DevnetIssuerError('the issuer exists on the embedded devnet chain only');
+    return new DevnetIssuer(chain.devnet, chain.reactor);
+  }
+
+  /** Installs the key registry at 0x16a (once) with the issuer as registrar. */
+  async installKeyRegistry(): Promise<void> {
+    await this.asIssuer((issuer) => installAccountKeyService(this.devnet, issuer));
+  }
+
+  /** Installs a registry token as a devnet ERC-20 at its ledger address (once), minted by the issuer. */
+  async installToken(token: TokenRecord): Promise<void> {
+    await this.asIssuer((issuer) =>
+      installTestToken(this.devnet, issuer, {
+        address: getAddress(token.evmAddress),
+        name: token.name,
+        symbol: token.symbol,
+        decimals: token.decimals,
+      }),
+    );
+  }
+
+  /** Publishes an Ed25519 account's key at 0x16a unless it is there already; other key types need none. */
+  async publishKey(record: AccountKeyRecord): Promise<void> {
+    if (record.keyType !== 'ED25519') return;
+    const account = getAddress(record.evmAddress);
+    const key = `0x${record.publicKey}` as Hex;
+    const current = await this.devnet.public.readContract({
+      address: ACCOUNT_KEY_SERVICE_ADDRESS,
+      abi: DevnetAccountKeyService.abi,
+      functionName: 'ed25519KeyOf',
+      args: [account],
+    });
+    if (current.toLowerCase() === key.toLowerCase()) return;
+    await this.asIssuer((issuer) => registerEd25519Key(this.devnet, issuer, account, key));
+  }
+
+  async fund(account: string, tokens: readonly { token: string; amount: bigint }[]): Promise<void> {
+    const holder = getAddress(account);
+    await fund(this.devnet, holder);
+    await this.devnet.test.impersonateAccount({ address: holder });
+    try {
+      const self = this.devnet.wallet(holder);
+      for (const { token, amount } of tokens) {
+        const address = getAddress(token);
+        await this.asIssuer(async (issuer) =>
+          this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
+        );
+        await this.mined(
+          self.writeContract({ address, abi: TestToken.abi, functionName: 'approve', args: [this.reactor, maxUint256] }),
+        );
+      }
+    } finally {
+      await this.devnet.test.stopImpersonatingAccount({ address: holder });
+    }
+  }
+
+  /** Runs `work` with the issuer's wallet; the issuer stays impersonated (other processes may use it too). */
+  private async asIssuer<T>(work: (issuer: ReturnType<DevnetClients['wallet']>) => Promise<T>): Promise<T> {
+    // Gas money and impersonation once per issuer, not per transaction.
+    this.ready ??= fund(this.devnet, DEVNET_ISSUER_ADDRESS).then(() =>
+      this.devnet.test.impersonateAccount({ address: DEVNET_ISSUER_ADDRESS }),
+    );
+    await this.ready;
+    return work(this.devnet.wallet(DEVNET_ISSUER_ADDRESS));
+  }
+
+  private async mined(sent: Promise<Hex>): Promise<void> {
+    const receipt = await this.devnet.public.waitForTransactionReceipt({ hash: await sent });
+    if (receipt.status !== 'success') throw new DevnetIssuerError(`devnet transaction ${receipt.transactionHash} reverted`);
+  }
+}

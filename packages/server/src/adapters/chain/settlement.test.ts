@@ -1,0 +1,426 @@
+import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
+import { BUY, parseWireOrder, SELL } from '@dex/core';
+import { type Address, createPublicClient, getAddress, type Hex, http } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fund } from '../../test-support/funded-trader.js';
+import { type Harness, ManualClock, startHarness, Trader } from '../../test-support/harness.js';
+import { DevnetIssuer } from './devnet-issuer.js';
+import { ReactorIndexer } from './reactor-indexer.js';
+
+const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ CHAIN: 'devnet' }, { clock: new ManualClock(Date.now()) });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+function settlement(host: Harness = h) {
+  const value = host.services.settlement;
+  if (value === null) throw new Error('settlement is off');
+  return value;
+}
+
+async function fundedTrader(make: (host: Harness) => Promise<Trader>, host: Harness = h): Promise<Trader> {
+  return fund(host, await make(host));
+}
+
+function balanceOf(token: string, owner: string): Promise<bigint> {
+  return settlement().chain.public.readContract({
+    address: token as Address,
+    abi: TestToken.abi,
+    functionName: 'balanceOf',
+    args: [owner as Address],
+  });
+}
+
+/** Waits until no trade waits for settlement, then reads the trade tape of book 1 (past its cache). */
+async function settledTape(host: Harness = h): Promise<{ transactionHash: string }[]> {
+  const { store } = host.services;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    settlement(host).settler.wake();
+    if ((await store.settlements.pending(1)).length === 0 && (await store.settlements.submitted()).length === 0) {
+      host.clock.advance(60_000);
+      const reply = await host.app.inject({ method: 'GET', url: '/trades/1?limit=100' });
+      return (reply.json() as { trades: { transactionHash: string }[] }).trades;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('trades were not settled in time');
+}
+
+describe('settlement on the devnet chain', () => {
+  it('settles the trades of a secp256k1 wallet and an Ed25519 account through the reactor: balances move exactly by the fills and fees, tape and histories carry the hash', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    const market = h.services.registry.get(1);
+    if (market === undefined) throw new Error('no book 1');
+    const { base, quote } = market;
+    const parties = [maker.swapper, taker.swapper, settlement().chain.operator.account.address];
+    const before = await Promise.all(
+      parties.flatMap((owner) => [balanceOf(base.evmAddress, owner), balanceOf(quote.evmAddress, owner)]),
+    );
+
+    // Asks of 2 @ 0.25 and 3 @ 0.251; the taker buys 4: 2 @ 0.25 and 2 @ 0.251.
+    const asks = await maker.place([maker.limitRequest(1, SELL, 25_000, 20), maker.limitRequest(1, SELL, 25_100, 30)]);
+    const bid = await taker.limit(1, BUY, 25_200, 40);
+    const tape = await settledTape();
+    expect(tape).toHaveLength(2);
+    for (const trade of tape) expect(trade.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const baseMoved = 4n * WHBAR;
+    const quoteMoved = 2n * 250_000n + 2n * 251_000n; // 1.002 USDC
+    const { takerFeePips, makerFeePips } = market.book;
+    const takerFees = [2n * WHBAR, 2n * WHBAR].reduce(
+      (sum, amount) => sum + (amount * BigInt(takerFeePips) + 999_999n) / 1_000_000n,
+      0n,
+    );
+    const makerFees = [500_000n, 502_000n].reduce((sum, amount) => sum + (amount * BigInt(makerFeePips)) / 1_000_000n, 0n);
+    const after = await Promise.all(
+      parties.flatMap((owner) => [balanceOf(base.evmAddress, owner), balanceOf(quote.evmAddress, owner)]),
+    );
+    expect(after).toEqual([
+      (before[0] as bigint) - baseMoved,
+      (before[1] as bigint) + quoteMoved - makerFees,
+      (before[2] as bigint) + baseMoved - takerFees,
+      (before[3] as bigint) - quoteMoved,
+      (before[4] as bigint) + takerFees,
+      (before[5] as bigint) + makerFees,
+    ]);
+
+    for (const [trader, id] of [
+      [maker, asks[0]?.id],
+      [taker, bid.id],
+    ] as const) {
+      const history = await trader.request<{ events: { type: string; txHash: string | null }[] }>('GET', `/orders/${id}/history`);
+      const fills = history.body.events.filter((event) => event.type === 'PARTIAL_FILL' || event.type === 'FILLED');
+      expect(fills.length).toBeGreaterThan(0);
+      for (const fill of fills) expect(tape.map((trade) => trade.transactionHash)).toContain(fill.txHash);
+    }
+  });
+});
+
+/** Polls `check` until it returns a value, waking the settlement loops between tries. */
+async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    settlement().settler.wake();
+    settlement().cancels.wake();
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface HistoryEvent {
+  type: string;
+  txHash: string | null;
+  reason: string | null;
+}
+
+async function historyOf(trader: Trader, id: number): Promise<HistoryEvent[]> {
+  return (await trader.request<{ events: HistoryEvent[] }>('GET', `/orders/${id}/history`)).body.events;
+}
+
+const canceledEvent = (trader: Trader, id: number) =>
+  eventually(async () => (await historyOf(trader, id)).find((event) => event.type === 'CANCELED'), `order ${id} to be CANCELED`);
+
+async function storedOrder(id: number) {
+  const order = await h.services.store.orders.get(id);
+  if (order === undefined) throw new Error(`no order ${id}`);
+  return order;
+}
+
+/** What the reactor would do with the operator settling `maker` against `taker` for one step. */
+async function simulateSettle(makerId: number, takerId: number) {
+  const [maker, taker] = [await storedOrder(makerId), await storedOrder(takerId)];
+  const { chain } = settlement();
+  const { result } = await chain.public.simulateContract({
+    account: chain.operator.account,
+    address: chain.reactor,
+    abi: PartialFillLimitOrderReactor.abi,
+    functionName: 'settle',
+    args: [
+      [maker, taker].map((order) => ({
+        order: parseWireOrder(JSON.parse(order.signedOrder)),
+        signature: order.signature as Hex,
+      })),
+      [
+        {
+          fillId: 1_000_000n + BigInt(makerId),
+          maker: 0,
+          taker: 1,
+          makerFeePips: 0,
+          takerFeePips: 0,
+          makerAmount: 10_000_000n,
+          takerAmount: 2_600_000n,
+        },
+      ],
+    ],
+  });
+  return result.map(outcomeOf);
+}
+
+describe('cancellation on the devnet chain', () => {
+  it('is final once the reactor confirms it; after that not even the operator can settle the order', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    const ask = await maker.limit(1, SELL, 25_000, 10);
+    const bidOrder = await taker.place([taker.limitRequest(1, BUY, 24_000, 10)]);
+    const reply = await maker.request('POST', '/cancel', { orderIds: [ask.id] });
+    expect(reply.status).toBe(202);
+
+    const canceled = await canceledEvent(maker, ask.id);
+    expect(canceled).toMatchObject({ reason: 'USER', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    const { chain } = settlement();
+    const record = await storedOrder(ask.id);
+    expect(
+      await chain.public.readContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancelled',
+        args: [getAddress(maker.swapper), record.orderHash as Hex],
+      }),
+    ).toBe(true);
+    expect((await simulateSettle(ask.id, bidOrder[0]?.id as number))[0]).toEqual({ reason: 'Cancelled', party: 'Maker' });
+  });
+
+  it('picks up a cancellation the swapper sends to the reactor itself', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const ask = await maker.limit(1, SELL, 26_000, 10);
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    const swapper = getAddress(maker.swapper);
+    await devnet.test.impersonateAccount({ address: swapper });
+    const hash = await devnet.wallet(swapper).writeContract({
+      address: chain.reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'cancel',
+      args: [[(await storedOrder(ask.id)).orderHash as Hex]],
+    });
+    await devnet.test.stopImpersonatingAccount({ address: swapper });
+
+    expect(await canceledEvent(maker, ask.id)).toMatchObject({ reason: 'USER', txHash: hash });
+    const depth = await h.app.inject({ method: 'GET', url: '/depth/1' });
+    expect((depth.json() as { asks: [string, string][] }).asks.map(([price]) => price)).not.toContain('0.26');
+  });
+
+  it('waits for a fill in flight: CANCELED comes after the fill settled', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.secp256k1(host));
+    // Book 3 (SAUCE/WHBAR) is untouched by the other tests: the taker meets this ask only.
+    const ask = await maker.limit(3, SELL, 2_000, 20);
+    await settlement().settler.stop();
+    await taker.limit(3, BUY, 2_000, 10);
+    await maker.request('POST', '/cancel', { orderIds: [ask.id] });
+    // The reactor confirms the cancellation, but the fill is not settled yet: not final.
+    await eventually(
+      async () => ((await h.services.store.cancellations.unsent(10)).length === 0 ? true : undefined),
+      'the cancel to be sent',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await historyOf(maker, ask.id)).map((event) => event.type)).toEqual(['CREATED', 'PARTIAL_FILL']);
+
+    await settlement().settler.start();
+    const events = await eventually(async () => {
+      const history = await historyOf(maker, ask.id);
+      return history.some((event) => event.type === 'CANCELED') ? history : undefined;
+    }, 'the cancellation to be final');
+    expect(events.map((event) => event.type)).toEqual(['CREATED', 'PARTIAL_FILL', 'CANCELED']);
+    // The fill settled before the cancellation was sent, in an earlier transaction.
+    expect(events[1]?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(events[2]?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(events[2]?.txHash).not.toBe(events[1]?.txHash);
+  });
+
+  it('raises the nonce floor on the reactor with cancel/all', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const orders = await maker.place([maker.limitRequest(1, SELL, 28_000, 10), maker.limitRequest(1, SELL, 28_100, 10)]);
+    const highest = (await storedOrder(orders[1]?.id as number)).nonce;
+    const reply = await maker.request('POST', '/cancel/all', { nonceFloor: (highest + 1n).toString() });
+    expect(reply.status).toBe(202);
+    for (const order of orders) expect(await canceledEvent(maker, order.id)).toMatchObject({ reason: 'NONCE_FLOOR' });
+    const { chain } = settlement();
+    await eventually(async () => {
+      const floor = await chain.public.readContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'nonceFloor',
+        args: [getAddress(maker.swapper)],
+      });
+      return floor === highest + 1n ? floor : undefined;
+    }, 'the floor on the reactor');
+  });
+  it('picks up a cancellation the swapper sends in the same block as a settlement the service applied from its receipt', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.secp256k1(host));
+    // Book 3: the test above left nothing resting there.
+    const [filled, cancelled] = await maker.place([
+      maker.limitRequest(3, SELL, 2_100, 10),
+      maker.limitRequest(3, SELL, 2_200, 10),
+    ]);
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null || filled === undefined || cancelled === undefined) throw new Error('not a devnet');
+    const swapper = getAddress(maker.swapper);
+    await devnet.test.setAutomine(false);
+    let hash: Hex;
+    try {
+      await taker.limit(3, BUY, 2_100, 10);
+      await eventually(
+        async () => ((await h.services.store.settlements.submitted()).length > 0 ? true : undefined),
+        'the settlement to be sent',
+      );
+      await devnet.test.impersonateAccount({ address: swapper });
+      hash = await devnet.wallet(swapper).writeContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancel',
+        args: [[(await storedOrder(cancelled.id)).orderHash as Hex]],
+      });
+      await devnet.test.stopImpersonatingAccount({ address: swapper });
+      await devnet.test.mine({ blocks: 1 });
+    } finally {
+      await devnet.test.setAutomine(true);
+    }
+    const { blockNumber } = await chain.public.getTransactionReceipt({ hash });
+    expect(await chain.public.getBlockTransactionCount({ blockNumber })).toBe(2);
+
+    expect(await canceledEvent(maker, cancelled.id)).toMatchObject({ reason: 'USER', txHash: hash });
+    const fills = (await historyOf(maker, filled.id)).filter((event) => event.type === 'FILLED');
+    expect(fills).toEqual([expect.objectContaining({ txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })]);
+  });
+});
+
+describe('funds on the devnet chain', () => {
+  it('refuses an order its balance and reactor allowance do not cover, counting its open orders', async () => {
+    const unfunded = await Trader.secp256k1(h);
+    const refused = await unfunded.save(await unfunded.build([unfunded.limitRequest(2, SELL, 100_000, 10)]));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+
+    // 1,000 SAUCE: 600 resting, then 500 more is too much, 400 fits.
+    const trader = await fundedTrader((host) => Trader.ed25519(host));
+    await trader.limit(2, SELL, 100_000, 600);
+    const over = await trader.save(await trader.build([trader.limitRequest(2, SELL, 100_000, 500)]));
+    expect(over.body).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect((over.body as unknown as { error: string }).error).toContain('would spend 1100000000');
+    expect((await trader.limit(2, SELL, 100_000, 400)).status).toBe('ACTIVE');
+  });
+
+  it('reports the reactor approvals of onboarding from the chain', async () => {
+    const trader = await Trader.secp256k1(h);
+    const before = await trader.request('GET', '/onboarding/1/status');
+    expect(before.body).toMatchObject({
+      pendingSteps: ['approveBaseTokenReactor', 'approveQuoteTokenReactor'],
+      isComplete: false,
+    });
+    const tokens = await h.services.store.tokens.list();
+    await DevnetIssuer.of(settlement().chain).fund(
+      trader.swapper,
+      tokens.map((token) => ({ token: token.evmAddress, amount: 1n })),
+    );
+    const after = await trader.request('GET', '/onboarding/1/status');
+    expect(after.body).toMatchObject({ pendingSteps: [], isComplete: true });
+  });
+
+  it('drops a fill whose maker moved its funds away: the maker is cancelled, the taker goes back on the book', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    const ask = await maker.limit(2, SELL, 90_000, 10);
+    // The maker spends its SAUCE elsewhere after placing the order.
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    const sauce = h.services.registry.get(2)?.base.evmAddress as Address;
+    if (devnet === null) throw new Error('not a devnet');
+    const holder = getAddress(maker.swapper);
+    await devnet.test.impersonateAccount({ address: holder });
+    const balance = await balanceOf(sauce, holder);
+    await chain.public.waitForTransactionReceipt({
+      hash: await devnet.wallet(holder).writeContract({
+        address: sauce,
+        abi: TestToken.abi,
+        functionName: 'transfer',
+        args: ['0x000000000000000000000000000000000000dEaD', balance],
+      }),
+    });
+    await devnet.test.stopImpersonatingAccount({ address: holder });
+
+    const bid = await taker.limit(2, BUY, 90_000, 10);
+    expect(bid.status).toBe('FILLED');
+    const canceled = await canceledEvent(maker, ask.id);
+    expect(canceled.reason).toBe('INSUFFICIENT_FUNDS');
+    const back = await eventually(async () => {
+      const order = await storedOrder(bid.id);
+      return order.status === 'OPEN' ? order : undefined;
+    }, 'the taker to be back on the book');
+    expect(back.filledSteps).toBe(0);
+    h.clock.advance(60_000);
+    const depth = (await h.app.inject({ method: 'GET', url: '/depth/2' })).json() as { bids: [string, string][] };
+    expect(depth.bids[0]).toEqual(['0.9', '10']);
+  });
+});
+
+describe('settlement batches on the devnet chain', () => {
+  let small: Harness;
+
+  beforeAll(async () => {
+    // 1M gas: a batch of four fills of Ed25519 orders (about 230k gas each to verify) does not fit.
+    small = await startHarness({ CHAIN: 'devnet', SETTLEMENT_TX_GAS_LIMIT: '1000000' }, { clock: new ManualClock(Date.now()) });
+  });
+
+  afterAll(async () => {
+    await small?.close();
+  });
+
+  it('halves a batch the simulation refuses as too large for the gas limit, and still settles every fill', async () => {
+    const maker = await fundedTrader((host) => Trader.ed25519(host), small);
+    const taker = await fundedTrader((host) => Trader.secp256k1(host), small);
+    await maker.place([20_000, 20_010, 20_020, 20_030].map((ticks) => maker.limitRequest(1, SELL, ticks, 10)));
+    expect((await taker.limit(1, BUY, 20_030, 40)).status).toBe('FILLED');
+
+    const tape = await settledTape(small);
+    expect(tape).toHaveLength(4);
+    const hashes = new Set(tape.map((trade) => trade.transactionHash));
+    expect(hashes.size).toBeGreaterThan(1);
+    for (const hash of hashes) expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(small.logs()).toContain('halving it');
+  });
+
+  it('catches up over many settlement blocks through a node that refuses large answers', async () => {
+    const maker = await fundedTrader((host) => Trader.ed25519(host), small);
+    const taker = await fundedTrader((host) => Trader.secp256k1(host), small);
+    await maker.place(Array.from({ length: 16 }, (_, step) => maker.limitRequest(1, SELL, 21_000 + step, 10)));
+    expect((await taker.limit(1, BUY, 21_015, 160)).status).toBe('FILLED');
+    const tape = await settledTape(small);
+
+    // A client that refuses answers over 4 kB (viem's default limit is 10 MB): the events of all
+    // these blocks do not fit one answer, those of any one block do.
+    const { chain, settler } = settlement(small);
+    const limited = createPublicClient({
+      chain: chain.public.chain,
+      transport: http(chain.public.chain.rpcUrls.default.http[0], { maxResponseBodySize: 4_096, retryCount: 0 }),
+    });
+    const head = await chain.public.getBlockNumber();
+    await expect(limited.getLogs({ address: chain.reactor, fromBlock: 1n, toBlock: head })).rejects.toThrow();
+
+    // The store forgets every settlement, as if the service had been down while they happened.
+    const { store, desk, clock, logger } = small.services;
+    await settler.stop();
+    const forgotten = await store.settlements.requeueSettledAfter(0n, clock.now());
+    expect(forgotten).toBeGreaterThanOrEqual(tape.length);
+    const indexer = new ReactorIndexer({ ...chain, public: limited }, store, desk, clock, logger);
+    await indexer.rewindTo(0n);
+    await indexer.catchUp();
+
+    expect(await store.settlements.pending(1_000)).toEqual([]);
+    expect(await store.settlements.cursor(`reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`)).toBe(head);
+    await settler.start();
+    expect(await settledTape(small)).toEqual(tape);
+  });
+});

@@ -1,0 +1,266 @@
+import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
+import { decodeFunctionResult, type Hash, type TransactionReceipt } from 'viem';
+import type { FeeSchedule } from '../../application/accounts/fee-schedule.js';
+import type { MarketRegistry } from '../../application/markets/market-registry.js';
+import type { TradingDesk } from '../../application/orders/trading-desk.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Store } from '../../ports/store/ports.js';
+import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import { BatchSize } from './batch-size.js';
+import type { SettlementConfig } from './chain-config.js';
+import type { ChainContext } from './chain-context.js';
+import { failedFill } from './fill-failure.js';
+import { GasModel } from './gas-model.js';
+import type { OperatorTransactions } from './operator-transactions.js';
+import type { ReactorIndexer } from './reactor-indexer.js';
+import { type EncodedBatch, encodeBatch, settlementBatch, type TradeFeeRates, withoutFills } from './settlement-batch.js';
+import { WorkLoop } from './work-loop.js';
+
+export interface SettlerDeps {
+  readonly chain: ChainContext;
+  readonly transactions: OperatorTransactions;
+  readonly indexer: ReactorIndexer;
+  readonly store: Store;
+  readonly registry: MarketRegistry;
+  readonly fees: FeeSchedule;
+  readonly desk: TradingDesk;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly config: SettlementConfig;
+}
+
+/** A settlement transaction sent and not yet applied. */
+interface InFlight {
+  readonly tradeIds: number[];
+  /** Ed25519 orders the batch uses for the first time: their signature checks cost the most gas. */
+  readonly newEd25519: number;
+  readonly hash: Hash;
+  readonly receipt: Promise<TransactionReceipt>;
+}
+
+/**
+ * Settles matched trades on the reactor, oldest first, in batches. Each batch is simulated first:
+ * fills the reactor would refuse are undone on the books (the order at fault is cancelled with the
+ * reason, the other gets its quantity back) and left out; fills the reactor already settled are
+ * recorded from their event; the rest go out in one transaction with a fixed gas limit, as the
+ * very calldata that was simulated. A batch the simulation refuses as a whole (e.g. over the gas
+ * limit) is halved, and grows back after each settled batch. Errors back off and retry; a fill is
+ * never settled twice because the reactor refuses a fill id it has seen.
+ *
+ * Pipelined: while a batch is being mined, the next is read and encoded, and the receipt of the one
+ * before is applied. The next batch is simulated only once the previous one is mined, so that the
+ * simulation sees its transfers and fills; the operator's nonce and the fees are read meanwhile.
+ */
+export class Settler {
+  private readonly loop: WorkLoop;
+  private readonly batchSize: BatchSize;
+  private readonly gas: GasModel;
+  private inFlight: InFlight | null = null;
+
+  constructor(private readonly deps: SettlerDeps) {
+    this.batchSize = new BatchSize(deps.config.batchFills);
+    this.gas = new GasModel(deps.config.txGasLimit);
+    this.loop = new WorkLoop(() => this.settleNext(), deps.logger, 'settlement');
+  }
+
+  /**
+   * Reconciles the store with the chain, then settles in the background: fills recorded in blocks
+   * the chain no longer has are queued again, events missed while down are applied, and fills
+   * whose transaction left no trace go back in the queue.
+   */
+  async start(): Promise<void> {
+    const { store, chain, indexer, clock, logger } = this.deps;
+    const lost = await store.settlements.requeueSettledAfter(chain.headAtStart, clock.now());
+    if (lost > 0) logger.warn({ lost, head: chain.headAtStart.toString() }, 'the chain lost settled fills; settling them again');
+    await indexer.rewindTo(chain.headAtStart);
+    await indexer.catchUp();
+    const stranded = await store.settlements.submitted();
+    if (stranded.length > 0)
+      await store.settlements.markPending(
+        stranded.map((trade) => trade.tradeId),
+        clock.now(),
+      );
+    this.loop.start();
+  }
+
+  /** Tells the settler new trades are waiting. */
+  wake(): void {
+    this.loop.wake();
+  }
+
+  /** Stops the loop, then waits for the transaction in flight and applies it. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    const last = this.inFlight;
+    this.inFlight = null;
+    if (last === null) return;
+    try {
+      await this.deps.indexer.applyReceipt(await this.mined(last));
+    } catch (error) {
+      this.deps.logger.warn({ err: error, hash: last.hash }, 'the last settlement transaction was not applied');
+    }
+  }
+
+  /** Settles until nothing is pending: for tests and benchmarks that need a quiet queue. */
+  async settleAll(): Promise<void> {
+    while (await this.settleNext()) {}
+  }
+
+  /**
+   * One turn of the pipeline: reads and encodes the next batch while the one in flight is mined,
+   * then simulates the next batch and sends it, then applies the receipt of the one before. False
+   * when nothing was pending nor in flight.
+   */
+  private async settleNext(): Promise<boolean> {
+    const previous = this.inFlight;
+    this.inFlight = null;
+    let receipt: TransactionReceipt | null = null;
+    try {
+      const next = this.nextBatch(previous !== null);
+      // Awaited below; a failure meanwhile must not count as unhandled.
+      next.catch(() => {});
+      if (previous !== null) receipt = await this.mined(previous);
+      const batch = await next;
+      if (batch === null) return previous !== null;
+      this.inFlight = await this.simulateAndSend(batch);
+      return true;
+    } finally {
+      if (receipt !== null) await this.deps.indexer.applyReceipt(receipt);
+    }
+  }
+
+  /** The oldest pending trades as an encoded `settle` call, or null when none is pending. */
+  private async nextBatch(inFlight: boolean): Promise<EncodedBatch | null> {
+    const pending = await this.deps.store.settlements.pending(this.batchSize.next(inFlight));
+    if (pending.length === 0) return null;
+    const trades = pending.slice(0, this.gas.fitting(pending));
+    return encodeBatch(settlementBatch(trades, await this.feeRates(trades)));
+  }
+
+  /** The receipt of a mined batch; its trades go back in the queue when it reverted or was lost. */
+  private async mined(sent: InFlight): Promise<TransactionReceipt> {
+    const { store, clock } = this.deps;
+    const receipt = await sent.receipt.catch(async (error: unknown) => {
+      await store.settlements.markPending(sent.tradeIds, clock.now());
+      throw error;
+    });
+    if (receipt.status !== 'success') {
+      await store.settlements.markPending(sent.tradeIds, clock.now());
+      throw new Error(`settlement transaction ${sent.hash} reverted`);
+    }
+    this.batchSize.mined();
+    this.gas.mined(sent.tradeIds.length, sent.newEd25519, receipt.gasUsed);
+    return receipt;
+  }
+
+  /**
+   * Simulates the batch and deals with the fills the reactor would not settle: the ones it already
+   * settled are recorded from their events, the ones it refuses are undone on the books. What is
+   * left to send, or null when nothing is (or when the batch was halved).
+   */
+  private async simulated(batch: EncodedBatch): Promise<EncodedBatch | null> {
+    const { indexer, desk, logger } = this.deps;
+    const outcomes = await this.simulate(batch);
+    if (outcomes === null) return null;
+    const drop = new Set<number>();
+    const alreadySettled: number[] = [];
+    const failures = [];
+    for (const [position, outcome] of outcomes.entries()) {
+      if (outcome.reason === 'None') continue;
+      drop.add(position);
+      const trade = batch.trades[position] as UnsettledTrade;
+      if (outcome.reason === 'AlreadySettled') alreadySettled.push(trade.tradeId);
+      else failures.push(failedFill(trade, outcome));
+    }
+    if (alreadySettled.length > 0) await indexer.applySettledFills(alreadySettled);
+    if (failures.length > 0) {
+      for (const failure of failures)
+        logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
+      await desk.unwindFills(failures);
+      await desk.finalizeCancels();
+    }
+    if (drop.size === 0) return batch;
+    const rest = withoutFills(batch, drop);
+    return rest.fills.length === 0 ? null : encodeBatch(rest);
+  }
+
+  /**
+   * Simulates the batch and sends what it leaves; the operator's nonce and the fees are read while
+   * the simulation runs. Null when nothing was sent.
+   */
+  private async simulateAndSend(batch: EncodedBatch): Promise<InFlight | null> {
+    const { transactions, store, clock, config } = this.deps;
+    const simulation = this.simulated(batch);
+    const sending = transactions.sendCalldata(
+      simulation.then((rest) => rest?.calldata ?? null),
+      BigInt(config.txGasLimit),
+    );
+    // Awaited below, after the simulation, whose failure it shares.
+    sending.catch(() => {});
+    const rest = await simulation;
+    const sent = await sending;
+    if (rest === null || sent === null) return null;
+    // Awaited by the next turn; a failure meanwhile must not count as unhandled.
+    sent.receipt.catch(() => {});
+    const tradeIds = rest.trades.map((trade) => trade.tradeId);
+    const newEd25519 = this.gas.sent(rest.trades);
+    await store.settlements.markSubmitted(tradeIds, sent.hash, clock.now());
+    return { tradeIds, newEd25519, ...sent };
+  }
+
+  /** The fee rates of both sides of each trade, each account and book read once. */
+  private async feeRates(trades: readonly UnsettledTrade[]): Promise<(trade: UnsettledTrade) => TradeFeeRates> {
+    const { registry, fees } = this.deps;
+    const rates = new Map<string, Awaited<ReturnType<FeeSchedule['rates']>>>();
+    for (const trade of trades) {
+      const market = registry.get(trade.bookId);
+      if (market === undefined) throw new Error(`trade ${trade.tradeId} is on unknown book ${trade.bookId}`);
+      for (const account of [trade.maker.account, trade.taker.account]) {
+        const key = `${account}:${trade.bookId}`;
+        if (!rates.has(key)) rates.set(key, await fees.rates(account, market));
+      }
+    }
+    const rateOf = (account: string, bookId: number) =>
+      rates.get(`${account}:${bookId}`) as Awaited<ReturnType<FeeSchedule['rates']>>;
+    return (trade) => ({
+      makerFeePips: rateOf(trade.maker.account, trade.bookId).makerFeePips,
+      takerFeePips: rateOf(trade.taker.account, trade.bookId).takerFeePips,
+    });
+  }
+
+  /**
+   * The reactor's outcome for each fill, or null after halving a batch the simulation refused as a
+   * whole: a batch over the gas limit fails with whatever the EVM ran out of ("out of gas",
+   * "ReentrancySentryOOG", ...), so any failure of a batch of several fills halves it. A single
+   * fill that fails as a whole is an error: the loop backs off and tries again.
+   */
+  private async simulate(batch: EncodedBatch) {
+    const { chain, config, logger } = this.deps;
+    try {
+      const { data } = await chain.public.call({
+        account: chain.operator.account.address,
+        to: chain.reactor,
+        data: batch.calldata,
+        gas: BigInt(config.txGasLimit),
+      });
+      if (data === undefined) throw new Error('the settlement simulation returned no data');
+      const outcomes = decodeFunctionResult({ abi: PartialFillLimitOrderReactor.abi, functionName: 'settle', data });
+      return outcomes.map(outcomeOf);
+    } catch (error) {
+      if (batch.fills.length <= 1) throw error;
+      this.batchSize.refused(batch.fills.length);
+      logger.info(
+        { fills: batch.fills.length, next: this.batchSize.next(false), cause: shortMessage(error) },
+        'the simulation refused a settlement batch; halving it',
+      );
+      return null;
+    }
+  }
+}
+
+/** The first line of an error's message (viem's carry the whole request after it). */
+function shortMessage(error: unknown): string {
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+  return text.split('\n')[0] ?? text;
+}

@@ -1,0 +1,40 @@
+import type { FeeOverrideStore } from '../../ports/store/order-ports.js';
+import type { Market } from '../markets/market-registry.js';
+
+/** Fee rates in pips (1 pip = 1e-6 = 0.0001%). */
+export interface FeeRates {
+  readonly takerFeePips: number;
+  readonly makerFeePips: number;
+  /**
+   * Cap of a maker rebate as a fraction of the taker fees of the same fill. Maker fees are never
+   * negative here, so no rebate is paid and the cap is 0.
+   */
+  readonly capFractionPips: number;
+}
+
+/** An account's fees on a book: the operator's override for that account, else the book's own. */
+export class FeeSchedule {
+  constructor(private readonly overrides: FeeOverrideStore) {}
+
+  async rates(account: string, market: Market): Promise<FeeRates> {
+    const override = await this.overrides.get(account, market.book.id);
+    return {
+      takerFeePips: override?.takerFeePips ?? market.book.takerFeePips,
+      makerFeePips: override?.makerFeePips ?? market.book.makerFeePips,
+      capFractionPips: 0,
+    };
+  }
+
+  /** The account's rates by market, each market read once: for a batch of orders. */
+  forAccount(account: string): (market: Market) => Promise<FeeRates> {
+    const seen = new Map<number, Promise<FeeRates>>();
+    return (market) => {
+      let rates = seen.get(market.book.id);
+      if (rates === undefined) {
+        rates = this.rates(account, market);
+        seen.set(market.book.id, rates);
+      }
+      return rates;
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../../domain/errors.js';
+import type { Network } from '../../domain/network.js';
+import type { Clock } from '../../ports/clock.js';
+
+/** The authenticated wallet behind a request. */
+export interface Principal {
+  /** Account the token was issued to: `0.0.X` or a lower-case 0x address. */
+  readonly account: string;
+  readonly expiresAt: number;
+}
+
+const ALGORITHM = 'HS256';
+/** Clock skew tolerated between the issuing and the verifying host. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+/**
+ * Short-lived access tokens: HS256 only, issuer and audience bound to the network, `sub`, `iat`
+ * and `exp` required, and a lifetime no longer than the configured TTL (a token minted with a
+ * longer one, even with the right key, is refused).
+ */
+export class AccessTokens {
+  private readonly key: Uint8Array;
+  readonly issuer: string;
+  readonly audience: string;
+
+  constructor(
+    secret: string,
+    network: Network,
+    private readonly ttlSeconds: number,
+    private readonly clock: Clock,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+    this.issuer = `dex-exchange/${network}`;
+    this.audience = `dex-exchange/${network}/api`;
+  }
+
+  async issue(account: string): Promise<string> {
+    const now = Math.floor(this.clock.now() / 1000);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(account)
+      .setIssuer(this.issuer)
+      .setAudience(this.audience)
+      .setIssuedAt(now)
+      .setExpirationTime(now + this.ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** Verifies a token; any defect answers the same 401 so callers learn nothing about why. */
+  async verify(token: string): Promise<Principal> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: this.issuer,
+        audience: this.audience,
+        requiredClaims: ['sub', 'iat', 'exp'],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: new Date(this.clock.now()),
+      });
+      const { sub, iat, exp } = payload;
+      if (typeof sub !== 'string' || sub === '' || iat === undefined || exp === undefined) throw new AppError('INVALID_TOKEN');
+      if (exp - iat > this.ttlSeconds || iat > this.clock.now() / 1000 + CLOCK_TOLERANCE_SECONDS)
+        throw new AppError('INVALID_TOKEN');
+      return { account: sub, expiresAt: exp * 1000 };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof errors.JOSEError) throw new AppError('INVALID_TOKEN', undefined, { cause: error });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,248 @@
+import {
+  type LevelSource,
+  type MarketGrid,
+  type MatchingEngine,
+  parsePositiveRawAmount,
+  percentText,
+  quoteExactInput,
+  quoteExactOutput,
+} from '@dex/core';
+import type { Static } from 'typebox';
+import { AppError } from '../../domain/errors.js';
+import { offsetOf, type SortOrder } from '../../domain/query-values.js';
+import { TtlCache } from '../../domain/ttl-cache.js';
+import type {
+  BooksResponse,
+  DepthResponse,
+  ExactInputQuoteResponse,
+  ExactOutputQuoteResponse,
+  OrderbookItem,
+  TradesResponse,
+} from '../../edges/http/market-data/schemas.js';
+import { isoTime } from '../../edges/http/wire-time.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Store, TradeRecord } from '../../ports/store/ports.js';
+import type { EngineHost } from '../engine/engine-host.js';
+import type { Market, MarketRegistry } from '../markets/market-registry.js';
+
+export type OrderbookItemBody = Static<typeof OrderbookItem>;
+export type BooksBody = Static<typeof BooksResponse>;
+export type DepthBody = Static<typeof DepthResponse>;
+export type TradesBody = Static<typeof TradesResponse>;
+export type ExactInputQuoteBody = Static<typeof ExactInputQuoteResponse>;
+export type ExactOutputQuoteBody = Static<typeof ExactOutputQuoteResponse>;
+
+export interface MarketDataOptions {
+  readonly quoteSlippageBps: number;
+  readonly quoteCacheMs: number;
+  readonly tradesCacheMs: number;
+  readonly booksCacheMs: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CACHE_ENTRIES = 10_000;
+
+/** A display percent with four decimals, from integer ticks (never used in any amount). */
+function percent(numerator: number, denominator: number): string {
+  return percentText(BigInt(numerator), BigInt(denominator), 4, 'nearest');
+}
+
+/** A price level in ticks and size steps as the wire shows it: `[price, base size]`, human-readable. */
+export function displayLevel(grid: MarketGrid, [price, size]: readonly [number, number]): [string, string] {
+  return [grid.formatPrice(price), grid.formatBase(grid.baseAmount(size))];
+}
+
+/** A book that never matches (closed or halted): quotes see no liquidity. */
+const NO_LIQUIDITY: LevelSource = { forEachLevel: () => {} };
+
+/** Public market data: book list, depth, trade tape and quotes, read from the engines and the store. */
+export class MarketDataService {
+  private readonly booksCache: TtlCache<OrderbookItemBody[]>;
+  private readonly tradesCache: TtlCache<TradesBody>;
+  private readonly inputQuotes: TtlCache<ExactInputQuoteBody>;
+  private readonly outputQuotes: TtlCache<ExactOutputQuoteBody>;
+
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly engines: EngineHost,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly options: MarketDataOptions,
+  ) {
+    this.booksCache = new TtlCache(options.booksCacheMs, 1);
+    this.tradesCache = new TtlCache(options.tradesCacheMs, CACHE_ENTRIES);
+    this.inputQuotes = new TtlCache(options.quoteCacheMs, CACHE_ENTRIES);
+    this.outputQuotes = new TtlCache(options.quoteCacheMs, CACHE_ENTRIES);
+  }
+
+  async books(page: number, limit: number): Promise<BooksBody> {
+    const now = this.clock.now();
+    let items = this.booksCache.get('all', now);
+    if (items === undefined) {
+      items = await this.describeAll(now);
+      this.booksCache.set('all', items, now);
+    }
+    return { orderbooks: items.slice(offsetOf(page, limit), offsetOf(page, limit) + limit), total: items.length, page, limit };
+  }
+
+  /** Full depth of an open book; 404 for unknown or closed books. */
+  depth(bookId: number | undefined): DepthBody {
+    const { market, engine } = this.openMarket(bookId, 'ORDERBOOK_NOT_FOUND');
+    const { grid, book } = market;
+    const snapshot = engine.depth();
+    const bid = snapshot.bids[0]?.[0];
+    const ask = snapshot.asks[0]?.[0];
+    const level = (pair: [number, number]) => displayLevel(grid, pair);
+    return {
+      orderbookId: String(book.id),
+      timestamp: this.clock.now(),
+      baseTokenId: book.baseTokenId,
+      quoteTokenId: book.quoteTokenId,
+      bestBidQuote: bid === undefined ? null : grid.formatPrice(bid),
+      bestAskQuote: ask === undefined ? null : grid.formatPrice(ask),
+      // Against the mid price (ask + bid) / 2, kept in whole ticks by doubling both sides.
+      spreadPercent: bid === undefined || ask === undefined ? null : percent(2 * (ask - bid), ask + bid),
+      bids: snapshot.bids.map(level),
+      asks: snapshot.asks.map(level),
+      lastUpdateId: snapshot.lastUpdateId,
+    };
+  }
+
+  /** One page of the book's trade tape, from a cache that lives `tradesCacheMs`. */
+  async trades(bookId: number | undefined, sort: SortOrder, page: number, limit: number): Promise<TradesBody> {
+    const market = bookId === undefined ? undefined : this.registry.get(bookId);
+    if (market === undefined) throw new AppError('ORDERBOOK_NOT_FOUND');
+    const now = this.clock.now();
+    const key = `${market.book.id}:${sort}:${page}:${limit}`;
+    const cached = this.tradesCache.get(key, now);
+    if (cached !== undefined) return cached;
+    const result = await this.store.trades.page(market.book.id, sort, offsetOf(page, limit), limit);
+    const body: TradesBody = {
+      orderbookId: String(market.book.id),
+      timestamp: now,
+      trades: result.trades.map((trade) => ({
+        timestamp: trade.executedAt,
+        price: trade.price,
+        amountBase: market.grid.formatBase(trade.baseAmount),
+        direction: trade.direction,
+        transactionHash: trade.transactionHash ?? '',
+      })),
+      total: result.total,
+      page,
+      limit,
+    };
+    this.tradesCache.set(key, body, now);
+    return body;
+  }
+
+  /** Simulates spending exactly `inputAmount` of `inputToken`; `fresh` skips the anonymous cache. */
+  quoteExactInput(bookId: number | undefined, inputToken: string, inputAmount: string, fresh: boolean): ExactInputQuoteBody {
+    const { market, liquidity } = this.quotable(bookId);
+    const amount = parsePositiveRawAmount(inputAmount, 'inputAmount');
+    const input = this.sideOf(market, inputToken, 'inputToken');
+    const compute = (): ExactInputQuoteBody => {
+      const quote = quoteExactInput(liquidity, market.grid, input, amount, this.options.quoteSlippageBps);
+      return {
+        outputToken: input === 'base' ? market.quote.evmAddress : market.base.evmAddress,
+        snappedInputAmount: quote.snappedInput.toString(),
+        consumedInputAmount: quote.consumedInput.toString(),
+        expectedOutputAmount: quote.expectedOutput.toString(),
+        suggestedOutputAmount: quote.suggestedOutput.toString(),
+        slippageBps: this.options.quoteSlippageBps,
+        fillable: quote.fillable,
+      };
+    };
+    if (fresh) return compute();
+    return this.inputQuotes.getOrCompute(`${market.book.id}:${input}:${amount}`, this.clock.now(), compute);
+  }
+
+  /** Simulates receiving exactly `outputAmount` of `outputToken`; `fresh` skips the anonymous cache. */
+  quoteExactOutput(bookId: number | undefined, outputToken: string, outputAmount: string, fresh: boolean): ExactOutputQuoteBody {
+    const { market, liquidity } = this.quotable(bookId);
+    const amount = parsePositiveRawAmount(outputAmount, 'outputAmount');
+    const output = this.sideOf(market, outputToken, 'outputToken');
+    const compute = (): ExactOutputQuoteBody => {
+      const quote = quoteExactOutput(liquidity, market.grid, output, amount, this.options.quoteSlippageBps);
+      return {
+        inputToken: output === 'base' ? market.quote.evmAddress : market.base.evmAddress,
+        requestedOutputAmount: amount.toString(),
+        snappedOutputAmount: quote.snappedOutput.toString(),
+        expectedInputAmount: quote.expectedInput.toString(),
+        suggestedInputAmount: quote.suggestedInput.toString(),
+        slippageBps: this.options.quoteSlippageBps,
+        fillable: quote.fillable,
+      };
+    };
+    if (fresh) return compute();
+    return this.outputQuotes.getOrCompute(`${market.book.id}:${output}:${amount}`, this.clock.now(), compute);
+  }
+
+  private openMarket(
+    bookId: number | undefined,
+    missing: 'ORDERBOOK_NOT_FOUND' | 'UNKNOWN_ORDERBOOK',
+  ): { market: Market; engine: MatchingEngine } {
+    const market = bookId === undefined ? undefined : this.registry.get(bookId);
+    const engine = bookId === undefined ? undefined : this.engines.engine(bookId);
+    if (market === undefined || engine === undefined || market.book.status !== 'OPEN') throw new AppError(missing);
+    return { market, engine };
+  }
+
+  private quotable(bookId: number | undefined): { market: Market; liquidity: LevelSource } {
+    const { market, engine } = this.openMarket(bookId, 'UNKNOWN_ORDERBOOK');
+    return { market, liquidity: engine.isHalted ? NO_LIQUIDITY : engine };
+  }
+
+  private sideOf(market: Market, token: string, field: string): 'base' | 'quote' {
+    const address = token.toLowerCase();
+    if (address === market.base.evmAddress.toLowerCase()) return 'base';
+    if (address === market.quote.evmAddress.toLowerCase()) return 'quote';
+    throw new AppError('TOKEN_NOT_IN_BOOK', `${field} is neither the base nor the quote token of order book ${market.book.id}`);
+  }
+
+  private async describeAll(now: number): Promise<OrderbookItemBody[]> {
+    return Promise.all(this.registry.list().map((market) => this.describe(market, now)));
+  }
+
+  private async describe(market: Market, now: number): Promise<OrderbookItemBody> {
+    const { book, base, quote, grid } = market;
+    const [latest, day] = await Promise.all([
+      this.store.trades.latest(book.id),
+      this.store.trades.windowStats(book.id, now - DAY_MS),
+    ]);
+    const price = (ticks: number | null) => (ticks === null ? null : grid.formatPrice(ticks));
+    return {
+      id: book.id,
+      baseTokenId: base.id,
+      quoteTokenId: quote.id,
+      baseTokenEvmAddress: base.evmAddress,
+      quoteTokenEvmAddress: quote.evmAddress,
+      status: book.status,
+      isAMMEnabled: book.isAmmEnabled ? 1 : 0,
+      isMarketHalted: book.isHalted ? 1 : 0,
+      baseTokenSymbol: base.symbol,
+      quoteTokenSymbol: quote.symbol,
+      baseTokenDecimals: base.decimals,
+      quoteTokenDecimals: quote.decimals,
+      tickStep: book.tickStep,
+      sizeStep: book.sizeStep,
+      lotSize: book.lotSize,
+      minNotional: book.minNotional,
+      quotePrice: latest === undefined ? null : latest.price,
+      quotePrice24hPct: change(latest, day.openTicks),
+      quotePrice24hHigh: price(day.highTicks),
+      quotePrice24hLow: price(day.lowTicks),
+      baseVol24h: grid.formatBase(day.baseVolume),
+      quoteVol24h: grid.formatQuote(day.quoteVolume),
+      takerFeePips: book.takerFeePips,
+      makerFeePips: book.makerFeePips,
+      createdAt: isoTime(book.createdAt),
+      updatedAt: isoTime(book.updatedAt),
+    };
+  }
+}
+
+/** 24-hour change of the last price against the first trade of the window; null without one. */
+function change(latest: TradeRecord | undefined, openTicks: number | null): string | null {
+  if (latest === undefined || openTicks === null) return null;
+  return percent(latest.priceTicks - openTicks, openTicks);
+}

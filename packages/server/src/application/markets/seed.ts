@@ -1,0 +1,80 @@
+import { longZeroAddress } from '@dex/core';
+import { DEFAULT_FEES } from '../../domain/markets/default-fees.js';
+import type { NewBook, NewToken, Store } from '../../ports/store/ports.js';
+
+function token(id: string, symbol: string, name: string, decimals: number, description: string): NewToken {
+  return {
+    id,
+    evmAddress: longZeroAddress(id),
+    symbol,
+    name,
+    decimals,
+    icon: null,
+    description,
+    website: null,
+    dueDiligenceComplete: true,
+    isFeeOnTransfer: false,
+    sentinelReport: null,
+    twitterHandle: null,
+    circulatingSupply: null,
+    isKnown: true,
+    isDefault: true,
+  };
+}
+
+/** Ids of the devnet's wrapped native coin, USD stablecoin and protocol token (the data API prices with them). */
+export const DEVNET_NATIVE_TOKEN_ID = '0.0.1001';
+export const DEVNET_USD_TOKEN_ID = '0.0.1002';
+export const DEVNET_PROTOCOL_TOKEN_ID = '0.0.1003';
+
+/** The devnet's tokens: the wrapped native coin, a USD stablecoin and the protocol token. */
+export const DEVNET_TOKENS: readonly NewToken[] = [
+  token(DEVNET_NATIVE_TOKEN_ID, 'WHBAR', 'Wrapped HBAR', 8, 'The native coin wrapped as a token (1 HBAR = 100,000,000 tinybar).'),
+  token(DEVNET_USD_TOKEN_ID, 'USDC', 'USD Coin', 6, 'A dollar stablecoin (devnet issue).'),
+  token(DEVNET_PROTOCOL_TOKEN_ID, 'SAUCE', 'SaucerSwap', 6, 'The protocol token (devnet issue).'),
+];
+
+/**
+ * The devnet's markets. Every grid makes one tick times one size step a whole number of quote raw
+ * units, so fills are exact.
+ */
+export const DEVNET_BOOKS: readonly NewBook[] = [
+  {
+    baseTokenId: '0.0.1001',
+    quoteTokenId: '0.0.1002',
+    isAmmEnabled: false,
+    tickStep: '0.00001',
+    sizeStep: '0.1',
+    lotSize: '0.1',
+    minNotional: '0.1',
+    ...DEFAULT_FEES,
+  },
+  {
+    baseTokenId: '0.0.1003',
+    quoteTokenId: '0.0.1002',
+    isAmmEnabled: false,
+    tickStep: '0.00001',
+    sizeStep: '1',
+    lotSize: '10',
+    minNotional: '1',
+    ...DEFAULT_FEES,
+  },
+  {
+    baseTokenId: '0.0.1003',
+    quoteTokenId: '0.0.1001',
+    isAmmEnabled: false,
+    tickStep: '0.0001',
+    sizeStep: '1',
+    lotSize: '10',
+    minNotional: '1',
+    ...DEFAULT_FEES,
+  },
+];
+
+/** Creates the devnet markets in an empty store; a store that has any token is left alone. */
+export async function seedDevnet(store: Store, now: number): Promise<boolean> {
+  if ((await store.tokens.list()).length > 0) return false;
+  for (const token of DEVNET_TOKENS) await store.tokens.insert(token, now);
+  for (const book of DEVNET_BOOKS) await store.books.insert(book, now);
+  return true;
+}

@@ -1,0 +1,257 @@
+import {
+  BUY,
+  bytesToHex,
+  CoreError,
+  type Eip712Domain,
+  type OrderHasher,
+  type OrderTerms,
+  type PartialFillLimitOrder,
+  parseOrderSignature,
+  parseWireOrder,
+  toWireOrder,
+  type WireOrder,
+} from '@dex/core';
+import type { FundsReader } from '../../adapters/chain/funds-reader.js';
+import type { SignatureVerifier } from '../../adapters/crypto/verify-pool.js';
+import { AppError } from '../../domain/errors.js';
+import { ItemChecks } from '../../domain/orders/order-checks.js';
+import type { SignatureCheck } from '../../domain/signatures/order-signatures.js';
+import type { Clock } from '../../ports/clock.js';
+import type { OrderRecord } from '../../ports/store/order-ports.js';
+import type { Store } from '../../ports/store/ports.js';
+import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';
+import type { TradingIdentity } from '../auth/trading-identity.js';
+import type { Market, MarketRegistry } from '../markets/market-registry.js';
+import type { OrderCandidate, TradingDesk } from './trading-desk.js';
+
+/** One entry of `POST /orders/save`, as validated by its schema. */
+export interface SaveItem {
+  readonly order: unknown;
+  readonly signature: string;
+  readonly orderbookId: number | string;
+  readonly type: 'LIMIT' | 'MARKET';
+}
+
+export interface OcoLink {
+  readonly a: number;
+  readonly b: number;
+}
+
+/** The record behind each item, in item order, and the OCO pairs by order id. */
+export interface SaveOutcome {
+  /** Per item: its order's record, and the signed order in wire form. */
+  readonly orders: readonly { record: OrderRecord; order: WireOrder }[];
+  readonly links: { a: number; b: number }[];
+}
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** An item that passed every check that needs no signature and no store. */
+interface Checked {
+  readonly index: number;
+  readonly order: PartialFillLimitOrder;
+  /** The order in wire form, normalised by the codec. */
+  readonly wire: WireOrder;
+  readonly signature: Uint8Array;
+  readonly signatureHex: string;
+  readonly digest: Uint8Array;
+  readonly hash: string;
+  readonly bookId: number;
+  readonly type: 'LIMIT' | 'MARKET';
+  readonly terms: OrderTerms;
+}
+
+/**
+ * `POST /orders/save`, as a pipeline of named stages over the whole batch: parse and check each
+ * item, find the ones saved before (idempotency by order hash), check the OCO links and the
+ * open-order cap, verify the signatures, then hand the batch to the trading desk, which checks the
+ * nonces inside its turn (where no other save can race for them). Any failure rejects the batch
+ * before a single order reaches a book.
+ */
+export class OrderIntake {
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly store: Store,
+    private readonly desk: TradingDesk,
+    private readonly fees: FeeSchedule,
+    private readonly hasher: OrderHasher,
+    private readonly verifier: SignatureVerifier,
+    private readonly domain: Eip712Domain,
+    private readonly clock: Clock,
+    /** Balances and allowances on the settlement chain; null without one (nothing to reserve). */
+    private readonly funds: FundsReader | null,
+  ) {}
+
+  async save(identity: TradingIdentity, items: readonly SaveItem[], links: readonly OcoLink[]): Promise<SaveOutcome> {
+    const ratesOf = this.fees.forAccount(identity.account);
+    const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index, ratesOf)));
+    const firstOfHash = new Map<string, number>();
+    for (const item of checked) if (!firstOfHash.has(item.hash)) firstOfHash.set(item.hash, item.index);
+
+    const saved = new Map<string, OrderRecord>();
+    for (const record of await this.store.orders.byHashes([...firstOfHash.keys()])) saved.set(record.orderHash, record);
+    for (const item of checked) {
+      const record = saved.get(item.hash);
+      if (record !== undefined && record.account !== identity.account) {
+        throw AppError.atItem(item.index, 'items', 'ORDER_HASH_TAKEN');
+      }
+    }
+    const fresh = checked.filter((item) => firstOfHash.get(item.hash) === item.index && !saved.has(item.hash));
+    const partners = this.checkLinks(checked, links, firstOfHash, saved);
+
+    // Checked again inside the desk's turn; here it saves verifying a batch that cannot fit.
+    this.desk.assertRoomFor(identity.account, fresh.length);
+    await this.verifySignatures(identity, fresh);
+
+    const position = new Map(fresh.map((item, position) => [item.index, position]));
+    const candidates: OrderCandidate[] = fresh.map((item) => {
+      const partner = partners.get(item.index);
+      return {
+        index: item.index,
+        fields: {
+          orderHash: item.hash,
+          account: identity.account,
+          bookId: item.bookId,
+          type: item.type,
+          side: item.terms.side === BUY ? 'buy' : 'sell',
+          priceTicks: item.terms.priceTicks,
+          nonce: item.order.info.nonce,
+          deadline: Number(item.order.info.deadline),
+          signedOrder: JSON.stringify(item.wire),
+          signature: item.signatureHex,
+        },
+        terms: item.terms,
+        makerOnly: item.order.makerOnly,
+        takerOnce: item.order.takerOnce,
+        swapper: item.order.info.swapper,
+        input: { token: item.order.input.token.toLowerCase(), amount: item.order.input.amount },
+        ocoWith: partner === undefined ? null : (position.get(partner) ?? null),
+      };
+    });
+    // Read before the desk's turn (a chain round trip must not hold up other accounts' orders).
+    const holdings =
+      this.funds === null || candidates.length === 0
+        ? undefined
+        : await this.funds.holdings(identity.swapper, [...new Set(candidates.map((candidate) => candidate.input.token))]);
+    const accepted = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates, holdings);
+    for (const record of accepted) saved.set(record.orderHash, record);
+
+    const records = checked.map((item) => saved.get(item.hash) as OrderRecord);
+    return {
+      // Equal hashes mean equal orders, so the item's own wire form is the stored one.
+      orders: checked.map((item, index) => ({ record: records[index] as OrderRecord, order: item.wire })),
+      links: links.map((link) => ({ a: (records[link.a] as OrderRecord).id, b: (records[link.b] as OrderRecord).id })),
+    };
+  }
+
+  /** Stage 1: everything about one item that needs neither the store nor its signature. */
+  private async check(
+    identity: TradingIdentity,
+    item: SaveItem,
+    index: number,
+    ratesOf: (market: Market) => Promise<FeeRates>,
+  ): Promise<Checked> {
+    const check = new ItemChecks('items', index);
+    let order: PartialFillLimitOrder;
+    let signature: Uint8Array;
+    try {
+      order = parseWireOrder(item.order);
+      signature = parseOrderSignature(item.signature).signature;
+    } catch (error) {
+      if (error instanceof CoreError) {
+        throw check.fail(error.code === 'INVALID_SIGNATURE' ? 'INVALID_SIGNATURE' : 'INVALID_ORDER', error.shortMessage);
+      }
+      throw error;
+    }
+    const market = check.market(this.registry, item.orderbookId);
+    const { info } = order;
+    if (info.reactor !== this.domain.verifyingContract.toLowerCase()) throw check.fail('WRONG_REACTOR');
+    if (info.swapper !== identity.swapper) {
+      throw check.fail(
+        'SWAPPER_MISMATCH',
+        `order.info.swapper must be ${identity.swapper}, the address of the signed-in account`,
+      );
+    }
+    if (info.additionalValidationContract !== ZERO_ADDRESS || info.additionalValidationData !== '0x') {
+      throw check.fail('INVALID_ORDER', 'additional validation contracts are not supported; use the zero address and 0x');
+    }
+    if (item.type === 'MARKET' && order.makerOnly) {
+      throw check.fail('INVALID_ORDER', 'a MARKET order takes liquidity, so it cannot be makerOnly');
+    }
+    check.deadline(info.deadline, this.clock.now());
+    const terms = check.terms(
+      {
+        inputToken: order.input.token,
+        inputAmount: order.input.amount,
+        outputToken: order.output.token,
+        outputAmount: order.output.amount,
+      },
+      market,
+      item.type,
+    );
+    const rates = await ratesOf(market);
+    if (order.maxTakerFeePips < rates.takerFeePips || order.maxMakerFeePips < rates.makerFeePips) {
+      throw check.fail(
+        'FEE_CAP_TOO_LOW',
+        `fee caps must be at least taker ${rates.takerFeePips} and maker ${rates.makerFeePips} pips; build the order again`,
+      );
+    }
+    const digest = this.hasher.digest(order);
+    return {
+      index,
+      order,
+      wire: toWireOrder(order),
+      signature,
+      signatureHex: item.signature.toLowerCase(),
+      digest,
+      hash: bytesToHex(digest),
+      bookId: market.book.id,
+      type: item.type,
+      terms,
+    };
+  }
+
+  /** Stage 2: OCO links pair two distinct LIMIT orders of one book, each order in one link at most. */
+  private checkLinks(
+    checked: readonly Checked[],
+    links: readonly OcoLink[],
+    firstOfHash: ReadonlyMap<string, number>,
+    saved: ReadonlyMap<string, OrderRecord>,
+  ): Map<number, number> {
+    const partners = new Map<number, number>();
+    links.forEach((link, index) => {
+      const fail = (message: string) => AppError.atItem(index, 'ocoLinks', 'INVALID_OCO_LINK', message);
+      const a = checked[link.a];
+      const b = checked[link.b];
+      if (a === undefined || b === undefined) throw fail('a and b must be indexes of items in this batch');
+      if (a.hash === b.hash) throw fail('an order cannot be linked to itself');
+      if (a.type !== 'LIMIT' || b.type !== 'LIMIT') throw fail('only LIMIT orders can be linked');
+      if (a.bookId !== b.bookId) throw fail('linked orders must be on the same book');
+      const aSaved = saved.get(a.hash);
+      const bSaved = saved.get(b.hash);
+      if (aSaved !== undefined || bSaved !== undefined) {
+        // Replaying a saved batch is fine when the saved orders are already this pair.
+        if (aSaved?.ocoOrderId === bSaved?.id && bSaved !== undefined) return;
+        throw fail('an order saved earlier cannot be linked now');
+      }
+      const first = firstOfHash.get(a.hash) as number;
+      const second = firstOfHash.get(b.hash) as number;
+      if (partners.has(first) || partners.has(second)) throw fail('an order can be in one OCO link only');
+      partners.set(first, second);
+      partners.set(second, first);
+    });
+    return partners;
+  }
+
+  /** Stage 3: the signatures, in one batch (a worker pool spreads it over the cores). */
+  private async verifySignatures(identity: TradingIdentity, fresh: readonly Checked[]): Promise<void> {
+    const checks: SignatureCheck[] = fresh.map((item) => ({
+      digest: item.digest,
+      signature: item.signature,
+      signer: identity.signer,
+    }));
+    const results = await this.verifier.verifyBatch(checks);
+    const failed = results.indexOf(false);
+    if (failed >= 0) throw AppError.atItem((fresh[failed] as Checked).index, 'items', 'INVALID_SIGNATURE');
+  }
+}

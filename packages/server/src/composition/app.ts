@@ -1,0 +1,115 @@
+import type { Eip712Domain } from '@dex/core';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FundsReader } from '../adapters/chain/funds-reader.js';
+import type { FeeSchedule } from '../application/accounts/fee-schedule.js';
+import type { AccessTokens } from '../application/auth/access-tokens.js';
+import type { AccountDirectory } from '../application/auth/trading-identity.js';
+import type { WalletLogin } from '../application/auth/wallet-login.js';
+import type { EngineHost } from '../application/engine/engine-host.js';
+import { MarketDataService } from '../application/market-data/market-data-service.js';
+import type { MarketRegistry } from '../application/markets/market-registry.js';
+import type { CancelAfterSwitches } from '../application/orders/cancel-after.js';
+import type { DeskEvents } from '../application/orders/desk-events.js';
+import type { OrderBuilder } from '../application/orders/order-builder.js';
+import type { OrderIntake } from '../application/orders/order-intake.js';
+import type { OrderQueries } from '../application/orders/order-queries.js';
+import type { TradingDesk } from '../application/orders/trading-desk.js';
+import { publicCaller } from '../edges/http/access.js';
+import { accountRoutes } from '../edges/http/account/routes.js';
+import { authRoutes } from '../edges/http/auth/routes.js';
+import { createBaseApp } from '../edges/http/base-app.js';
+import { dataApi } from '../edges/http/data-api/data-api.js';
+import { tokenIconRoutes } from '../edges/http/data-api/token-icon-route.js';
+import { healthRoutes } from '../edges/http/health/routes.js';
+import { marketDataRoutes } from '../edges/http/market-data/routes.js';
+import { orderRoutes } from '../edges/http/orders/routes.js';
+import { signatureRoutes } from '../edges/http/signature/routes.js';
+import { installStreams } from '../edges/ws/gateway.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store/ports.js';
+import type { Config } from './config.js';
+
+/** Everything the HTTP app needs, built by main (or by a test) and handed in. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly registry: MarketRegistry;
+  readonly engines: EngineHost;
+  readonly tokens: AccessTokens;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+  /** The reactor's EIP-712 domain on this network. */
+  readonly domain: Eip712Domain;
+  readonly desk: TradingDesk;
+  /** The dead-man switches of POST /cancel/after. */
+  readonly cancelAfter: CancelAfterSwitches;
+  /** What the desk stored, published after each commit (the WebSocket streams follow it). */
+  readonly deskEvents: DeskEvents;
+  readonly directory: AccountDirectory;
+  readonly fees: FeeSchedule;
+  /** Balances and allowances on the settlement chain; null without one. */
+  readonly funds: FundsReader | null;
+  readonly login: WalletLogin;
+  readonly builder: OrderBuilder;
+  readonly intake: OrderIntake;
+  readonly queries: OrderQueries;
+}
+
+/**
+ * Builds the order book API (with the data API under its prefix, unless that has a port of its
+ * own) without listening: main calls `listen`, tests call `inject`. The WebSocket streams answer
+ * upgrades on the same HTTP server once it listens.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store, registry, engines, tokens, clock } = deps;
+  const app = await createBaseApp(config, deps.logger, {
+    title: 'Order book API',
+    description: `Public market data, wallet login and signed orders of the exchange${
+      config.dataApi.port === null ? ', and the key-authenticated data API' : ''
+    }. Raw token amounts are integer strings.`,
+    notFound: true,
+  });
+
+  const caller = publicCaller(config.openMarketData, tokens);
+  const marketData = new MarketDataService(registry, engines, store, clock, config);
+
+  await app.register(tokenIconRoutes);
+  await app.register(healthRoutes, { network: config.network, store, clock, books: () => registry.list().length });
+  await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
+  await app.register(signatureRoutes, { caller, domain: deps.domain });
+  await app.register(authRoutes, { login: deps.login });
+  await app.register(accountRoutes, { tokens, registry, fees: deps.fees, directory: deps.directory, funds: deps.funds });
+  await app.register(orderRoutes, {
+    tokens,
+    directory: deps.directory,
+    builder: deps.builder,
+    intake: deps.intake,
+    desk: deps.desk,
+    cancelAfter: deps.cancelAfter,
+    queries: deps.queries,
+    clock,
+    rateLimit: config.orderRateLimit ?? { perIp: null, perAccount: null },
+  });
+  if (config.dataApi.port === null) await app.register(dataApi, { ...deps, prefix: config.dataApi.prefix });
+  installStreams(app, {
+    limits: config.streams,
+    trustProxy: config.trustProxy,
+    tokens,
+    registry,
+    deskEvents: deps.deskEvents,
+    desk: deps.desk,
+    logger: deps.logger,
+  });
+  return app;
+}
+
+/** The data API alone, for its own port (DATA_API_PORT); it never listens by itself. */
+export async function buildDataApiApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = await createBaseApp(deps.config, deps.logger, {
+    title: 'Data API',
+    description: 'Tokens, pools, farms and statistics of the exchange, behind API keys with monthly quotas.',
+    notFound: false,
+  });
+  await app.register(dataApi, { ...deps, prefix: deps.config.dataApi.prefix });
+  return app;
+}

@@ -1,0 +1,482 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const CWD = '/srv/exchange';
+const SECRET = 'k'.repeat(32);
+const REACTOR = '0x1111111111111111111111111111111111111111';
+const MIRROR = 'https://mirror.example.org';
+/** A settlement chain over JSON-RPC, as every network but the devnet needs (a test key, not a secret). */
+const RPC = { CHAIN: 'rpc', CHAIN_RPC_URL: 'https://relay.example.org/api', OPERATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}` };
+
+/** The ConfigError that loading `env` throws; fails the test when it loads. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${JSON.stringify(env)} to be refused`);
+}
+
+describe('loadConfig defaults', () => {
+  it('runs an open devnet on 127.0.0.1:3000 with an empty environment', () => {
+    const config = loadConfig({}, CWD);
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      dataDir: '/srv/exchange/data',
+      network: 'devnet',
+      openMarketData: true,
+      logLevel: 'info',
+      seedDevnet: true,
+      chainId: 298,
+      chain: {
+        kind: 'devnet',
+        port: 0,
+        stateIntervalSeconds: 2,
+        anvil: { anvilPath: null, searchPath: undefined },
+        settlement: { batchFills: 100, txGasLimit: 15_000_000 },
+      },
+      reactorAddress: null,
+      signatureDomainName: 'PartialFillLimitOrderReactor',
+      signatureDomainVersion: '1',
+      jwtSecret: undefined,
+      jwtTtlSeconds: 21_600,
+      quoteSlippageBps: 50,
+      quoteCacheMs: 1_000,
+      tradesCacheMs: 1_000,
+      booksCacheMs: 1_000,
+      bodyLimitBytes: 1_048_576,
+      trustProxy: false,
+      mirrorNodeUrl: null,
+      challengeTtlSeconds: 300,
+      verifyWorkers: 1,
+      orderRateLimit: null,
+      dataApi: {
+        port: null,
+        prefix: '/data',
+        requireKeys: true,
+        nativeTokenId: '0.0.1001',
+        usdTokenId: '0.0.1002',
+        protocolTokenId: '0.0.1003',
+        cacheMs: 1_000,
+      },
+      streams: {
+        maxPayloadBytes: 4_096,
+        maxBooksPerConnection: 20,
+        maxConnections: 10_000,
+        maxConnectionsPerIp: 100,
+        sendBufferBytes: 1_048_576,
+        heartbeatMs: 30_000,
+      },
+      marketMaker: { intervalMs: 2_000 },
+    });
+  });
+
+  it('treats empty values like unset ones', () => {
+    const env = { HOST: '', PORT: '', NETWORK: '', DATA_DIR: '', OPEN_MARKET_DATA: '', JWT_SECRET: '', LOG_LEVEL: '' };
+    expect(loadConfig(env, CWD)).toEqual(loadConfig({}, CWD));
+  });
+
+  it('resolves a relative DATA_DIR against the working directory', () => {
+    expect(loadConfig({ DATA_DIR: 'state/db' }, CWD).dataDir).toBe('/srv/exchange/state/db');
+    expect(loadConfig({ DATA_DIR: '../shared' }, CWD).dataDir).toBe('/srv/shared');
+  });
+
+  it('keeps an absolute DATA_DIR as it is', () => {
+    expect(loadConfig({ DATA_DIR: '/var/lib/dex' }, CWD).dataDir).toBe('/var/lib/dex');
+  });
+
+  it('takes the values that are set', () => {
+    const config = loadConfig(
+      {
+        HOST: '0.0.0.0',
+        PORT: '8080',
+        LOG_LEVEL: 'debug',
+        JWT_SECRET: SECRET,
+        JWT_TTL_SECONDS: '60',
+        QUOTE_SLIPPAGE_BPS: '9999',
+        BODY_LIMIT_BYTES: '1024',
+        TRUST_PROXY: 'yes',
+        ...RPC,
+        REACTOR_ADDRESS: REACTOR,
+        CHAIN_ID: '31337',
+      },
+      CWD,
+    );
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: 8080,
+      logLevel: 'debug',
+      jwtSecret: SECRET,
+      jwtTtlSeconds: 60,
+      quoteSlippageBps: 9999,
+      bodyLimitBytes: 1024,
+      trustProxy: true,
+      reactorAddress: REACTOR,
+      chainId: 31337,
+    });
+  });
+});
+
+describe('loadConfig networks', () => {
+  it.each([
+    ['mainnet', 295],
+    ['testnet', 296],
+    ['devnet', 298],
+  ])('uses chain id %s -> %i', (network, chainId) => {
+    const config = loadConfig(
+      { NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      CWD,
+    );
+    expect(config.network).toBe(network);
+    expect(config.chainId).toBe(chainId);
+  });
+
+  it('seeds the devnet unless SEED_DEVNET says no', () => {
+    expect(loadConfig({}, CWD).seedDevnet).toBe(true);
+    expect(loadConfig({ SEED_DEVNET: 'off' }, CWD).seedDevnet).toBe(false);
+  });
+
+  it.each(['testnet', 'mainnet'])('never seeds %s, even with SEED_DEVNET=true', (network) => {
+    const config = loadConfig(
+      { NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      CWD,
+    );
+    expect(config.seedDevnet).toBe(false);
+  });
+
+  it('leaves JWT_SECRET unset on the devnet, where a key is generated later', () => {
+    expect(loadConfig({ NETWORK: 'devnet' }, CWD).jwtSecret).toBeUndefined();
+  });
+});
+
+describe('loadConfig validation names the bad variable', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['PORT', '3000.5'],
+    ['PORT', ' 3000'],
+    ['PORT', '1e3'],
+    ['PORT', '0x10'],
+    ['CHAIN_ID', '0'],
+    ['JWT_TTL_SECONDS', '59'],
+    ['JWT_TTL_SECONDS', '86401'],
+    ['QUOTE_SLIPPAGE_BPS', '10000'],
+    ['QUOTE_CACHE_MS', '60001'],
+    ['TRADES_CACHE_MS', '60001'],
+    ['BOOKS_CACHE_MS', '60001'],
+    ['BODY_LIMIT_BYTES', '1023'],
+    ['BODY_LIMIT_BYTES', '16777217'],
+    ['NETWORK', 'prod'],
+    ['NETWORK', 'Mainnet'],
+    ['LOG_LEVEL', 'verbose'],
+    ['OPEN_MARKET_DATA', 'maybe'],
+    ['OPEN_MARKET_DATA', 'truee'],
+    ['TRUST_PROXY', '2'],
+    ['SEED_DEVNET', 'sometimes'],
+    ['REACTOR_ADDRESS', '0x123'],
+    ['REACTOR_ADDRESS', '1111111111111111111111111111111111111111'],
+    ['REACTOR_ADDRESS', '0X1111111111111111111111111111111111111111'],
+    ['REACTOR_ADDRESS', `${REACTOR}1`],
+    ['REACTOR_ADDRESS', '0x111111111111111111111111111111111111111g'],
+    ['JWT_SECRET', 'k'.repeat(31)],
+    ['DATA_API_PORT', '65536'],
+    ['DATA_API_PORT', '3000'],
+    ['DATA_API_PREFIX', 'data'],
+    ['DATA_API_PREFIX', '/data/'],
+    ['DATA_API_PREFIX', '/da ta'],
+    ['DATA_API_AUTH', 'maybe'],
+    ['DATA_API_CACHE_MS', '60001'],
+    ['NATIVE_TOKEN_ID', '1001'],
+    ['USD_TOKEN_ID', '0.0.x'],
+    ['PROTOCOL_TOKEN_ID', '0x1111111111111111111111111111111111111111'],
+  ])('refuses %s=%j', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.message).toContain(name);
+  });
+
+  it('accepts the range ends of PORT', () => {
+    expect(loadConfig({ PORT: '0' }, CWD).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }, CWD).port).toBe(65_535);
+  });
+
+  it('accepts every whole PORT up to 65535 and refuses every one above', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 65_535 }), (port) => {
+        expect(loadConfig({ PORT: String(port) }, CWD).port).toBe(port);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 65_536, max: Number.MAX_SAFE_INTEGER }), (port) => {
+        expect(configError({ PORT: String(port) }).message).toContain('PORT');
+      }),
+    );
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['on', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+    ['off', false],
+  ])('reads the flag spelling %j as %s', (spelling, value) => {
+    expect(loadConfig({ OPEN_MARKET_DATA: spelling }, CWD).openMarketData).toBe(value);
+    expect(loadConfig({ TRUST_PROXY: spelling }, CWD).trustProxy).toBe(value);
+    expect(loadConfig({ SEED_DEVNET: spelling }, CWD).seedDevnet).toBe(value);
+  });
+
+  it('reads flag spellings in any letter case', () => {
+    fc.assert(
+      fc.property(
+        fc.mixedCase(fc.constantFrom('true', 'yes', 'on')),
+        fc.mixedCase(fc.constantFrom('false', 'no', 'off')),
+        (on, off) => {
+          expect(loadConfig({ OPEN_MARKET_DATA: on }, CWD).openMarketData).toBe(true);
+          expect(loadConfig({ OPEN_MARKET_DATA: off }, CWD).openMarketData).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('refuses flags with surrounding spaces', () => {
+    expect(configError({ OPEN_MARKET_DATA: ' true' }).message).toContain('OPEN_MARKET_DATA');
+    expect(configError({ OPEN_MARKET_DATA: 'true ' }).message).toContain('OPEN_MARKET_DATA');
+  });
+
+  it.each(['mainnet', 'testnet'])('requires REACTOR_ADDRESS on %s', (network) => {
+    const error = configError({ NETWORK: network, JWT_SECRET: SECRET, ...RPC });
+    expect(error.message).toContain('REACTOR_ADDRESS');
+    expect(error.message).toContain('required with CHAIN=rpc');
+  });
+
+  it('accepts a REACTOR_ADDRESS with mixed-case hex digits', () => {
+    const address = '0xAbCdEf0123456789aBcDeF0123456789ABCDEF01';
+    expect(loadConfig({ CHAIN: 'off', REACTOR_ADDRESS: address }, CWD).reactorAddress).toBe(address);
+  });
+
+  it.each(['mainnet', 'testnet'])('requires JWT_SECRET on %s', (network) => {
+    const error = configError({ NETWORK: network, REACTOR_ADDRESS: REACTOR, ...RPC });
+    expect(error.message).toContain('JWT_SECRET');
+    expect(error.message).toContain(network);
+  });
+
+  it('requires JWT_SECRET on testnet even when it is set to the empty string', () => {
+    expect(configError({ NETWORK: 'testnet', REACTOR_ADDRESS: REACTOR, JWT_SECRET: '', ...RPC }).message).toContain('JWT_SECRET');
+  });
+
+  it('counts JWT_SECRET length in UTF-8 bytes, not characters', () => {
+    // 'é' is two bytes: 16 of them make 32 bytes, 31 bytes with one ASCII letter less.
+    expect(loadConfig({ JWT_SECRET: 'é'.repeat(16) }, CWD).jwtSecret).toBe('é'.repeat(16));
+    expect(configError({ JWT_SECRET: `${'é'.repeat(15)}a` }).message).toContain('JWT_SECRET');
+    expect(loadConfig({ JWT_SECRET: 'k'.repeat(32) }, CWD).jwtSecret).toBe('k'.repeat(32));
+  });
+
+  it('never repeats a rejected JWT_SECRET in the error message', () => {
+    const secret = 'short-but-secret-value';
+    const error = configError({ JWT_SECRET: secret });
+    expect(error.message).not.toContain(secret);
+  });
+
+  it('refuses a short JWT_SECRET on the devnet too', () => {
+    expect(configError({ NETWORK: 'devnet', JWT_SECRET: 'abc' }).message).toContain('JWT_SECRET');
+  });
+});
+
+describe('loadConfig trading settings', () => {
+  it.each(['mainnet', 'testnet'])('requires MIRROR_NODE_URL on %s', (network) => {
+    expect(configError({ NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, ...RPC }).message).toContain(
+      'MIRROR_NODE_URL',
+    );
+  });
+
+  it('refuses a MIRROR_NODE_URL that is not an http(s) URL', () => {
+    expect(configError({ MIRROR_NODE_URL: 'ftp://mirror' }).message).toContain('MIRROR_NODE_URL');
+    expect(configError({ MIRROR_NODE_URL: 'not a url' }).message).toContain('MIRROR_NODE_URL');
+  });
+
+  it('drops trailing slashes of MIRROR_NODE_URL', () => {
+    expect(loadConfig({ MIRROR_NODE_URL: 'https://mirror.example.org/' }, CWD).mirrorNodeUrl).toBe('https://mirror.example.org');
+  });
+
+  it('switches order rate limits on by default off the devnet, with the default buckets', () => {
+    const config = loadConfig(
+      { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      CWD,
+    );
+    expect(config.orderRateLimit).toEqual({
+      perIp: { capacity: 200, refillPerSecond: 100 },
+      perAccount: { capacity: 100, refillPerSecond: 50 },
+    });
+  });
+
+  it('reads burst/perSecond rate buckets', () => {
+    const config = loadConfig({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: '10/5', ORDER_RATE_LIMIT_ACCOUNT: '3/1' }, CWD);
+    expect(config.orderRateLimit).toEqual({
+      perIp: { capacity: 10, refillPerSecond: 5 },
+      perAccount: { capacity: 3, refillPerSecond: 1 },
+    });
+  });
+
+  it.each(['10', '10/0', '0/1', '1.5/1', '10/5/1'])('refuses the rate bucket %s', (value) => {
+    expect(configError({ ORDER_RATE_LIMIT: 'on', ORDER_RATE_LIMIT_IP: value }).message).toContain('ORDER_RATE_LIMIT_IP');
+  });
+});
+
+describe('loadConfig settlement chain', () => {
+  it('starts its own devnet chain by default, which deploys the reactor', () => {
+    const config = loadConfig({}, CWD);
+    expect(config.chain.kind).toBe('devnet');
+    expect(config.reactorAddress).toBeNull();
+    expect(configError({ REACTOR_ADDRESS: REACTOR }).message).toContain('REACTOR_ADDRESS is set by the devnet chain');
+  });
+
+  it('runs matching without settlement only on the devnet (CHAIN=off)', () => {
+    expect(loadConfig({ CHAIN: 'off' }, CWD)).toMatchObject({
+      chain: { kind: 'off' },
+      reactorAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    });
+    expect(configError({ NETWORK: 'testnet', CHAIN: 'off', JWT_SECRET: SECRET, MIRROR_NODE_URL: MIRROR }).message).toBe(
+      'CHAIN must be rpc on testnet',
+    );
+  });
+
+  it('takes the RPC chain, the operator key and the settlement limits from the environment', () => {
+    const config = loadConfig(
+      { ...RPC, REACTOR_ADDRESS: REACTOR, SETTLEMENT_BATCH_FILLS: '20', SETTLEMENT_TX_GAS_LIMIT: '8000000' },
+      CWD,
+    );
+    expect(config.chain).toEqual({
+      kind: 'rpc',
+      rpcUrl: 'https://relay.example.org/api',
+      operatorKey: RPC.OPERATOR_PRIVATE_KEY,
+      settlement: { batchFills: 20, txGasLimit: 8_000_000 },
+    });
+  });
+
+  it('requires the RPC address and a well-formed operator key, and never echoes the key', () => {
+    expect(configError({ CHAIN: 'rpc', REACTOR_ADDRESS: REACTOR }).message).toContain('CHAIN_RPC_URL');
+    const key = `0x${'cd'.repeat(31)}`;
+    const error = configError({ ...RPC, OPERATOR_PRIVATE_KEY: key, REACTOR_ADDRESS: REACTOR });
+    expect(error.message).toContain('OPERATOR_PRIVATE_KEY');
+    expect(error.message).not.toContain(key);
+    expect(configError({ ...RPC, SETTLEMENT_BATCH_FILLS: '501', REACTOR_ADDRESS: REACTOR }).message).toContain(
+      'SETTLEMENT_BATCH_FILLS',
+    );
+    expect(configError({ CHAIN: 'sepolia' }).message).toContain('CHAIN');
+  });
+});
+
+describe('loadConfig data API', () => {
+  const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC };
+
+  it('serves the data API on its own port without a prefix when DATA_API_PORT is set', () => {
+    expect(loadConfig({ DATA_API_PORT: '8081' }, CWD).dataApi).toMatchObject({ port: 8081, prefix: '' });
+    expect(loadConfig({ DATA_API_PORT: '8081', DATA_API_PREFIX: '/v1' }, CWD).dataApi).toMatchObject({
+      port: 8081,
+      prefix: '/v1',
+    });
+    expect(loadConfig({ DATA_API_PORT: '0', PORT: '0' }, CWD).dataApi.port).toBe(0);
+  });
+
+  it('takes a path prefix on the shared port, and / for none', () => {
+    expect(loadConfig({ DATA_API_PREFIX: '/api/v1' }, CWD).dataApi).toMatchObject({ port: null, prefix: '/api/v1' });
+    expect(loadConfig({ DATA_API_PREFIX: '/' }, CWD).dataApi.prefix).toBe('');
+  });
+
+  it('switches key checking off only on the devnet', () => {
+    expect(loadConfig({ DATA_API_AUTH: 'false' }, CWD).dataApi.requireKeys).toBe(false);
+    const error = configError({ ...testnet, DATA_API_AUTH: 'false' });
+    expect(error.message).toContain('DATA_API_AUTH');
+    expect(error.message).toContain('testnet');
+    expect(loadConfig({ ...testnet, DATA_API_AUTH: 'true' }, CWD).dataApi.requireKeys).toBe(true);
+  });
+
+  it('prices nothing off the devnet until the native, USD and protocol tokens are named', () => {
+    expect(loadConfig(testnet, CWD).dataApi).toMatchObject({ nativeTokenId: null, usdTokenId: null, protocolTokenId: null });
+    const named = loadConfig(
+      { ...testnet, NATIVE_TOKEN_ID: '0.0.15058', USD_TOKEN_ID: '0.0.429274', PROTOCOL_TOKEN_ID: '0.0.1183558' },
+      CWD,
+    );
+    expect(named.dataApi).toMatchObject({ nativeTokenId: '0.0.15058', usdTokenId: '0.0.429274', protocolTokenId: '0.0.1183558' });
+  });
+});
+
+describe('loadConfig stream limits', () => {
+  it('reads every WebSocket bound', () => {
+    const config = loadConfig(
+      {
+        WS_MAX_PAYLOAD_BYTES: '128',
+        WS_MAX_BOOKS: '3',
+        WS_MAX_CONNECTIONS: '5000',
+        WS_MAX_CONNECTIONS_PER_IP: '2000',
+        WS_SEND_BUFFER_BYTES: '65536',
+        WS_HEARTBEAT_MS: '250',
+      },
+      CWD,
+    );
+    expect(config.streams).toEqual({
+      maxPayloadBytes: 128,
+      maxBooksPerConnection: 3,
+      maxConnections: 5_000,
+      maxConnectionsPerIp: 2_000,
+      sendBufferBytes: 65_536,
+      heartbeatMs: 250,
+    });
+  });
+
+  it.each([
+    ['WS_MAX_PAYLOAD_BYTES', '127'],
+    ['WS_MAX_BOOKS', '0'],
+    ['WS_MAX_CONNECTIONS', '0'],
+    ['WS_MAX_CONNECTIONS_PER_IP', '-1'],
+    ['WS_SEND_BUFFER_BYTES', '1023'],
+    ['WS_HEARTBEAT_MS', '49'],
+    ['WS_HEARTBEAT_MS', '1e3'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
+  });
+});
+
+describe('loadConfig market maker', () => {
+  it('runs the bot on the devnet, with its embedded chain or without a chain, unless MARKET_MAKER says no', () => {
+    expect(loadConfig({}, CWD).marketMaker).toEqual({ intervalMs: 2_000 });
+    expect(loadConfig({ CHAIN: 'off' }, CWD).marketMaker).toEqual({ intervalMs: 2_000 });
+    expect(loadConfig({ MARKET_MAKER: 'false' }, CWD).marketMaker).toBeNull();
+    expect(loadConfig({ MARKET_MAKER: 'true', MARKET_MAKER_INTERVAL_MS: '500' }, CWD).marketMaker).toEqual({ intervalMs: 500 });
+  });
+
+  it('is off by default where no issuer can fund its accounts, and refused there when asked for', () => {
+    const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, MIRROR_NODE_URL: MIRROR, REACTOR_ADDRESS: REACTOR, ...RPC };
+    expect(loadConfig(testnet, CWD).marketMaker).toBeNull();
+    expect(loadConfig({ ...testnet, NETWORK: 'mainnet' }, CWD).marketMaker).toBeNull();
+    expect(loadConfig({ ...RPC, REACTOR_ADDRESS: REACTOR }, CWD).marketMaker).toBeNull();
+    expect(configError({ ...testnet, MARKET_MAKER: 'true' }).message).toMatch(/^MARKET_MAKER=true .*testnet/);
+    expect(configError({ ...testnet, NETWORK: 'mainnet', MARKET_MAKER: '1' }).message).toMatch(/^MARKET_MAKER=true .*mainnet/);
+    expect(configError({ ...RPC, REACTOR_ADDRESS: REACTOR, MARKET_MAKER: 'yes' }).message).toMatch(
+      /^MARKET_MAKER=true .*RPC chain/,
+    );
+  });
+
+  it.each([
+    ['MARKET_MAKER', 'sometimes'],
+    ['MARKET_MAKER_INTERVAL_MS', '99'],
+    ['MARKET_MAKER_INTERVAL_MS', '3600001'],
+    ['MARKET_MAKER_INTERVAL_MS', '2s'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(configError({ [name]: value }).message).toMatch(new RegExp(`^${name} `));
+  });
+
+  it('checks the interval even when the bot is off, so a typo fails loudly', () => {
+    expect(configError({ MARKET_MAKER: 'false', MARKET_MAKER_INTERVAL_MS: 'fast' }).message).toMatch(
+      /^MARKET_MAKER_INTERVAL_MS /,
+    );
+  });
+});

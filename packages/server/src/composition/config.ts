@@ -1,0 +1,288 @@
+import { isAbsolute, resolve } from 'node:path';
+import { isEvmAddress, isLedgerId } from '@dex/core';
+import type { ChainConfig, SettlementConfig } from '../adapters/chain/chain-config.js';
+import type { DataApiConfig } from '../application/data-api/data-api-config.js';
+import { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from '../application/markets/seed.js';
+import { NETWORKS, type Network } from '../domain/network.js';
+import type { StreamLimits } from '../edges/ws/stream-limits.js';
+
+export type { ChainConfig, SettlementConfig } from '../adapters/chain/chain-config.js';
+export type { DataApiConfig } from '../application/data-api/data-api-config.js';
+export type { Network } from '../domain/network.js';
+export type { StreamLimits } from '../edges/ws/stream-limits.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Everything the service reads from its environment, parsed and checked once at boot. */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Absolute folder for the SQLite file and generated secrets. */
+  readonly dataDir: string;
+  readonly network: Network;
+  /** Public market data without a JWT (the July 2026 rollout); off: 401 and unmounted routes. */
+  readonly openMarketData: boolean;
+  readonly logLevel: LogLevel;
+  /** Creates the devnet markets on the first start of an empty devnet store. */
+  readonly seedDevnet: boolean;
+  readonly chainId: number;
+  /** The settlement chain, or `off` (devnet only): matching without settlement. */
+  readonly chain: ChainConfig;
+  /** The reactor of the signing domain; null on the embedded devnet chain, which deploys its own. */
+  readonly reactorAddress: string | null;
+  readonly signatureDomainName: string;
+  readonly signatureDomainVersion: string;
+  /** HS256 key for access tokens; devnet generates one under DATA_DIR when unset. */
+  readonly jwtSecret: string | undefined;
+  readonly jwtTtlSeconds: number;
+  readonly quoteSlippageBps: number;
+  readonly quoteCacheMs: number;
+  readonly tradesCacheMs: number;
+  readonly booksCacheMs: number;
+  readonly bodyLimitBytes: number;
+  readonly trustProxy: boolean;
+  /** Mirror node REST base URL for the keys of `0.0.X` accounts; null: the devnet's own registry. */
+  readonly mirrorNodeUrl: string | null;
+  readonly challengeTtlSeconds: number;
+  /** Worker threads verifying order signatures; 0 verifies on the main thread. */
+  readonly verifyWorkers: number;
+  /** Token buckets on the order routes, per IP and per account; null when switched off. */
+  readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
+  readonly dataApi: DataApiConfig;
+  readonly streams: StreamLimits;
+  /** The devnet's market-making bot, which the live devnet (@dex/devnet) runs beside the API; null when switched off. */
+  readonly marketMaker: MarketMakerConfig | null;
+}
+
+/** The live devnet's bot (`npm start`): it quotes every open book and takes liquidity now and then. */
+export interface MarketMakerConfig {
+  /** Time between two refreshes of its quotes. */
+  readonly intervalMs: number;
+}
+
+/** A token bucket: `capacity` requests at once, refilled at `refillPerSecond`. */
+export interface RateBucket {
+  readonly capacity: number;
+  readonly refillPerSecond: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Chain ids of the ledger's networks (its JSON-RPC relay reports the same ones). */
+const CHAIN_IDS: Record<Network, number> = { mainnet: 295, testnet: 296, devnet: 298 };
+/** Signing-domain reactor of a devnet without a chain (CHAIN=off): anvil's first deployment address. */
+const UNSETTLED_DEVNET_REACTOR = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function text(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value === '' ? fallback : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name, fallback);
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+/** `burst/perSecond`, e.g. `200/100`. */
+function bucket(env: Env, name: string, fallback: string): RateBucket {
+  const raw = text(env, name, fallback);
+  const match = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,6})$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must look like burst/perSecond (e.g. 200/100), got "${raw}"`);
+  return { capacity: Number(match[1]), refillPerSecond: Number(match[2]) };
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  const raw = text(env, name, '');
+  if (raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
+  return raw.replace(/\/+$/, '');
+}
+
+function settlementConfig(env: Env): SettlementConfig {
+  return {
+    batchFills: integer(env, 'SETTLEMENT_BATCH_FILLS', 100, 1, 500),
+    txGasLimit: integer(env, 'SETTLEMENT_TX_GAS_LIMIT', 15_000_000, 1_000_000, 100_000_000),
+  };
+}
+
+function chainConfig(env: Env, network: Network): ChainConfig {
+  const kind = oneOf(env, 'CHAIN', network === 'devnet' ? 'devnet' : 'rpc', ['devnet', 'rpc', 'off'] as const);
+  if (kind !== 'rpc' && network !== 'devnet') throw new ConfigError(`CHAIN must be rpc on ${network}`);
+  if (kind === 'off') return { kind };
+  if (kind === 'devnet') {
+    return {
+      kind,
+      port: integer(env, 'DEVNET_CHAIN_PORT', 0, 0, 65_535),
+      stateIntervalSeconds: integer(env, 'DEVNET_CHAIN_STATE_INTERVAL_SECONDS', 2, 1, 3_600),
+      anvil: { anvilPath: env.ANVIL_PATH || null, searchPath: env.PATH },
+      settlement: settlementConfig(env),
+    };
+  }
+  const rpcUrl = httpUrl(env, 'CHAIN_RPC_URL');
+  if (rpcUrl === null) throw new ConfigError('CHAIN_RPC_URL is required with CHAIN=rpc');
+  const operatorKey = text(env, 'OPERATOR_PRIVATE_KEY', '');
+  // The value is never echoed: it is a secret.
+  if (!/^0x[0-9a-fA-F]{64}$/.test(operatorKey)) {
+    throw new ConfigError('OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits (required with CHAIN=rpc)');
+  }
+  return { kind, rpcUrl, operatorKey: operatorKey as `0x${string}`, settlement: settlementConfig(env) };
+}
+
+/** The embedded devnet chain deploys its own reactor; elsewhere the address comes from the environment. */
+function reactorOf(env: Env, chain: ChainConfig): string | null {
+  if (chain.kind === 'devnet') {
+    if (text(env, 'REACTOR_ADDRESS', '') !== '')
+      throw new ConfigError('REACTOR_ADDRESS is set by the devnet chain itself (CHAIN=devnet)');
+    return null;
+  }
+  const address = text(env, 'REACTOR_ADDRESS', chain.kind === 'off' ? UNSETTLED_DEVNET_REACTOR : '');
+  if (!isEvmAddress(address)) {
+    throw new ConfigError(
+      `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${chain.kind === 'rpc' ? ' (required with CHAIN=rpc)' : ''}`,
+    );
+  }
+  return address;
+}
+
+function ledgerId(env: Env, name: string, fallback: string | null): string | null {
+  const raw = text(env, name, fallback ?? '');
+  if (raw === '') return null;
+  if (!isLedgerId(raw)) throw new ConfigError(`${name} must be a ledger id such as 0.0.123456, got "${raw}"`);
+  return raw;
+}
+
+const PREFIX = /^(\/[A-Za-z0-9._~-]+){0,8}$/;
+
+function dataApiConfig(env: Env, network: Network, port: number): DataApiConfig {
+  const ownPort =
+    env.DATA_API_PORT === undefined || env.DATA_API_PORT === '' ? null : integer(env, 'DATA_API_PORT', 0, 0, 65_535);
+  if (ownPort !== null && ownPort !== 0 && ownPort === port) throw new ConfigError('DATA_API_PORT must differ from PORT');
+  // On the shared port the data API needs a prefix of its own; '/' asks for none.
+  const rawPrefix = text(env, 'DATA_API_PREFIX', ownPort === null ? '/data' : '/');
+  const prefix = rawPrefix === '/' ? '' : rawPrefix;
+  if (!PREFIX.test(prefix))
+    throw new ConfigError(`DATA_API_PREFIX must be a path such as /data (or / for none), got "${rawPrefix}"`);
+  const requireKeys = flag(env, 'DATA_API_AUTH', true);
+  if (!requireKeys && network !== 'devnet') {
+    throw new ConfigError(`DATA_API_AUTH=false is for benchmarks and development on the devnet only, not ${network}`);
+  }
+  const devnet = network === 'devnet';
+  return {
+    port: ownPort,
+    prefix,
+    requireKeys,
+    nativeTokenId: ledgerId(env, 'NATIVE_TOKEN_ID', devnet ? DEVNET_NATIVE_TOKEN_ID : null),
+    usdTokenId: ledgerId(env, 'USD_TOKEN_ID', devnet ? DEVNET_USD_TOKEN_ID : null),
+    protocolTokenId: ledgerId(env, 'PROTOCOL_TOKEN_ID', devnet ? DEVNET_PROTOCOL_TOKEN_ID : null),
+    cacheMs: integer(env, 'DATA_API_CACHE_MS', 1_000, 0, 60_000),
+  };
+}
+
+/**
+ * The bot runs where an issuer can fund its accounts (the embedded devnet chain) or where nothing
+ * needs funding (CHAIN=off); on by default there, refused elsewhere.
+ */
+function marketMakerConfig(env: Env, network: Network, chain: ChainConfig): MarketMakerConfig | null {
+  const fundable = network === 'devnet' && chain.kind !== 'rpc';
+  const intervalMs = integer(env, 'MARKET_MAKER_INTERVAL_MS', 2_000, 100, 3_600_000);
+  if (!flag(env, 'MARKET_MAKER', fundable)) return null;
+  if (!fundable) {
+    throw new ConfigError(
+      `MARKET_MAKER=true needs the devnet with its embedded chain or CHAIN=off (no issuer funds its accounts on ${network === 'devnet' ? 'an RPC chain' : network})`,
+    );
+  }
+  return { intervalMs };
+}
+
+/** Parses and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const network = oneOf<Network>(env, 'NETWORK', 'devnet', NETWORKS);
+  const dataDir = text(env, 'DATA_DIR', './data');
+  const chain = chainConfig(env, network);
+  const reactorAddress = reactorOf(env, chain);
+  const jwtSecret = env.JWT_SECRET === '' ? undefined : env.JWT_SECRET;
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 bytes');
+  }
+  if (jwtSecret === undefined && network !== 'devnet') throw new ConfigError(`JWT_SECRET is required on ${network}`);
+  const mirrorNodeUrl = httpUrl(env, 'MIRROR_NODE_URL');
+  if (mirrorNodeUrl === null && network !== 'devnet') {
+    throw new ConfigError(`MIRROR_NODE_URL is required on ${network} (the keys of 0.0.X accounts come from it)`);
+  }
+
+  const port = integer(env, 'PORT', 3000, 0, 65_535);
+
+  return {
+    host: text(env, 'HOST', '127.0.0.1'),
+    port,
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    network,
+    openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
+    logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    // Parsed on every network so a typo fails loudly; only the devnet is ever seeded.
+    seedDevnet: flag(env, 'SEED_DEVNET', true) && network === 'devnet',
+    chainId: integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1),
+    chain,
+    reactorAddress,
+    signatureDomainName: text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor'),
+    signatureDomainVersion: text(env, 'SIGNATURE_DOMAIN_VERSION', '1'),
+    jwtSecret,
+    jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 21_600, 60, 86_400),
+    quoteSlippageBps: integer(env, 'QUOTE_SLIPPAGE_BPS', 50, 0, 9_999),
+    quoteCacheMs: integer(env, 'QUOTE_CACHE_MS', 1_000, 0, 60_000),
+    tradesCacheMs: integer(env, 'TRADES_CACHE_MS', 1_000, 0, 60_000),
+    booksCacheMs: integer(env, 'BOOKS_CACHE_MS', 1_000, 0, 60_000),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 16_777_216),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    mirrorNodeUrl,
+    challengeTtlSeconds: integer(env, 'CHALLENGE_TTL_SECONDS', 300, 30, 3_600),
+    verifyWorkers: integer(env, 'VERIFY_WORKERS', 1, 0, 16),
+    // Off on the embedded default so a local bot is never throttled; on by default elsewhere.
+    orderRateLimit: flag(env, 'ORDER_RATE_LIMIT', network !== 'devnet')
+      ? {
+          perIp: bucket(env, 'ORDER_RATE_LIMIT_IP', '200/100'),
+          perAccount: bucket(env, 'ORDER_RATE_LIMIT_ACCOUNT', '100/50'),
+        }
+      : null,
+    dataApi: dataApiConfig(env, network, port),
+    streams: {
+      maxPayloadBytes: integer(env, 'WS_MAX_PAYLOAD_BYTES', 4_096, 128, 1_048_576),
+      maxBooksPerConnection: integer(env, 'WS_MAX_BOOKS', 20, 1, 1_000),
+      maxConnections: integer(env, 'WS_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+      maxConnectionsPerIp: integer(env, 'WS_MAX_CONNECTIONS_PER_IP', 100, 1, 1_000_000),
+      sendBufferBytes: integer(env, 'WS_SEND_BUFFER_BYTES', 1_048_576, 1_024, 268_435_456),
+      heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 30_000, 50, 3_600_000),
+    },
+    marketMaker: marketMakerConfig(env, network, chain),
+  };
+}

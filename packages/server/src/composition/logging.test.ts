@@ -1,0 +1,207 @@
+import { Writable } from 'node:stream';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { redactUrl } from '../edges/redact-url.js';
+import { type Harness, startHarness } from '../test-support/harness.js';
+import { createLogger } from './logging.js';
+
+const SECRET_NAMES = ['token', 'access_token', 'api_key', 'apiKey'] as const;
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/;
+/** A JWT-shaped string built at run time, so no token sits in the repository. */
+const SAMPLE_JWT = [{ alg: 'HS256' }, { sub: '0.0.5' }, 'signature-of-a-test']
+  .map((part) => Buffer.from(typeof part === 'string' ? part : JSON.stringify(part)).toString('base64url'))
+  .join('.');
+
+/** Characters of JWTs, API keys and ordinary values: nothing that needs escaping in a query. */
+const valueChar = fc.constantFrom(...'ABCXYZabcxyz0189._-~');
+const value = fc.string({ unit: valueChar, maxLength: 24 });
+const plainKey = fc
+  .string({ unit: fc.constantFrom(...'abcdeiknopstuy_K'), minLength: 1, maxLength: 12 })
+  .filter((key) => !SECRET_NAMES.some((name) => name.toLowerCase() === key.toLowerCase()));
+
+describe('redactUrl', () => {
+  it.each(SECRET_NAMES)('replaces the value of %s', (name) => {
+    expect(redactUrl(`/stream?${name}=${SAMPLE_JWT}`)).toBe(`/stream?${name}=[redacted]`);
+  });
+
+  it('redacts in any position and keeps every other parameter', () => {
+    expect(redactUrl(`/trades/1?sort=asc&token=${SAMPLE_JWT}&limit=5`)).toBe('/trades/1?sort=asc&token=[redacted]&limit=5');
+    expect(redactUrl(`/trades/1?sort=asc&limit=5&apiKey=k-1`)).toBe('/trades/1?sort=asc&limit=5&apiKey=[redacted]');
+  });
+
+  it('redacts repeated parameters', () => {
+    expect(redactUrl('/ws?token=a&token=b&api_key=c&token=d')).toBe(
+      '/ws?token=[redacted]&token=[redacted]&api_key=[redacted]&token=[redacted]',
+    );
+  });
+
+  it('redacts parameter names in any letter case', () => {
+    expect(redactUrl('/ws?TOKEN=a&Access_Token=b&API_KEY=c&apikey=d')).toBe(
+      '/ws?TOKEN=[redacted]&Access_Token=[redacted]&API_KEY=[redacted]&apikey=[redacted]',
+    );
+  });
+
+  it('redacts an empty value and stops at a fragment', () => {
+    expect(redactUrl('/ws?token=&page=1')).toBe('/ws?token=[redacted]&page=1');
+    expect(redactUrl('/ws?token=abc#top')).toBe('/ws?token=[redacted]#top');
+  });
+
+  it.each([
+    '/books',
+    '/books?page=2&limit=10',
+    '/ws?mytoken=a&tokens=b&token_type=c&apiKeyId=d&x_api_key2=e',
+    '/token=abc',
+    '/books?page=token=abc',
+  ])('leaves %s unchanged', (url) => {
+    expect(redactUrl(url)).toBe(url);
+  });
+
+  it('redacts exactly the secret parameters of any query, in any case and order', () => {
+    const param = fc.oneof(
+      fc.record({ key: fc.mixedCase(fc.constantFrom(...SECRET_NAMES)), value, secret: fc.constant(true) }),
+      fc.record({ key: plainKey, value, secret: fc.constant(false) }),
+    );
+    fc.assert(
+      fc.property(fc.array(param, { minLength: 1, maxLength: 8 }), (params) => {
+        const url = `/ws?${params.map(({ key, value }) => `${key}=${value}`).join('&')}`;
+        const redacted = redactUrl(url);
+        const expected = `/ws?${params.map(({ key, value, secret }) => `${key}=${secret ? '[redacted]' : value}`).join('&')}`;
+        expect(redacted).toBe(expected);
+        // A public parameter may carry the same value; only a secret value no public one shares must vanish.
+        const publicValues = new Set(params.filter((param) => !param.secret).map((param) => param.value));
+        for (const { value, secret } of params) {
+          if (secret && value.length >= 3 && !publicValues.has(value)) expect(redacted).not.toContain(`=${value}`);
+        }
+      }),
+    );
+  });
+
+  it('changes nothing in a query without secret parameters', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(plainKey, value), { maxLength: 8 }), (params) => {
+        const url = `/books?${params.map(([key, value]) => `${key}=${value}`).join('&')}`;
+        expect(redactUrl(url)).toBe(url);
+      }),
+    );
+  });
+
+  // Every URL parser (Fastify's and WHATWG URLSearchParams alike) percent-decodes query keys, so
+  // `%74oken` IS the `token` parameter and must be redacted like it.
+  it('redacts a secret parameter whose name is percent-encoded', () => {
+    const url = `/ws?%74oken=${SAMPLE_JWT}&access%5Ftoken=${SAMPLE_JWT}`;
+    const query = new URLSearchParams(url.slice(url.indexOf('?') + 1));
+    expect(query.get('token')).toBe(SAMPLE_JWT);
+    expect(query.get('access_token')).toBe(SAMPLE_JWT);
+    expect(redactUrl(url)).not.toMatch(JWT_LIKE);
+  });
+});
+
+/** A logger writing into an array of parsed lines. */
+function capture(): { logger: ReturnType<typeof createLogger>; text: () => string } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { logger: createLogger('info', sink), text: () => lines.join('') };
+}
+
+describe('createLogger', () => {
+  it('censors authorization and x-api-key headers and nested token and jwt fields', () => {
+    const { logger, text } = capture();
+    logger.info({ headers: { authorization: `Bearer ${SAMPLE_JWT}`, 'x-api-key': 'k-secret-1' } }, 'headers');
+    logger.info({ socket: { token: SAMPLE_JWT, jwt: SAMPLE_JWT, id: 7 } }, 'socket');
+    const logs = text();
+    expect(logs).not.toMatch(JWT_LIKE);
+    expect(logs).not.toContain('k-secret');
+    expect(logs).toContain('"id":7');
+    expect(logs.match(/\[redacted\]/g)).toHaveLength(4);
+  });
+
+  it('writes structured JSON lines with the service name and a level', () => {
+    const { logger, text } = capture();
+    logger.info({ bookId: 3 }, 'hello');
+    logger.debug('hidden at info');
+    const lines = text().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ level: 30, service: 'dex-exchange', bookId: 3, msg: 'hello' });
+  });
+
+  // pino's `*.token` matches one level below the root only; a top-level field (the most natural
+  // `log.info({ token }, ...)`) needs its own path.
+  it('censors token and jwt fields at the top level of a log object', () => {
+    const { logger, text } = capture();
+    logger.info({ token: SAMPLE_JWT, jwt: SAMPLE_JWT }, 'top level');
+    expect(text()).not.toMatch(JWT_LIKE);
+  });
+});
+
+describe('request logs through the real app', () => {
+  let harness: Harness;
+
+  beforeEach(async () => {
+    harness = await startHarness();
+  });
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('never contains a JWT or an API key but does log the redacted URLs', async () => {
+    const jwt = await harness.services.tokens.issue('0.0.5');
+    expect(jwt).toMatch(JWT_LIKE);
+    const apiKey = 'dex_live_4f1c2e9a7b3d8e6f0a5c1b2d';
+    const requests = [
+      { url: '/books', headers: { authorization: `Bearer ${jwt}`, 'x-api-key': apiKey } },
+      { url: `/books?token=${jwt}&page=1`, headers: {} },
+      { url: `/trades/1?sort=asc&access_token=${jwt}`, headers: { 'x-api-key': apiKey } },
+      { url: `/trades/1?sort=bad&TOKEN=${jwt}`, headers: { authorization: `Bearer ${jwt}` } },
+      { url: `/no/such/route?apiKey=${apiKey}&token=${jwt}`, headers: { authorization: `Bearer ${jwt}x` } },
+      { url: '/depth/1', headers: { authorization: `Bearer ${jwt}`, 'x-api-key': apiKey } },
+    ];
+    const statuses: number[] = [];
+    for (const request of requests) {
+      const response = await harness.app.inject({ method: 'GET', url: request.url, headers: request.headers });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 400, 404, 200]);
+
+    const logs = harness.logs();
+    expect(logs).not.toMatch(JWT_LIKE);
+    expect(logs).not.toContain(jwt.split('.')[2]);
+    expect(logs).not.toContain(apiKey);
+    expect(logs).toContain('"url":"/books"');
+    expect(logs).toContain('"url":"/books?token=[redacted]&page=1"');
+    expect(logs).toContain('"url":"/trades/1?sort=asc&access_token=[redacted]"');
+    expect(logs).toContain('"url":"/trades/1?sort=bad&TOKEN=[redacted]"');
+    expect(logs).toContain('"url":"/no/such/route?apiKey=[redacted]&token=[redacted]"');
+    expect(logs).toContain('"url":"/depth/1"');
+  });
+
+  it('keeps secrets out of the logs of a 401 when open market data is off', async () => {
+    await harness.close();
+    harness = await startHarness({ OPEN_MARKET_DATA: 'false' });
+    const clock = harness.clock;
+    const jwt = await harness.services.tokens.issue('0.0.5');
+    clock.advance((harness.config.jwtTtlSeconds + 60) * 1000);
+    const response = await harness.app.inject({
+      method: 'GET',
+      url: `/books?token=${jwt}`,
+      headers: { authorization: `Bearer ${jwt}`, 'x-api-key': 'k-expired-caller' },
+    });
+    expect(response.statusCode).toBe(401);
+    const logs = harness.logs();
+    expect(logs).toContain('INVALID_TOKEN');
+    expect(logs).not.toMatch(JWT_LIKE);
+    expect(logs).not.toContain('k-expired-caller');
+  });
+
+  // See redactUrl above: `%74oken` reaches the app as `token`, so its JWT must not reach the log.
+  it('keeps a JWT out of the logs when the token parameter name is percent-encoded', async () => {
+    const jwt = await harness.services.tokens.issue('0.0.5');
+    const response = await harness.app.inject({ method: 'GET', url: `/books?%74oken=${jwt}` });
+    expect(response.statusCode).toBe(200);
+    expect(harness.logs()).not.toMatch(JWT_LIKE);
+  });
+});

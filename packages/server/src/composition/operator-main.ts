@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+import { mkdirSync } from 'node:fs';
+import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { runOperator } from '../edges/cli/operator.js';
+import { systemClock } from '../ports/clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { operatorIo } from './operator-wiring.js';
+import { storeFile } from './services.js';
+
+/** Operator CLI: works on the same store as the server (DATA_DIR and NETWORK from the environment). */
+async function main(): Promise<number> {
+  const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const store = await openSqliteStore(storeFile(config));
+  try {
+    const io = operatorIo({
+      store,
+      network: config.network,
+      clock: systemClock,
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      devnetDataDir: config.dataDir,
+    });
+    return await runOperator(process.argv.slice(2), io);
+  } finally {
+    await store.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof ConfigError ? `configuration error: ${error.message}` : String(error)}\n`);
+    process.exitCode = error instanceof ConfigError ? 2 : 1;
+  },
+);

@@ -1,0 +1,88 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logging.js';
+import { type RunningServer, startServer } from './server.js';
+
+/** Time allowed for in-flight requests after SIGINT/SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+/** A companion's share of it: its stop is best effort, the server's own close is not. */
+const COMPANION_STOP_GRACE_MS = 4_000;
+
+/** The logger the service writes to, and hands to its companion. */
+export type ServiceLogger = FastifyBaseLogger;
+
+/** Something that runs beside the service in its process (the live devnet's bot): started after listen, stopped before close. */
+export interface Companion {
+  /** What the log calls it when stopping it fails. */
+  readonly name: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a companion for the listening server, or none (null) for this configuration. */
+export type StartCompanion = (server: RunningServer, config: Config, logger: ServiceLogger) => Companion | null;
+
+function configFromEnvironment(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+/** Stops the companion first (it may still need the API, e.g. to cancel its orders), then the server, then exits. */
+function shutdown(signal: string, server: RunningServer, companion: Companion | null, logger: ServiceLogger): void {
+  logger.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    logger.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  const companionStopped = new Promise<void>((resolve) => {
+    if (companion === null) return resolve();
+    const giveUp = setTimeout(resolve, COMPANION_STOP_GRACE_MS);
+    giveUp.unref();
+    companion
+      .stop()
+      .catch((error: unknown) => logger.warn({ err: error }, `stopping the ${companion.name} failed`))
+      .finally(() => {
+        clearTimeout(giveUp);
+        resolve();
+      });
+  });
+  companionStopped
+    .then(() => server.close())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+}
+
+async function run(startCompanion: StartCompanion): Promise<void> {
+  const config = configFromEnvironment();
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, logger);
+  logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');
+  logger.info({ url: server.dataApiUrl, requireKeys: config.dataApi.requireKeys }, 'data API listening');
+  // After listen, not inside startServer: tests and benchmarks never run a companion, and it never delays readiness.
+  const companion = startCompanion(server, config, logger);
+  process.once('SIGINT', () => shutdown('SIGINT', server, companion, logger));
+  process.once('SIGTERM', () => shutdown('SIGTERM', server, companion, logger));
+}
+
+/**
+ * The service as a process: configured from the environment (exit code 2 when that fails), listening,
+ * and stopped gracefully on SIGINT and SIGTERM; with a companion beside it when one is given.
+ */
+export function serve(startCompanion: StartCompanion = () => null): void {
+  run(startCompanion).catch((error: unknown) => {
+    process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Clock } from '../ports/clock.js';
+import { buildApp, buildDataApiApp } from './app.js';
+import type { Config } from './config.js';
+import { openServices, type Services } from './services.js';
+
+/** How often the registry looks for changes made by the operator CLI. */
+const REGISTRY_POLL_MS = 1_000;
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:3000. */
+  readonly url: string;
+  /** Base URL of the data API: its own port, or `url` with the data API's prefix. */
+  readonly dataApiUrl: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, logger: FastifyBaseLogger, clock?: Clock): Promise<RunningServer> {
+  const services = await openServices(config, logger, clock);
+  const app = await buildApp(services);
+  const dataApp = config.dataApi.port === null ? undefined : await buildDataApiApp(services);
+  const closeApps = async () => {
+    await Promise.all([app.close(), dataApp?.close()]);
+  };
+  const poll = setInterval(() => {
+    services.registry.refresh().catch((error: unknown) => logger.error({ err: error }, 'registry refresh failed'));
+  }, REGISTRY_POLL_MS);
+  poll.unref();
+  try {
+    const url = await app.listen({ host: config.host, port: config.port });
+    const dataBase = dataApp === undefined ? url : await dataApp.listen({ host: config.host, port: config.dataApi.port ?? 0 });
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      services,
+      url,
+      dataApiUrl: `${dataBase}${config.dataApi.prefix}`,
+      close: () => {
+        closing ??= (async () => {
+          clearInterval(poll);
+          await closeApps();
+          await services.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    clearInterval(poll);
+    await closeApps();
+    await services.close();
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+import type { Side } from '@dex/core';
+import type { OrderProgress, OrderRecord, OrderType } from './order-records.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** What the user stream tells of an order besides its progress: its signed terms on the book. */
+export interface OrderFacts {
+  /** The signed order's swapper, a lower-case 0x address. */
+  readonly swapper: string;
+  readonly type: OrderType;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly quantitySteps: number;
+  /** Unix ms. */
+  readonly deadlineMs: number;
+  readonly makerOnly: boolean;
+  readonly takerOnce: boolean;
+}
+
+/** An order that can still trade, as the desk tracks it between engine turns; turns update it in place. */
+export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
+  readonly id: number;
+  readonly account: string;
+  readonly bookId: number;
+  /** Fixed at acceptance, except for a market buy, whose size is found when it is placed. */
+  quantitySteps: number;
+  readonly nonce: bigint;
+  readonly ocoOrderId: number | null;
+  /** The signed input: what the order may spend in all (lower-case token address, raw amount). */
+  readonly inputToken: string;
+  readonly inputAmount: bigint;
+}
+
+/** The parts of the stored signed order (wire form) the desk reads back. */
+interface StoredSignedOrder {
+  readonly info: { readonly swapper: string };
+  readonly input: { readonly token: string; readonly amount: string };
+  readonly makerOnly: boolean;
+  readonly takerOnce: boolean;
+}
+
+export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
+  const { info, input, makerOnly, takerOnce } = JSON.parse(record.signedOrder) as StoredSignedOrder;
+  return {
+    swapper: info.swapper.toLowerCase(),
+    makerOnly,
+    takerOnce,
+    inputToken: input.token.toLowerCase(),
+    inputAmount: BigInt(input.amount),
+    id: record.id,
+    account: record.account,
+    bookId: record.bookId,
+    type: record.type,
+    side,
+    priceTicks: record.priceTicks,
+    quantitySteps: record.quantitySteps,
+    nonce: record.nonce,
+    deadlineMs: record.deadline * 1000,
+    ocoOrderId: record.ocoOrderId,
+    status: record.status,
+    reason: record.reason,
+    filledSteps: record.filledSteps,
+    filledInput: record.filledInput,
+    filledOutput: record.filledOutput,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** Open orders by id and by account: the cap per wallet, cancel-all and ownership checks read it. */
+export class LiveOrders {
+  private readonly byId = new Map<number, LiveOrder>();
+  private readonly byAccount = new Map<string, Set<number>>();
+
+  get(id: number): LiveOrder | undefined {
+    return this.byId.get(id);
+  }
+
+  set(order: LiveOrder): void {
+    this.byId.set(order.id, order);
+    let ids = this.byAccount.get(order.account);
+    if (ids === undefined) {
+      ids = new Set();
+      this.byAccount.set(order.account, ids);
+    }
+    ids.add(order.id);
+  }
+
+  delete(id: number): void {
+    const order = this.byId.get(id);
+    if (order === undefined) return;
+    this.byId.delete(id);
+    const ids = this.byAccount.get(order.account);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byAccount.delete(order.account);
+  }
+
+  countOf(account: string): number {
+    return this.byAccount.get(account)?.size ?? 0;
+  }
+
+  ofAccount(account: string): LiveOrder[] {
+    return [...(this.byAccount.get(account) ?? [])].flatMap((id) => this.byId.get(id) ?? []);
+  }
+}

@@ -1,0 +1,71 @@
+import {
+  CoreError,
+  type OrderAmounts,
+  type OrderKind,
+  type OrderTerms,
+  orderTerms,
+  parseRawAmount,
+  type TermsViolation,
+} from '@dex/core';
+import { AppError, type ErrorCode } from '../errors.js';
+import type { Market, MarketLookup } from '../markets/market.js';
+
+/** Shortest time to deadline an order may be saved with (spec 8.2). */
+export const MIN_DEADLINE_SECONDS = 30;
+/** Longest time to deadline (spec 8.2). */
+export const MAX_DEADLINE_SECONDS = 90 * 24 * 60 * 60;
+
+const VIOLATION_CODES: Record<TermsViolation, ErrorCode> = {
+  TOKENS_NOT_IN_BOOK: 'TOKEN_NOT_IN_BOOK',
+  ZERO_AMOUNT: 'INVALID_AMOUNT',
+  OFF_GRID: 'ORDER_OFF_GRID',
+  BELOW_LOT_SIZE: 'ORDER_TOO_SMALL',
+  BELOW_MIN_NOTIONAL: 'ORDER_TOO_SMALL',
+  PRICE_OUT_OF_RANGE: 'ORDER_PRICE_OUT_OF_RANGE',
+};
+
+/** Checks on one item of a batch; every error names the item. */
+export class ItemChecks {
+  constructor(
+    readonly field: string,
+    readonly index: number,
+  ) {}
+
+  fail(code: ErrorCode, message?: string): AppError {
+    return AppError.atItem(this.index, this.field, code, message);
+  }
+
+  /** A raw token amount (strict integer string, at most uint256). */
+  amount(text: string, name: string): bigint {
+    try {
+      return parseRawAmount(text, name);
+    } catch (error) {
+      if (error instanceof CoreError) throw this.fail('INVALID_AMOUNT', error.shortMessage);
+      throw error;
+    }
+  }
+
+  /** The open, trading market of an `orderbookId` given as a number or a numeric string. */
+  market(registry: MarketLookup, orderbookId: number | string): Market {
+    const market = registry.find(orderbookId);
+    if (market === undefined) throw this.fail('UNKNOWN_ORDERBOOK', `unknown order book ${String(orderbookId).slice(0, 20)}`);
+    if (market.book.status === 'CLOSED') throw this.fail('MARKET_CLOSED');
+    if (market.book.isHalted) throw this.fail('MARKET_HALTED');
+    return market;
+  }
+
+  /** Side, price and size of the order on the market's grid. */
+  terms(amounts: OrderAmounts, market: Market, kind: OrderKind): OrderTerms {
+    const tokens = { base: market.base.evmAddress, quote: market.quote.evmAddress };
+    const result = orderTerms(amounts, tokens, market.grid, kind);
+    if (!result.ok) throw this.fail(VIOLATION_CODES[result.violation], result.message);
+    return result.terms;
+  }
+
+  /** The deadline (unix s) lies in [now + 30 s, now + 90 d]. */
+  deadline(deadline: bigint, nowMs: number): void {
+    const now = BigInt(Math.floor(nowMs / 1000));
+    if (deadline < now + BigInt(MIN_DEADLINE_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_SOON');
+    if (deadline > now + BigInt(MAX_DEADLINE_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_FAR');
+  }
+}

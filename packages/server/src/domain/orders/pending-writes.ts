@@ -1,0 +1,135 @@
+import { DepthChanges } from './depth-changes.js';
+import type { CommittedOrderEvent, CommittedTrade, DeskCommit } from './desk-commit.js';
+import type { OrderRecord, StoredTurnIds, TurnWrite } from './order-records.js';
+import type { TurnPublication } from './order-turn.js';
+
+function stored<T>(values: readonly T[], index: number, what: string): T {
+  const value = values[index];
+  if (value === undefined) throw new Error(`the store answered no ${what} for row ${index} of a turn`);
+  return value;
+}
+
+/**
+ * Turns that ran but whose writes are not stored yet: a commit group. The desk stores a group in
+ * one transaction (one fsync for several requests) and answers its requests only after that.
+ * Until then the next turns of the group must still see what earlier ones did, so this also
+ * answers for the pending writes the questions turns ask the store: which orders exist (by hash
+ * and id), which nonces are used, what the nonce floors are. Once stored, it describes what it
+ * changed for the desk's publication.
+ */
+export class PendingWrites {
+  readonly writes: TurnWrite[] = [];
+  private readonly publications: TurnPublication[] = [];
+  /** Resolves when the group is stored; rejects when it cannot be. */
+  readonly stored: Promise<void>;
+  private readonly byHash = new Map<string, OrderRecord>();
+  private readonly byId = new Map<number, OrderRecord>();
+  private readonly usedNonces = new Map<string, Set<bigint>>();
+  private readonly floors = new Map<string, bigint>();
+  private orderCount = 0;
+  private settle: { resolve: () => void; reject: (error: unknown) => void } = { resolve: () => {}, reject: () => {} };
+
+  constructor() {
+    this.stored = new Promise<void>((resolve, reject) => {
+      this.settle = { resolve, reject };
+    });
+    // Nobody may be waiting when a group fails (a turn that threw); never leave that unhandled.
+    this.stored.catch(() => {});
+  }
+
+  add(write: TurnWrite, publication: TurnPublication): void {
+    this.writes.push(write);
+    this.publications.push(publication);
+    this.orderCount += write.newOrders.length;
+    for (const order of write.newOrders) {
+      this.byHash.set(order.orderHash, order);
+      this.byId.set(order.id, order);
+      let nonces = this.usedNonces.get(order.account);
+      if (nonces === undefined) {
+        nonces = new Set();
+        this.usedNonces.set(order.account, nonces);
+      }
+      nonces.add(order.nonce);
+    }
+    for (const [id, progress] of write.progress) {
+      const order = this.byId.get(id);
+      if (order === undefined) continue;
+      const updated = { ...order, ...progress };
+      this.byId.set(id, updated);
+      this.byHash.set(order.orderHash, updated);
+    }
+    for (const [account, floor] of write.nonceFloors)
+      if (floor > (this.floors.get(account) ?? 0n)) this.floors.set(account, floor);
+  }
+
+  /** Orders the group created, as of its latest turn. */
+  order(id: number): OrderRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  orderByHash(hash: string): OrderRecord | undefined {
+    return this.byHash.get(hash);
+  }
+
+  isNonceUsed(account: string, nonce: bigint): boolean {
+    return this.usedNonces.get(account)?.has(nonce) ?? false;
+  }
+
+  floor(account: string): bigint {
+    return this.floors.get(account) ?? 0n;
+  }
+
+  /** New orders in the group: bounds how much one commit carries. */
+  get size(): number {
+    return this.orderCount;
+  }
+
+  /** What the group changed, given the ids the store gave each turn's rows (in turn order). */
+  committed(ids: readonly StoredTurnIds[]): DeskCommit {
+    const depth = new DepthChanges();
+    const orderEvents: CommittedOrderEvent[] = [];
+    const trades: CommittedTrade[] = [];
+    this.writes.forEach((write, turn) => {
+      const { eventIds, tradeIds } = stored(ids, turn, 'ids');
+      const publication = stored(this.publications, turn, 'publication');
+      const turnTrades = write.trades.map((trade, index) => ({ ...trade, id: stored(tradeIds, index, 'trade id') }));
+      for (const trade of turnTrades) trades.push(trade);
+      publication.orderEvents.forEach((event, index) => {
+        const trade = event.fill === null ? undefined : stored(turnTrades, event.fill.tradeIndex, 'trade');
+        orderEvents.push({
+          id: stored(eventIds, index, 'event id'),
+          orderId: event.orderId,
+          account: event.account,
+          bookId: event.bookId,
+          type: event.type,
+          timestamp: event.timestamp,
+          // A cancellation made final by the reactor carries its transaction, as in the history.
+          txHash: event.txHash ?? null,
+          reason: event.reason,
+          filledSteps: event.filledSteps,
+          order: event.order,
+          fill:
+            trade === undefined || event.fill === null
+              ? null
+              : {
+                  tradeId: trade.id,
+                  price: trade.price,
+                  baseAmount: trade.baseAmount,
+                  quoteAmount: trade.quoteAmount,
+                  role: event.fill.role,
+                },
+        });
+      });
+      for (const { bookId, event } of publication.depthUpdates) depth.add(bookId, event);
+    });
+    return { depth: depth.list(), orderEvents, trades };
+  }
+
+  resolve(): void {
+    this.settle.resolve();
+  }
+
+  reject(error: unknown): void {
+    this.settle.reject(error);
+  }
+}

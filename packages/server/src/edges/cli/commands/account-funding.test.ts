@@ -1,0 +1,94 @@
+import { join } from 'node:path';
+import { ACCOUNT_KEY_SERVICE_ADDRESS, DevnetAccountKeyService, TestToken } from '@dex/contracts';
+import { type Address, getAddress, maxUint256 } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, ManualClock, startHarness, tempDataDir } from '../../../test-support/harness.js';
+import { operator } from '../../../test-support/operator-cli.js';
+
+let h: Harness;
+const keys = tempDataDir();
+
+beforeAll(async () => {
+  h = await startHarness({ CHAIN: 'devnet' }, { clock: new ManualClock(Date.now()) });
+});
+
+afterAll(async () => {
+  await h?.close();
+  keys.remove();
+});
+
+/** The operator CLI on the harness's store, funding through the devnet chain of the service on `dataDir`. */
+const run = (dataDir: string, ...argv: string[]) => operator(h.services.store, h.clock, dataDir)(...argv);
+
+function chain() {
+  const settlement = h.services.settlement;
+  if (settlement === null) throw new Error('settlement is off');
+  return settlement.chain;
+}
+
+const read = (token: string, functionName: 'balanceOf' | 'allowance', owner: string) =>
+  chain().public.readContract({
+    address: getAddress(token),
+    abi: TestToken.abi,
+    functionName,
+    args: functionName === 'balanceOf' ? [getAddress(owner)] : [getAddress(owner), chain().reactor],
+  } as Parameters<ReturnType<typeof chain>['public']['readContract']>[0]) as Promise<bigint>;
+
+describe('operator CLI on the devnet chain', () => {
+  it('creates an Ed25519 account that is funded, approved and known to the 0x16a key registry', async () => {
+    const created = await run(
+      h.config.dataDir,
+      'account',
+      'create',
+      '--key-type',
+      'ed25519',
+      '--key-file',
+      join(keys.dir, 'a.key'),
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const account = JSON.parse(created.out) as { evmAddress: string; publicKey: string; funded: { amount: number } };
+    expect(account.funded.amount).toBe(1_000);
+    for (const token of await h.services.store.tokens.list()) {
+      expect(await read(token.evmAddress, 'balanceOf', account.evmAddress)).toBe(1_000n * 10n ** BigInt(token.decimals));
+      expect(await read(token.evmAddress, 'allowance', account.evmAddress)).toBe(maxUint256);
+    }
+    const key = await chain().public.readContract({
+      address: ACCOUNT_KEY_SERVICE_ADDRESS,
+      abi: DevnetAccountKeyService.abi,
+      functionName: 'ed25519KeyOf',
+      args: [getAddress(account.evmAddress) as Address],
+    });
+    expect(key).toBe(`0x${account.publicKey}`);
+  });
+
+  it('funds an existing 0x account with the amount asked for', async () => {
+    const address = '0x00000000000000000000000000000000000b0b01';
+    const funded = await run(h.config.dataDir, 'account', 'fund', '--account', address, '--amount', '5');
+    expect(funded).toMatchObject({ code: 0, out: expect.stringContaining('funded 0x00000000000000000000000000000000000b0b01') });
+    const usdc = (await h.services.store.tokens.list()).find((token) => token.symbol === 'USDC');
+    expect(await read(usdc?.evmAddress as string, 'balanceOf', address)).toBe(5_000_000n);
+  });
+
+  it('creates an account without funding, and says so, when no devnet chain runs on the data folder', async () => {
+    const elsewhere = tempDataDir();
+    try {
+      const created = await run(
+        elsewhere.dir,
+        'account',
+        'create',
+        '--key-type',
+        'secp256k1',
+        '--key-file',
+        join(keys.dir, 'b.key'),
+      );
+      expect(created.code).toBe(0);
+      expect(created.err).toContain('not funded: the devnet chain has not run on this DATA_DIR yet');
+      const refused = await run(elsewhere.dir, 'account', 'fund', '--account', '0x00000000000000000000000000000000000b0b02');
+      expect(refused.code).not.toBe(0);
+      expect(refused.err).toContain('start the service');
+    } finally {
+      elsewhere.remove();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { normaliseAccountId } from '../../../application/auth/trading-identity.js';
+import { type DevnetFunding, DevnetNotRunningError } from '../../../ports/devnet-funding.js';
+import type { AccountKeyRecord } from '../../../ports/store/ports.js';
+import type { OperatorCommand } from '../operator-command.js';
+import type { OperatorIo } from '../operator-io.js';
+import { need, UsageError, type Values, wholeNumber } from '../operator-options.js';
+
+const DEFAULT_FUNDING = 1_000;
+
+/** Whole units of each token to fund with: --amount, else 1,000. */
+function fundingAmount(values: Values): number {
+  return values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
+}
+
+interface Funding {
+  readonly account: string;
+  readonly address: string;
+  /** Whole units of each token. */
+  readonly amount: number;
+  readonly tokens: string[];
+}
+
+/** Mints `amount` whole units of every registry token to the account and approves the reactor. */
+async function fund(record: { account: string; address: string }, amount: number, io: OperatorIo, issuer: DevnetFunding) {
+  const tokens = await io.store.tokens.list();
+  await issuer.fund(
+    record.address,
+    tokens.map((token) => ({ token: token.evmAddress, amount: BigInt(amount) * 10n ** BigInt(token.decimals) })),
+  );
+  return { ...record, amount, tokens: tokens.map((token) => token.symbol) };
+}
+
+async function connectDevnet(io: OperatorIo): Promise<DevnetFunding> {
+  if (io.network !== 'devnet' || io.devnet === undefined) throw new UsageError('funding exists on the devnet only');
+  try {
+    return await io.devnet();
+  } catch (error) {
+    if (error instanceof DevnetNotRunningError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Funds a created account when the devnet chain runs; says so on stderr when it does not. */
+export async function fundCreated(record: AccountKeyRecord, values: Values, io: OperatorIo): Promise<Funding | null> {
+  const amount = fundingAmount(values);
+  let issuer: DevnetFunding;
+  try {
+    issuer = await connectDevnet(io);
+  } catch (error) {
+    io.err(`not funded: ${error instanceof Error ? error.message : String(error)}; run account fund once the service runs`);
+    return null;
+  }
+  await issuer.publishKey(record);
+  return fund({ account: record.accountId, address: record.evmAddress }, amount, io, issuer);
+}
+
+async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
+  const account = normaliseAccountId(need(values, 'account'));
+  if (account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  const amount = fundingAmount(values);
+  let address = account;
+  if (!account.startsWith('0x')) {
+    const key = await io.store.accountKeys.get(account);
+    if (key === undefined) throw new UsageError(`no devnet account ${account}`);
+    address = key.evmAddress;
+  }
+  return fund({ account, address }, amount, io, await connectDevnet(io));
+}
+
+export const accountFundCommand: OperatorCommand = {
+  group: 'account',
+  actions: ['fund'],
+  synopsis: ` --account <0.0.X|0x...> [--amount N]
+                       devnet chain: gas money, N whole units (default 1000) of every token, and an
+                       unlimited reactor allowance for each; needs the service running`,
+  async run({ values, print }, io) {
+    const funded = await fundAccount(values, io);
+    print(funded, `funded ${funded.account} (${funded.address}) with ${funded.amount} of ${funded.tokens.join(', ')}`);
+    return 0;
+  },
+};

@@ -1,0 +1,54 @@
+import { normaliseAccountId } from '../../../application/auth/trading-identity.js';
+import { parseBookId } from '../../../domain/markets/market.js';
+import type { FeeOverride } from '../../../ports/store/order-ports.js';
+import { listCommand, type OperatorCommand } from '../operator-command.js';
+import type { OperatorIo } from '../operator-io.js';
+import { MAX_PIPS, need, UsageError, type Values, wholeNumber } from '../operator-options.js';
+
+/** The account and book a fee override is about: the account as the API names it, an existing book. */
+async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: string; bookId: number }> {
+  const account = normaliseAccountId(need(values, 'account'));
+  if (account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  const bookText = need(values, 'book');
+  const books = await io.store.books.list();
+  const bookId = parseBookId(bookText);
+  const book = books.find((candidate) => candidate.id === bookId);
+  if (book === undefined) throw new UsageError(`--book: no book ${bookText}`);
+  return { account, bookId: book.id };
+}
+
+function describeFee(fee: FeeOverride): string {
+  return `${fee.account}	book ${fee.bookId}	taker ${fee.takerFeePips} maker ${fee.makerFeePips} pips`;
+}
+
+export const feeSetCommand: OperatorCommand = {
+  group: 'fee',
+  actions: ['set'],
+  synopsis: ` --account <0.0.X|0x...> --book ID --taker-fee-pips N --maker-fee-pips N
+                       fee rates of one account on one book, replacing the book's own`,
+  async run({ values, print }, io) {
+    const fee: FeeOverride = {
+      ...(await feeTarget(values, io)),
+      takerFeePips: wholeNumber(need(values, 'taker-fee-pips'), 'taker-fee-pips', MAX_PIPS),
+      makerFeePips: wholeNumber(need(values, 'maker-fee-pips'), 'maker-fee-pips', MAX_PIPS),
+      updatedAt: io.clock.now(),
+    };
+    await io.store.feeOverrides.set(fee);
+    print(fee, `set fees ${describeFee(fee)}`);
+    return 0;
+  },
+};
+
+export const feeClearCommand: OperatorCommand = {
+  group: 'fee',
+  actions: ['clear'],
+  synopsis: ' --account <0.0.X|0x...> --book ID',
+  async run({ values, print }, io) {
+    const { account, bookId } = await feeTarget(values, io);
+    const cleared = await io.store.feeOverrides.clear(account, bookId);
+    print({ cleared }, cleared ? `cleared the fees of ${account} on book ${bookId}` : 'no such fee override');
+    return cleared ? 0 : 1;
+  },
+};
+
+export const feeListCommand = listCommand('fee', (io) => io.store.feeOverrides.list(), describeFee);

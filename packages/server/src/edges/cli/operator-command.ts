@@ -1,0 +1,47 @@
+import type { OperatorIo } from './operator-io.js';
+import type { Values } from './operator-options.js';
+
+/** What a command gets from the command line besides the io. */
+export interface CommandInput {
+  readonly values: Values;
+  /** The second word: `open` of `book open 1`. */
+  readonly action: string;
+  /** The word after it: a book or key id. */
+  readonly argument: string | undefined;
+  /** Writes `value` as one JSON line with --json, else `text`. */
+  print(value: unknown, text: string): void;
+}
+
+/** One operator command, or several that share their usage line (`book open|close|halt|resume`). */
+export interface OperatorCommand {
+  /** The first word: `token`, `book`, ... */
+  readonly group: string;
+  /** The second words it answers to. */
+  readonly actions: readonly string[];
+  /** What follows `group actions` in the usage text, spacing and further lines as printed. */
+  readonly synopsis: string;
+  /** Returns the exit code: 0 done, 1 refused. */
+  run(input: CommandInput, io: OperatorIo): Promise<number>;
+}
+
+/**
+ * `<group> list`: every record, one line each, or as JSON what `view` shows of them (all of a
+ * record unless told).
+ */
+export function listCommand<T>(
+  group: string,
+  list: (io: OperatorIo) => Promise<readonly T[]>,
+  describe: (record: T) => string,
+  view: (record: T) => unknown = (record) => record,
+): OperatorCommand {
+  return {
+    group,
+    actions: ['list'],
+    synopsis: '',
+    async run({ print }, io) {
+      const records = await list(io);
+      print(records.map(view), records.map(describe).join('\n'));
+      return 0;
+    },
+  };
+}

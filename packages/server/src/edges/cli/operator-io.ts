@@ -1,0 +1,22 @@
+import type { Network } from '../../domain/network.js';
+import type { AccountRegistrar } from '../../ports/account-registrar.js';
+import type { Clock } from '../../ports/clock.js';
+import type { DevnetFunding } from '../../ports/devnet-funding.js';
+import type { NewKeyPair } from '../../ports/key-pairs.js';
+import type { Store } from '../../ports/store/ports.js';
+
+/** What the operator CLI works with and writes to; composition/operator-wiring.ts makes one. */
+export interface OperatorIo {
+  readonly store: Store;
+  /** The network of the store (NETWORK): API keys are issued for it unless told otherwise. */
+  readonly network: Network;
+  readonly clock: Clock;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  /** The registry of account keys in the store: `account add` and the faucet register through it. */
+  readonly accounts: AccountRegistrar;
+  /** Fresh key pairs for the devnet faucet. */
+  readonly newKeyPair: NewKeyPair;
+  /** The funding of the running service's devnet chain; rejects with DevnetNotRunningError when none runs. */
+  readonly devnet?: () => Promise<DevnetFunding>;
+}

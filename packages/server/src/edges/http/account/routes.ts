@@ -1,0 +1,134 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { FundsReader } from '../../../adapters/chain/funds-reader.js';
+import type { FeeSchedule } from '../../../application/accounts/fee-schedule.js';
+import type { AccessTokens } from '../../../application/auth/access-tokens.js';
+import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
+import type { Market, MarketRegistry } from '../../../application/markets/market-registry.js';
+import { AppError } from '../../../domain/errors.js';
+import { single } from '../../../domain/query-values.js';
+import { requirePrincipal } from '../access.js';
+import { errorResponses } from '../schemas.js';
+
+const BookParams = Type.Object({ orderbookId: Type.String() });
+const FeesQuery = Type.Object({ side: Type.Optional(Type.String({ description: 'maker (default) or taker' })) });
+const FeesResponse = Type.Object({
+  side: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
+  marketId: Type.String({
+    description: "The market's 32-byte id, 0x-hex (as the live API sends it): here the book id, left-padded",
+  }),
+  makerFeePips: Type.Integer({ description: '1 pip = 1e-6 = 0.0001%' }),
+  takerFeePips: Type.Integer(),
+  capFractionPips: Type.Integer({ description: 'Maker rebate cap as a fraction of taker fees; 0: no rebates here' }),
+});
+const STEP_NAMES = [
+  'associateBaseToken',
+  'associateQuoteToken',
+  'approveBaseTokenPermit2',
+  'approveQuoteTokenPermit2',
+  'approveBaseTokenReactor',
+  'approveQuoteTokenReactor',
+] as const;
+const OnboardingResponse = Type.Object({
+  steps: Type.Object({
+    associateBaseToken: Type.Boolean(),
+    associateQuoteToken: Type.Boolean(),
+    approveBaseTokenPermit2: Type.Boolean(),
+    approveQuoteTokenPermit2: Type.Boolean(),
+    approveBaseTokenReactor: Type.Boolean(),
+    approveQuoteTokenReactor: Type.Boolean(),
+  }),
+  pendingSteps: Type.Array(Type.String()),
+  completedSteps: Type.Array(Type.String()),
+  isComplete: Type.Boolean(),
+});
+
+/** A book id as a bytes32 value in 0x-hex, the form the live API gives market ids in. */
+export function marketIdOf(bookId: number): string {
+  return `0x${bookId.toString(16).padStart(64, '0')}`;
+}
+
+function marketOf(registry: MarketRegistry, text: string): Market {
+  const market = registry.find(text);
+  if (market === undefined) throw new AppError('ORDERBOOK_NOT_FOUND');
+  return market;
+}
+
+/** `GET /fees/:orderbookId` and `GET /onboarding/:orderbookId/status`, for the signed-in account. */
+export async function accountRoutes(
+  fastify: FastifyInstance,
+  options: {
+    tokens: AccessTokens;
+    registry: MarketRegistry;
+    fees: FeeSchedule;
+    directory: AccountDirectory;
+    /** Allowances on the settlement chain; null without one. */
+    funds: FundsReader | null;
+  },
+): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { tokens, registry, fees, directory, funds } = options;
+  const tags = ['account'];
+  const security = [{ bearer: [] }];
+
+  app.get(
+    '/fees/:orderbookId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The account's fee rates on a book",
+        description: "The book's rates, or the operator's override for this account.",
+        params: BookParams,
+        querystring: FeesQuery,
+        response: { 200: FeesResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { account } = await requirePrincipal(request, tokens);
+      const side = single(request.query.side, 'side') ?? 'maker';
+      if (side !== 'maker' && side !== 'taker') throw new AppError('VALIDATION_FAILED', 'side must be maker or taker');
+      const chosen: 'maker' | 'taker' = side;
+      const market = marketOf(registry, request.params.orderbookId);
+      return { side: chosen, marketId: marketIdOf(market.book.id), ...(await fees.rates(account, market)) };
+    },
+  );
+
+  app.get(
+    '/onboarding/:orderbookId/status',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Whether the account can trade a book',
+        description:
+          "Read from the settlement chain: the reactor approvals are complete when the account has given the reactor an allowance of the book's base and quote token. Token association and Permit2 approvals are steps of the production ledger's token service that this deployment's ERC-20 settlement does not have; they are reported complete. Without a settlement chain (CHAIN=off) every step is complete.",
+        params: BookParams,
+        response: { 200: OnboardingResponse, ...errorResponses(401, 404, 503) },
+      },
+    },
+    async (request) => {
+      const { account } = await requirePrincipal(request, tokens);
+      const market = marketOf(registry, request.params.orderbookId);
+      let approved = { base: true, quote: true };
+      if (funds !== null) {
+        const { swapper } = await directory.require(account);
+        const holdings = await funds.holdings(swapper, [market.base.evmAddress, market.quote.evmAddress]);
+        const allowed = (token: string) => (holdings.get(token.toLowerCase())?.allowance ?? 0n) > 0n;
+        approved = { base: allowed(market.base.evmAddress), quote: allowed(market.quote.evmAddress) };
+      }
+      const steps = {
+        associateBaseToken: true,
+        associateQuoteToken: true,
+        approveBaseTokenPermit2: true,
+        approveQuoteTokenPermit2: true,
+        approveBaseTokenReactor: approved.base,
+        approveQuoteTokenReactor: approved.quote,
+      };
+      const completedSteps = STEP_NAMES.filter((name) => steps[name]);
+      const pendingSteps = STEP_NAMES.filter((name) => !steps[name]);
+      return { steps, pendingSteps, completedSteps, isComplete: pendingSteps.length === 0 };
+    },
+  );
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import { installErrorHandling } from './error-handler.js';
+
+/** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+const ERROR_NOTE = 'Errors always answer `{ "error": message, "code": CODE }`.';
+
+export interface BaseAppOptions {
+  /** Title and description of the OpenAPI document served at /docs. */
+  readonly title: string;
+  readonly description: string;
+  /** false: unknown paths are left to a handler a plugin sets. */
+  readonly notFound: boolean;
+}
+
+/**
+ * A Fastify app with what every listener of the service shares: request ids, the error catalogue's
+ * bodies, the 503 while draining, JSON-only bodies and the OpenAPI document at /docs. It never
+ * listens by itself.
+ */
+export async function createBaseApp(
+  config: { readonly bodyLimitBytes: number; readonly trustProxy: boolean },
+  logger: FastifyBaseLogger,
+  options: BaseAppOptions,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // The data API docs' own samples call `/pools/` and `/farms/`: a trailing slash names the same route.
+    routerOptions: { maxParamLength: 128, ignoreTrailingSlash: true },
+    // Our own hook answers 503 in the catalogue's shape while the server drains.
+    return503OnClosing: false,
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new AppError('SHUTTING_DOWN');
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  installErrorHandling(app, options.notFound);
+  // JSON is the only body this API reads; anything else is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: options.title, version: '1', description: `${options.description} ${ERROR_NOTE}` },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  return app;
+}

@@ -1,0 +1,82 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { PlatformField, PlatformStats } from '../../../application/data-api/platform-stats.js';
+import { parseHistoryQuery, parseMinuteQuery } from '../../../domain/data-api/history-window.js';
+import { AppError } from '../../../domain/errors.js';
+import { single } from '../../../domain/query-values.js';
+import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
+import { NativeUsdPoint, PlatformPoint, PlatformQuery, RangeQuery, StakingStats, Stats } from './schemas.js';
+
+export interface StatsRoutesOptions {
+  readonly stats: PlatformStats;
+  readonly docs: DataRouteDocs;
+}
+
+const PLATFORM_INTERVALS = ['HOUR', 'DAY', 'WEEK'] as const;
+const FIELDS: readonly PlatformField[] = ['LIQUIDITY', 'VOLUME'];
+
+function parseField(value: string | string[] | undefined): PlatformField {
+  const text = single(value, 'field');
+  if (text === undefined || text === '') throw new AppError('MISSING_PARAMETER', 'field is required (LIQUIDITY or VOLUME)');
+  const field = FIELDS.find((candidate) => candidate === text);
+  if (field === undefined) throw new AppError('INVALID_FIELD');
+  return field;
+}
+
+/** `/stats` and `/stats/platformData`: exchange-wide totals and their history. */
+export async function statsRoutes(fastify: FastifyInstance, options: StatsRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { stats, docs } = options;
+  const schema = dataRouteSchema(docs, 'stats');
+
+  app.get(
+    '/stats',
+    { schema: schema('Exchange totals', 'Fills, volume (tinybar and USD) and value locked since the exchange opened.', Stats) },
+    () => stats.stats(),
+  );
+  app.get(
+    '/stats/sss',
+    {
+      schema: schema(
+        'Single-sided staking',
+        'Staked protocol tokens, their shares, the share ratio and the 5-day APR; no staking contract exists yet, so nothing is staked.',
+        StakingStats,
+      ),
+    },
+    () => stats.staking(),
+  );
+  app.get(
+    '/stats/hbarHistoricalPrices',
+    {
+      schema: {
+        ...schema(
+          'HBAR price history',
+          'The USD price of HBAR at the end of every minute overlapping `from`..`to` (unix seconds, at most 10,000 minutes), from the native/USD book, from its first trade on.',
+          Type.Array(NativeUsdPoint),
+          400,
+        ),
+        querystring: RangeQuery,
+      },
+    },
+    (request) => stats.nativeUsd(parseMinuteQuery(request.query)),
+  );
+  app.get(
+    '/stats/platformData',
+    {
+      schema: {
+        ...schema(
+          'Exchange history',
+          '`field` (VOLUME or LIQUIDITY) per bucket of `interval` (HOUR, DAY, WEEK) overlapping `from`..`to` (unix seconds); buckets without trades are left out.',
+          Type.Array(PlatformPoint),
+          400,
+        ),
+        querystring: PlatformQuery,
+      },
+    },
+    (request) => {
+      const window = parseHistoryQuery(request.query, PLATFORM_INTERVALS);
+      return stats.series(parseField(request.query.field), window);
+    },
+  );
+}

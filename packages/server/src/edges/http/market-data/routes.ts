@@ -1,0 +1,152 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
+import { AppError } from '../../../domain/errors.js';
+import { parseBookId } from '../../../domain/markets/market.js';
+import { parseCount, parseSort, single } from '../../../domain/query-values.js';
+import type { PublicCaller } from '../access.js';
+import { errorResponses } from '../schemas.js';
+import {
+  BookParams,
+  BooksResponse,
+  DepthResponse,
+  ExactInputQuery,
+  ExactInputQuoteResponse,
+  ExactOutputQuery,
+  ExactOutputQuoteResponse,
+  PageQuery,
+  TradesQuery,
+  TradesResponse,
+} from './schemas.js';
+
+export interface MarketDataRoutesOptions {
+  readonly service: MarketDataService;
+  readonly caller: PublicCaller;
+  /** Off: the trade tape and quotes are not mounted (the caller already demands a JWT). */
+  readonly openMarketData: boolean;
+}
+
+const TRADES_DEFAULT_LIMIT = 10;
+const TRADES_MAX_LIMIT = 100;
+const BOOKS_DEFAULT_LIMIT = 100;
+const BOOKS_MAX_LIMIT = 500;
+
+function required(value: string | string[] | undefined, name: string): string {
+  const text = single(value, name);
+  if (text === undefined || text === '') throw new AppError('MISSING_PARAMETER', `${name} is required`);
+  return text;
+}
+
+/** The public market-data routes of the order book API. */
+export async function marketDataRoutes(fastify: FastifyInstance, options: MarketDataRoutesOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { service, caller, openMarketData } = options;
+  const tags = ['market data'];
+
+  app.get(
+    '/books',
+    {
+      schema: {
+        tags,
+        summary: 'List order books',
+        description: 'Every order book with its grid, fees and 24-hour figures (from 5-minute candles).',
+        querystring: PageQuery,
+        response: { 200: BooksResponse, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      await caller(request);
+      const { query } = request;
+      const page = parseCount(single(query.page, 'page'), 1);
+      const limit = parseCount(single(query.limit, 'limit'), BOOKS_DEFAULT_LIMIT, BOOKS_MAX_LIMIT);
+      return service.books(page, limit);
+    },
+  );
+
+  app.get(
+    '/depth/:orderbookId',
+    {
+      schema: {
+        tags,
+        summary: 'Full depth snapshot',
+        description: 'Aggregated price levels of an open book, with the update id that depth diffs continue from.',
+        params: BookParams,
+        response: { 200: DepthResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await caller(request);
+      return service.depth(parseBookId(request.params.orderbookId));
+    },
+  );
+
+  if (!openMarketData) return;
+
+  app.get(
+    '/trades/:orderbookId',
+    {
+      schema: {
+        tags,
+        summary: 'Trade tape',
+        description:
+          'Market-wide fills, newest first by default. Invalid sort or a negative page/limit: 400. Zero or non-numeric page/limit: defaults (1, 10); limit is capped at 100. Served from a short-lived cache.',
+        params: BookParams,
+        querystring: TradesQuery,
+        response: { 200: TradesResponse, ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const sort = parseSort(single(query.sort, 'sort'));
+      const page = parseCount(single(query.page, 'page'), 1);
+      const limit = parseCount(single(query.limit, 'limit'), TRADES_DEFAULT_LIMIT, TRADES_MAX_LIMIT);
+      return service.trades(parseBookId(request.params.orderbookId), sort, page, limit);
+    },
+  );
+
+  app.get(
+    '/books/:orderbookId/quote/exact-input',
+    {
+      schema: {
+        tags,
+        summary: 'Quote spending an exact input',
+        description:
+          'Simulates a market order on the current book. Submit snappedInputAmount as inputAmount and suggestedOutputAmount as outputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
+        params: BookParams,
+        querystring: ExactInputQuery,
+        response: { 200: ExactInputQuoteResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const principal = await caller(request);
+      const { query } = request;
+      const inputToken = required(query.inputToken, 'inputToken');
+      const inputAmount = required(query.inputAmount, 'inputAmount');
+      const bookId = parseBookId(request.params.orderbookId);
+      return service.quoteExactInput(bookId, inputToken, inputAmount, principal !== null);
+    },
+  );
+
+  app.get(
+    '/books/:orderbookId/quote/exact-output',
+    {
+      schema: {
+        tags,
+        summary: 'Quote receiving an exact output',
+        description:
+          'Simulates a market order on the current book. suggestedInputAmount is the safe ceiling to use as inputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
+        params: BookParams,
+        querystring: ExactOutputQuery,
+        response: { 200: ExactOutputQuoteResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const principal = await caller(request);
+      const { query } = request;
+      const outputToken = required(query.outputToken, 'outputToken');
+      const outputAmount = required(query.outputAmount, 'outputAmount');
+      const bookId = parseBookId(request.params.orderbookId);
+      return service.quoteExactOutput(bookId, outputToken, outputAmount, principal !== null);
+    },
+  );
+}

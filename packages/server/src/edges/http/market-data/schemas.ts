@@ -1,0 +1,115 @@
+import { Type } from 'typebox';
+import { QueryValue } from '../schemas.js';
+
+const DecimalString = Type.String({ description: 'Human-readable decimal' });
+const NullableDecimal = Type.Union([DecimalString, Type.Null()]);
+const Flag = Type.Union([Type.Literal(0), Type.Literal(1)]);
+
+export const OrderbookItem = Type.Object(
+  {
+    id: Type.Integer({ description: 'Order book id, used as :orderbookId' }),
+    baseTokenId: Type.String({ description: 'Ledger id of the base token' }),
+    quoteTokenId: Type.String({ description: 'Ledger id of the quote token' }),
+    baseTokenEvmAddress: Type.String({ description: 'EVM address of the base token; use as inputToken/outputToken' }),
+    quoteTokenEvmAddress: Type.String({ description: 'EVM address of the quote token' }),
+    status: Type.Union([Type.Literal('OPEN'), Type.Literal('CLOSED')]),
+    isAMMEnabled: Flag,
+    isMarketHalted: Flag,
+    baseTokenSymbol: Type.Union([Type.String(), Type.Null()]),
+    quoteTokenSymbol: Type.Union([Type.String(), Type.Null()]),
+    baseTokenDecimals: Type.Union([Type.Integer(), Type.Null()]),
+    quoteTokenDecimals: Type.Union([Type.Integer(), Type.Null()]),
+    tickStep: Type.String({ description: 'Price increment, quote per base' }),
+    sizeStep: Type.String({ description: 'Increment of the base size of an order' }),
+    lotSize: Type.String({ description: 'Smallest base size of an order' }),
+    minNotional: Type.String({ description: 'Smallest quote value (price times size) of an order' }),
+    quotePrice: Type.Union([DecimalString, Type.Null()], { description: 'Price of the last trade' }),
+    quotePrice24hPct: Type.Union([DecimalString, Type.Null()], {
+      description: 'Change of the last price over 24 hours, percent, four decimals ("-0.3984")',
+    }),
+    quotePrice24hHigh: NullableDecimal,
+    quotePrice24hLow: NullableDecimal,
+    baseVol24h: DecimalString,
+    quoteVol24h: DecimalString,
+    takerFeePips: Type.Integer({ description: '1 pip = 0.0001%' }),
+    makerFeePips: Type.Integer(),
+    createdAt: Type.String({ format: 'date-time', description: 'ISO-8601, UTC' }),
+    updatedAt: Type.String({ format: 'date-time', description: 'ISO-8601, UTC' }),
+  },
+  { additionalProperties: false },
+);
+
+export const BooksResponse = Type.Object({
+  orderbooks: Type.Array(OrderbookItem),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});
+
+const Level = Type.Tuple([DecimalString, DecimalString], { description: '[price, base size]' });
+
+export const DepthResponse = Type.Object({
+  orderbookId: Type.String({ description: 'Order book id, a decimal string' }),
+  timestamp: Type.Integer({ description: 'Server time, unix ms' }),
+  baseTokenId: Type.String(),
+  quoteTokenId: Type.String(),
+  bestBidQuote: NullableDecimal,
+  bestAskQuote: NullableDecimal,
+  spreadPercent: Type.Union([DecimalString, Type.Null()], {
+    description: 'Spread relative to the mid price, percent, four decimals ("0.3984"); null without both sides',
+  }),
+  bids: Type.Array(Level, { description: 'Best (highest) first' }),
+  asks: Type.Array(Level, { description: 'Best (lowest) first' }),
+  lastUpdateId: Type.Integer({ description: 'Id of the last depth update included; diffs continue from lastUpdateId + 1' }),
+});
+
+export const Trade = Type.Object({
+  timestamp: Type.Integer({ description: 'Execution time, unix ms' }),
+  price: DecimalString,
+  amountBase: Type.String({ description: 'Base amount, already adjusted for decimals' }),
+  direction: Type.Union([Type.Literal('buy'), Type.Literal('sell')], { description: 'Taker side' }),
+  transactionHash: Type.String({ description: 'Settlement transaction; empty until the trade settles' }),
+});
+
+export const TradesResponse = Type.Object({
+  orderbookId: Type.String(),
+  timestamp: Type.Integer({ description: 'Server time of the response, unix ms' }),
+  trades: Type.Array(Trade),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});
+
+const RawAmount = Type.String({ description: 'Raw integer token units' });
+
+export const ExactInputQuoteResponse = Type.Object({
+  outputToken: Type.String(),
+  snappedInputAmount: RawAmount,
+  consumedInputAmount: RawAmount,
+  expectedOutputAmount: RawAmount,
+  suggestedOutputAmount: RawAmount,
+  slippageBps: Type.Integer(),
+  fillable: Type.Boolean(),
+});
+
+export const ExactOutputQuoteResponse = Type.Object({
+  inputToken: Type.String(),
+  requestedOutputAmount: RawAmount,
+  snappedOutputAmount: RawAmount,
+  expectedInputAmount: RawAmount,
+  suggestedInputAmount: RawAmount,
+  slippageBps: Type.Integer(),
+  fillable: Type.Boolean(),
+});
+
+/** Path ids arrive as strings; the route decides whether a malformed one is a 400 or a 404. */
+export const BookParams = Type.Object({ orderbookId: Type.String({ maxLength: 64 }) });
+
+export const PageQuery = Type.Object({ page: Type.Optional(QueryValue), limit: Type.Optional(QueryValue) });
+export const TradesQuery = Type.Object({
+  sort: Type.Optional(QueryValue),
+  page: Type.Optional(QueryValue),
+  limit: Type.Optional(QueryValue),
+});
+export const ExactInputQuery = Type.Object({ inputToken: Type.Optional(QueryValue), inputAmount: Type.Optional(QueryValue) });
+export const ExactOutputQuery = Type.Object({ outputToken: Type.Optional(QueryValue), outputAmount: Type.Optional(QueryValue) });

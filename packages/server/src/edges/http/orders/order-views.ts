@@ -1,0 +1,111 @@
+import { type MarketGrid, percentText, type WireOrder } from '@dex/core';
+import type { Static } from 'typebox';
+import type { Market, MarketRegistry } from '../../../application/markets/market-registry.js';
+import { wireStatus } from '../../../domain/orders/wire-status.js';
+import type { OrderEventRecord, OrderRecord } from '../../../ports/store/order-ports.js';
+import { isoTime } from '../wire-time.js';
+import type { HistoryResponse, OrderListItemSchema, SavedOrderSchema } from './schemas.js';
+
+/** An order as `GET /orders` lists it: display amounts of the book's tokens. */
+export type OrderListItem = Static<typeof OrderListItemSchema>;
+
+/** A saved order as `POST /orders/save` answers it: the signed order plus server metadata. */
+export type SavedOrder = Static<typeof SavedOrderSchema>;
+
+export type HistoryEventView = Static<typeof HistoryResponse>['events'][number];
+
+/**
+ * A market order has no meaningful limit price (a market buy may have none at all), so it shows
+ * its average fill price, floored onto the grid, and the quote it actually exchanged.
+ */
+export function priceAndTotal(
+  order: Pick<OrderRecord, 'type' | 'side' | 'priceTicks' | 'quantitySteps' | 'filledSteps' | 'filledInput' | 'filledOutput'>,
+  grid: MarketGrid,
+): { price: string; total: string } {
+  if (order.type === 'LIMIT') {
+    return {
+      price: grid.formatPrice(order.priceTicks),
+      total: grid.formatQuote(grid.quoteAmount(order.priceTicks, order.quantitySteps)),
+    };
+  }
+  const quote = order.side === 'buy' ? order.filledInput : order.filledOutput;
+  const ticks = order.filledSteps === 0 ? 0n : quote / (grid.quotePerTickStep * BigInt(order.filledSteps));
+  return { price: grid.formatPrice(Number(ticks)), total: grid.formatQuote(quote) };
+}
+
+export function marketOf(registry: MarketRegistry, bookId: number): Market {
+  const market = registry.get(bookId);
+  if (market === undefined) throw new Error(`order of unknown book ${bookId}`);
+  return market;
+}
+
+export function listItemOf(registry: MarketRegistry, order: OrderRecord): OrderListItem {
+  const market = marketOf(registry, order.bookId);
+  const { grid } = market;
+  return {
+    id: order.id,
+    orderbookId: String(order.bookId),
+    orderHash: order.orderHash,
+    createdAt: isoTime(order.createdAt),
+    updatedAt: isoTime(order.updatedAt),
+    pair: `${market.base.symbol}/${market.quote.symbol}`,
+    type: order.type,
+    direction: order.side,
+    ...priceAndTotal(order, grid),
+    amount: grid.formatBase(grid.baseAmount(order.quantitySteps)),
+    filledAmount: grid.formatBase(grid.baseAmount(order.filledSteps)),
+    percentFilled:
+      order.quantitySteps === 0 ? '0.00' : percentText(BigInt(order.filledSteps), BigInt(order.quantitySteps), 2, 'down'),
+    status: wireStatus(order.status),
+    reason: order.reason,
+    nonce: order.nonce.toString(),
+    deadline: String(order.deadline),
+    ocoLinkedOrderId: order.ocoOrderId,
+    hcsInitialTransactionId: null,
+  };
+}
+
+export function savedOrderOf(order: OrderRecord, signed: WireOrder): SavedOrder {
+  return {
+    ...signed,
+    meta: {
+      id: String(order.id),
+      orderbookId: String(order.bookId),
+      type: order.type,
+      status: wireStatus(order.status),
+      reason: order.reason,
+      orderHash: order.orderHash,
+      signature: order.signature,
+      // AMM routing does not exist yet, so no order is settled against a pool.
+      isAMMEnabled: false,
+      filledAmount: order.filledInput.toString(),
+      hcsInitialTransactionId: null,
+      createdAt: isoTime(order.createdAt),
+      updatedAt: isoTime(order.updatedAt),
+    },
+  };
+}
+
+export function historyEventOf(registry: MarketRegistry, bookId: number, event: OrderEventRecord): HistoryEventView {
+  const { grid } = marketOf(registry, bookId);
+  const { fill } = event;
+  return {
+    id: String(event.id),
+    type: event.type,
+    timestamp: event.timestamp,
+    txHash: event.txHash,
+    reason: event.reason,
+    fill:
+      fill === null
+        ? null
+        : {
+            tradeId: fill.tradeId,
+            role: fill.role,
+            price: fill.price,
+            amountBase: grid.formatBase(fill.baseAmount),
+            baseAmount: fill.baseAmount.toString(),
+            quoteAmount: fill.quoteAmount.toString(),
+          },
+    htsResponseCode: null,
+  };
+}

@@ -1,0 +1,270 @@
+import { Type } from 'typebox';
+import { MAX_CANCEL_AFTER_SECONDS } from '../../../application/orders/cancel-after.js';
+
+const RawAmount = Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$', description: 'Raw token units, integer string' });
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address' });
+const BookId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })], {
+  description: 'Order book id, as a number or a string',
+});
+const OrderKind = Type.Union([Type.Literal('LIMIT'), Type.Literal('MARKET')]);
+const OrderId = Type.Integer({ minimum: 1, description: 'Order id' });
+const BookIdText = Type.String({ description: 'Order book id, a decimal string (as the live API sends it)' });
+const IsoTime = Type.String({ format: 'date-time', description: 'ISO-8601, UTC' });
+const OrderStatus = Type.Union(
+  [
+    Type.Literal('ACTIVE'),
+    Type.Literal('PARTIALLY_FILLED'),
+    Type.Literal('FILLED'),
+    Type.Literal('CANCELED'),
+    Type.Literal('EXPIRED'),
+    Type.Literal('REJECTED'),
+  ],
+  { description: 'ACTIVE: resting without fills; PARTIALLY_FILLED; or a final FILLED, CANCELED, EXPIRED, REJECTED' },
+);
+/** A flag as a boolean or as the 0/1 that `GET /books` uses for its own flags. */
+const RequestFlag = Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1)]);
+/** Fields of the ledger's consensus service that this deployment does not use: always null. */
+const NotOnThisLedger = Type.Null({ description: 'Always null here (no consensus-service record)' });
+const HistoryType = Type.Union([
+  Type.Literal('CREATED'),
+  Type.Literal('PARTIAL_FILL'),
+  Type.Literal('FILLED'),
+  Type.Literal('CANCELED'),
+  Type.Literal('EXPIRED'),
+  Type.Literal('REJECTED'),
+]);
+
+/** The signed order in its wire form (EIP-712 `PartialFillLimitOrder`). */
+export const WireOrderSchema = Type.Object({
+  info: Type.Object({
+    reactor: Type.String(),
+    swapper: Type.String(),
+    nonce: Type.String(),
+    deadline: Type.String({ description: 'Unix seconds' }),
+    additionalValidationContract: Type.String(),
+    additionalValidationData: Type.String(),
+  }),
+  input: Type.Object({ token: Type.String(), amount: Type.String() }),
+  output: Type.Object({ token: Type.String(), amount: Type.String(), recipient: Type.String() }),
+  makerOnly: Type.Boolean(),
+  takerOnce: Type.Boolean(),
+  maxTakerFeePips: Type.Integer(),
+  maxMakerFeePips: Type.Integer(),
+});
+
+export const OrderRequestSchema = Type.Object(
+  {
+    orderbookId: BookId,
+    type: OrderKind,
+    deadline: Type.Optional(
+      Type.Union([Type.String({ maxLength: 20 }), Type.Integer({ minimum: 0 })], {
+        description:
+          'LIMIT only: unix seconds; clamped into [now + 60 s, now + 90 d]. MARKET orders get a short server deadline.',
+      }),
+    ),
+    inputToken: Address,
+    inputAmount: RawAmount,
+    outputToken: Address,
+    outputAmount: { ...RawAmount, description: 'Minimum to receive, raw units ("1" for a MARKET order)' },
+    recipient: Type.Optional(Address),
+    makerOnly: Type.Optional(RequestFlag),
+    takerOnce: Type.Optional(RequestFlag),
+    isAMMEnabled: Type.Optional(RequestFlag),
+  },
+  { additionalProperties: false },
+);
+
+const OrderRequests = Type.Array(OrderRequestSchema, { minItems: 1, maxItems: 250 });
+export const BuildBody = Type.Union([
+  Type.Object({ orderRequests: OrderRequests }, { additionalProperties: false }),
+  OrderRequests,
+]);
+
+export const BuildResponse = Type.Object({
+  orders: Type.Array(
+    Type.Object({
+      ...WireOrderSchema.properties,
+      meta: Type.Object(
+        {
+          orderbookId: BookIdText,
+          type: OrderKind,
+          side: Type.Union([Type.Literal('buy'), Type.Literal('sell')]),
+          isAMMEnabled: Type.Boolean({ description: 'Whether AMM liquidity may settle part of the order' }),
+          orderHash: Type.String({ description: 'The EIP-712 digest of the order (what an Ed25519 key signs)' }),
+        },
+        { description: 'Not signed; may be sent back with the order to /orders/save, where it is ignored' },
+      ),
+    }),
+  ),
+});
+
+export const SaveBody = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          order: Type.Unknown({ description: 'The order exactly as built, in wire form; its unsigned meta may come along' }),
+          signature: Type.String({ maxLength: 200, description: 'Mode byte 0x00, then 65 bytes (secp256k1) or 64 (Ed25519)' }),
+          orderbookId: BookId,
+          type: OrderKind,
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 250 },
+    ),
+    ocoLinks: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { a: Type.Integer({ minimum: 0, maximum: 249 }), b: Type.Integer({ minimum: 0, maximum: 249 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 125, description: 'Pairs of item indexes: when one order trades or ends, the other is cancelled' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SavedOrderSchema = Type.Object({
+  ...WireOrderSchema.properties,
+  meta: Type.Object({
+    id: Type.String({ description: 'Order id, a decimal string' }),
+    orderbookId: BookIdText,
+    type: OrderKind,
+    status: OrderStatus,
+    reason: Type.Union([Type.String(), Type.Null()]),
+    orderHash: Type.String(),
+    signature: Type.String(),
+    isAMMEnabled: Type.Boolean(),
+    filledAmount: Type.String({ description: 'Raw input token units spent so far' }),
+    hcsInitialTransactionId: NotOnThisLedger,
+    createdAt: IsoTime,
+    updatedAt: IsoTime,
+  }),
+});
+
+export const SaveResponse = Type.Object({
+  orders: Type.Array(SavedOrderSchema),
+  oco: Type.Optional(Type.Object({ links: Type.Array(Type.Object({ a: OrderId, b: OrderId })) })),
+});
+
+export const CancelBody = Type.Object(
+  {
+    orderIds: Type.Array(Type.Union([OrderId, Type.String({ pattern: '^[1-9][0-9]{0,15}$' })]), {
+      minItems: 1,
+      maxItems: 500,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CancelAllBody = Type.Object(
+  { nonceFloor: { ...RawAmount, description: 'Every open order of the account with a lower nonce is cancelled' } },
+  { additionalProperties: false },
+);
+
+export const CancelAfterBody = Type.Object(
+  {
+    timeoutSeconds: Type.Union(
+      [Type.Integer({ minimum: 0, maximum: MAX_CANCEL_AFTER_SECONDS }), Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' })],
+      {
+        description: `Seconds from now after which every open order of the account is cancelled (0 to ${MAX_CANCEL_AFTER_SECONDS}, a number or a digit string); 0 disarms the switch`,
+      },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CancelAfterResponse = Type.Object({
+  timeoutSeconds: Type.Integer(),
+  currentTime: Type.String({ format: 'date-time', description: 'Server time of the request, ISO 8601' }),
+  triggerTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the switch fires, ISO 8601; null when disarmed',
+  }),
+});
+
+export const CancelResponse = Type.Object({
+  status: Type.Literal('PENDING'),
+  message: Type.String(),
+  accepted: Type.Array(OrderId, { description: 'Orders taken off their books; ORDER_CANCELED confirms each' }),
+  skipped: Type.Array(OrderId, { description: 'Ids that were not cancelled' }),
+  skippedDetails: Type.Array(
+    Type.Object({ orderId: OrderId, reason: Type.Union([Type.Literal('NOT_FOUND'), Type.Literal('NOT_OPEN')]) }),
+    { description: 'Why each skipped id was not cancelled' },
+  ),
+  nonceFloor: Type.Optional(Type.String({ description: '/cancel/all: the nonce floor applied' })),
+});
+
+export const OrdersQuery = Type.Object({
+  status: Type.Optional(
+    Type.String({
+      description:
+        'One status or a comma-separated list, case-insensitive: ACTIVE (or OPEN), PARTIALLY_FILLED, FILLED, CANCELED, EXPIRED, REJECTED',
+    }),
+  ),
+  orderbookId: Type.Optional(Type.String()),
+  page: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.String()),
+});
+
+export const OrderListItemSchema = Type.Object({
+  id: OrderId,
+  orderbookId: BookIdText,
+  orderHash: Type.String(),
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+  pair: Type.String({ description: 'BASE/QUOTE symbols' }),
+  type: OrderKind,
+  direction: Type.Union([Type.Literal('buy'), Type.Literal('sell')]),
+  price: Type.String({ description: 'LIMIT: the limit price; MARKET: the average fill price' }),
+  amount: Type.String({ description: 'Base size, display units' }),
+  filledAmount: Type.String({ description: 'Base filled, display units' }),
+  percentFilled: Type.String({ description: 'Percent of the size filled, two decimals ("33.33"), rounded down' }),
+  status: OrderStatus,
+  reason: Type.Union([Type.String(), Type.Null()]),
+  total: Type.String({ description: 'Quote value, display units' }),
+  nonce: Type.String(),
+  deadline: Type.String({ description: 'Unix seconds' }),
+  ocoLinkedOrderId: Type.Union([OrderId, Type.Null()]),
+  hcsInitialTransactionId: NotOnThisLedger,
+});
+
+export const OrdersResponse = Type.Object({
+  orders: Type.Array(OrderListItemSchema),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  lastUpdateId: Type.Integer({ description: "Id of the account's latest order event reflected here" }),
+});
+
+export const OrderParams = Type.Object({ orderId: Type.String() });
+export const HistoryQuery = Type.Object({ page: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) });
+
+export const HistoryResponse = Type.Object({
+  orderId: OrderId,
+  orderbookId: BookIdText,
+  events: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'Event id, a decimal string; increasing per account' }),
+      type: HistoryType,
+      timestamp: Type.Integer(),
+      txHash: Type.Union([Type.String(), Type.Null()]),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      fill: Type.Union([
+        Type.Object({
+          tradeId: Type.Integer(),
+          role: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
+          price: Type.String(),
+          amountBase: Type.String({ description: 'Display units' }),
+          baseAmount: Type.String({ description: 'Raw units' }),
+          quoteAmount: Type.String({ description: 'Raw units' }),
+        }),
+        Type.Null(),
+      ]),
+      htsResponseCode: Type.Null({ description: 'Always null here (no token-service transaction)' }),
+    }),
+  ),
+  total: Type.Integer({ description: 'Events of the order in all' }),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});

@@ -1,0 +1,80 @@
+import type { OrderEventRecord, OrderRecord, OrderState, StoredTurnIds, TurnWrite } from '../../domain/orders/order-records.js';
+
+/**
+ * Persistence of orders, their history, the nonces handed out by /orders/build and the fee
+ * overrides of accounts. What engine turns change is written by `commitTurns` in a single
+ * transaction, so a crash leaves either all of those turns or none of them.
+ */
+
+export type {
+  CancellationRequest,
+  FillDetail,
+  FillRole,
+  NewOrderEvent,
+  OrderEventRecord,
+  OrderEventType,
+  OrderProgress,
+  OrderRecord,
+  OrderState,
+  OrderType,
+  SettlementFailure,
+  StoredTurnIds,
+  TurnWrite,
+} from '../../domain/orders/order-records.js';
+
+export interface OrderQuery {
+  readonly account: string;
+  readonly statuses: readonly OrderState[] | null;
+  readonly bookId: number | null;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface FeeOverride {
+  readonly account: string;
+  readonly bookId: number;
+  readonly takerFeePips: number;
+  readonly makerFeePips: number;
+  readonly updatedAt: number;
+}
+
+export interface OrderStore {
+  /** Stores the turns, in order, in one transaction; answers the ids of each turn's rows. */
+  commitTurns(turns: readonly TurnWrite[]): Promise<StoredTurnIds[]>;
+  /** Orders resting on a book (open and not waiting for a confirmed cancellation), oldest first. */
+  openOrders(): Promise<OrderRecord[]>;
+  /** Highest order id in use, 0 when none. */
+  maxOrderId(): Promise<number>;
+  byHashes(hashes: readonly string[]): Promise<OrderRecord[]>;
+  get(id: number): Promise<OrderRecord | undefined>;
+  page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }>;
+  history(orderId: number): Promise<OrderEventRecord[]>;
+  /** One page of the order's history, oldest first, and how many events it has in all. */
+  historyPage(orderId: number, offset: number, limit: number): Promise<{ events: OrderEventRecord[]; total: number }>;
+  /** Id of the account's latest history event, 0 when none. */
+  lastEventId(account: string): Promise<number>;
+  lastUpdateIds(): Promise<Map<number, number>>;
+}
+
+export interface NonceStore {
+  /**
+   * Hands out `count` strictly increasing nonces for the account, each above both its last nonce
+   * and `atLeast`, remembered until `expiresAt` (unix ms).
+   */
+  issue(account: string, count: number, atLeast: bigint, expiresAt: number): Promise<bigint[]>;
+  /** The subset of `nonces` that were issued to the account and are not used by an order. */
+  unused(account: string, nonces: readonly bigint[]): Promise<Set<bigint>>;
+  /** The highest nonce ever issued to the account, 0 when none. */
+  lastIssued(account: string): Promise<bigint>;
+  /** Orders with a nonce below the floor are void (cancel/all); 0 when never set. */
+  floor(account: string): Promise<bigint>;
+  /** Forgets nonces past the deadline of their order: none can be saved any more (used ones stay unique in orders). */
+  purgeExpired(now: number): Promise<number>;
+}
+
+export interface FeeOverrideStore {
+  get(account: string, bookId: number): Promise<FeeOverride | undefined>;
+  set(override: FeeOverride): Promise<void>;
+  clear(account: string, bookId: number): Promise<boolean>;
+  list(): Promise<FeeOverride[]>;
+}

@@ -1,0 +1,110 @@
+import type {
+  BookRecord,
+  BookStatus,
+  NewBook,
+  NewToken,
+  TokenListingChange,
+  TokenRecord,
+} from '../../domain/markets/market-records.js';
+import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
+import type { ApiKeyStore } from './api-key-ports.js';
+import type { CancelAfterStore } from './cancel-after-ports.js';
+import type { CandleStore } from './candle-ports.js';
+import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js';
+import type { FarmStore, PoolStore } from './pool-ports.js';
+import type { CancellationStore, SettlementStore } from './settlement-ports.js';
+
+export type {
+  BookRecord,
+  BookStatus,
+  NewBook,
+  NewToken,
+  TokenListingChange,
+  TokenRecord,
+} from '../../domain/markets/market-records.js';
+export type { NewTrade, TakerDirection, TradeRecord } from '../../domain/orders/trade-records.js';
+
+export interface TradePage {
+  readonly trades: readonly TradeRecord[];
+  readonly total: number;
+}
+
+/** Trading activity of a book over a window, from the 5-minute candles. */
+export interface TradeWindowStats {
+  /** Price of the first trade in the window. */
+  readonly openTicks: number | null;
+  readonly highTicks: number | null;
+  readonly lowTicks: number | null;
+  readonly baseVolume: bigint;
+  readonly quoteVolume: bigint;
+  readonly tradeCount: number;
+}
+
+export interface TokenStore {
+  list(): Promise<TokenRecord[]>;
+  insert(token: NewToken, now: number): Promise<TokenRecord>;
+  /** Returns the updated token, or undefined when no such token exists. */
+  update(id: string, change: TokenListingChange, now: number): Promise<TokenRecord | undefined>;
+}
+
+export interface BookStore {
+  list(): Promise<BookRecord[]>;
+  insert(book: NewBook, now: number): Promise<BookRecord>;
+  /** Returns the updated book, or undefined when no such book exists. */
+  update(id: number, change: { status?: BookStatus; isHalted?: boolean }, now: number): Promise<BookRecord | undefined>;
+}
+
+export interface TradeStore {
+  /** Appends trades in order, in one transaction, and folds them into the candles. */
+  append(trades: readonly NewTrade[]): Promise<void>;
+  page(bookId: number, order: 'asc' | 'desc', offset: number, limit: number): Promise<TradePage>;
+  latest(bookId: number): Promise<TradeRecord | undefined>;
+  /** Activity since `since` (unix ms, rounded down to the 5-minute candle that holds it). */
+  windowStats(bookId: number, since: number): Promise<TradeWindowStats>;
+}
+
+export interface Store {
+  readonly tokens: TokenStore;
+  readonly books: BookStore;
+  readonly trades: TradeStore;
+  readonly orders: OrderStore;
+  readonly nonces: NonceStore;
+  readonly feeOverrides: FeeOverrideStore;
+  readonly accountKeys: AccountKeyStore;
+  readonly settlements: SettlementStore;
+  readonly cancellations: CancellationStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly candles: CandleStore;
+  readonly pools: PoolStore;
+  readonly farms: FarmStore;
+  readonly cancelAfter: CancelAfterStore;
+  /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
+  changeMarker(): Promise<number>;
+  /** Proves the store answers (health check). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A uniqueness or reference rule of the store was broken; `message` says which. */
+export class StoreConflictError extends Error {
+  override readonly name = 'StoreConflictError';
+}
+
+/** The public key a devnet account `0.0.X` signs with (production reads keys from the mirror node). */
+export interface AccountKeyRecord {
+  accountId: string;
+  keyType: 'ED25519' | 'ECDSA_SECP256K1';
+  /** Lower-case hex, no 0x; secp256k1 keys compressed. */
+  publicKey: string;
+  evmAddress: string;
+  createdAt: number;
+}
+
+export interface AccountKeyStore {
+  get(accountId: string): Promise<AccountKeyRecord | undefined>;
+  /** Throws StoreConflictError on a duplicate id or EVM address. */
+  insert(record: Omit<AccountKeyRecord, 'createdAt'>, now: number): Promise<AccountKeyRecord>;
+  list(): Promise<AccountKeyRecord[]>;
+  /** Highest account number in use (for allocating the next devnet id), 0 when none. */
+  maxAccountNumber(): Promise<number>;
+}

@@ -1,0 +1,25 @@
+import type { Services } from '../composition/services.js';
+import type { NewTrade } from '../ports/store/ports.js';
+
+/** A fill of `steps` size steps at `ticks` on a book, as the trading desk stores fills (append it to the trade store). */
+export function storedFill(
+  host: { readonly services: Services },
+  bookId: number,
+  executedAt: number,
+  ticks: number,
+  steps: number,
+): NewTrade {
+  const market = host.services.registry.get(bookId);
+  if (market === undefined) throw new Error(`no book ${bookId}`);
+  return {
+    bookId,
+    executedAt,
+    priceTicks: ticks,
+    price: market.grid.formatPrice(ticks),
+    baseAmount: market.grid.baseAmount(steps),
+    quoteAmount: market.grid.quoteAmount(ticks, steps),
+    direction: 'buy',
+    makerOrderId: 1,
+    takerOrderId: 2,
+  };
+}

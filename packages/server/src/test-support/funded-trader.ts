@@ -1,0 +1,14 @@
+import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import type { Trader, TraderHost } from './trader.js';
+
+/** Gives a trader 1,000 whole units of every devnet token on the settlement chain, and the reactor allowance to trade them. */
+export async function fund(host: TraderHost, trader: Trader): Promise<Trader> {
+  const chain = host.services.settlement?.chain;
+  if (chain === undefined) throw new Error('funding needs the devnet chain (CHAIN=devnet)');
+  const tokens = await host.services.store.tokens.list();
+  await DevnetIssuer.of(chain).fund(
+    trader.swapper,
+    tokens.map((token) => ({ token: token.evmAddress, amount: 1_000n * 10n ** BigInt(token.decimals) })),
+  );
+  return trader;
+}

@@ -1,0 +1,77 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { tempDataDir } from './harness.js';
+
+/** Node's flags for running TypeScript sources of the workspace, as the tests do. */
+export const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
+
+const children = new Set<ChildProcess>();
+const folders: (() => void)[] = [];
+
+export interface ServiceProcess {
+  readonly dataDir: string;
+  /** Standard output and error so far. */
+  readonly output: () => string;
+  /** The API's base URL, from the "order book API listening" line. */
+  readonly url: Promise<string>;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * A service's process entry (`main.ts`) run from source in a process of its own, on a fresh
+ * DATA_DIR and a free port; {@link cleanUpServiceProcesses} after each test.
+ */
+export function startServiceProcess(entry: URL, env: Record<string, string>): ServiceProcess {
+  const data = tempDataDir();
+  folders.push(data.remove);
+  const child = fork(entry, [], {
+    detached: true,
+    execArgv: FROM_SOURCE,
+    env: { ...process.env, DATA_DIR: data.dir, PORT: '0', LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  children.add(child);
+  const chunks: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not listen in time:\n${chunks.join('')}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      chunks.push(chunk.toString());
+      const line = chunks
+        .join('')
+        .split('\n')
+        .find((text) => text.includes('"order book API listening"'));
+      if (line === undefined) return;
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    void exited.then((code) => reject(new Error(`the service exited with ${code}:\n${chunks.join('')}`)));
+  });
+  return {
+    dataDir: data.dir,
+    output: () => chunks.join(''),
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the service did not stop in time')), 20_000),
+      );
+      return Promise.race([exited, timeout]);
+    },
+  };
+}
+
+/** Kills the services still running and removes their folders: for `afterEach`. */
+export function cleanUpServiceProcesses(): void {
+  // Each service leads a process group of its own with its chain node: a failed test kills both.
+  for (const child of children) {
+    try {
+      if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  children.clear();
+  for (const remove of folders.splice(0)) remove();
+}

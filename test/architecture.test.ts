@@ -1,0 +1,243 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The rules of the code's shape, checked over the repository's own files: the server's layers
+ * depend one way, packages form no cycle and the server depends on neither the SDK nor the bot,
+ * the environment is read in one module, and no source file or function grows past its bound.
+ * docs/architecture.md draws the same picture.
+ */
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SERVER_SRC = 'packages/server/src/';
+
+/** The server's layers, lowest first; each may import its own layer and the ones listed. */
+const LAYERS = {
+  domain: [],
+  ports: ['domain'],
+  application: ['domain', 'ports'],
+  adapters: ['domain', 'ports'],
+  edges: ['domain', 'ports', 'application'],
+  composition: ['domain', 'ports', 'application', 'adapters', 'edges'],
+} as const satisfies Record<string, readonly string[]>;
+type Layer = keyof typeof LAYERS;
+
+/** Libraries that do I/O or belong to a framework: the inner layers stay free of them. */
+const OUTER_LIBRARIES = /^(fastify|@fastify\/|viem|ws$|pino|@dex\/contracts|node:(fs|http|net|worker_threads|child_process))/;
+const NO_OUTER_LIBRARIES: readonly Layer[] = ['domain', 'ports', 'application'];
+
+const MAX_FILE_LINES = 400;
+const MAX_FUNCTION_LINES = 80;
+
+/**
+ * What the restructuring of the server has not reached yet, each named exactly, so that every fix
+ * removes its line and nothing new can join: the lists only shrink, and end empty.
+ */
+const NOT_YET_LAYERED: readonly string[] = [
+  'packages/server/src/adapters/chain/fill-failure.ts (adapters) imports application/orders/trading-desk.js (application)',
+  'packages/server/src/adapters/chain/reactor-indexer.ts (adapters) imports application/orders/trading-desk.js (application)',
+  'packages/server/src/adapters/chain/settler.ts (adapters) imports application/accounts/fee-schedule.js (application)',
+  'packages/server/src/adapters/chain/settler.ts (adapters) imports application/markets/market-registry.js (application)',
+  'packages/server/src/adapters/chain/settler.ts (adapters) imports application/orders/trading-desk.js (application)',
+  'packages/server/src/application/data-api/platform-stats.ts (application) imports edges/http/data-api/schemas.js (edges)',
+  'packages/server/src/application/data-api/pool-directory.ts (application) imports edges/http/data-api/schemas.js (edges)',
+  'packages/server/src/application/data-api/token-catalogue.ts (application) imports edges/http/data-api/schemas.js (edges)',
+  'packages/server/src/application/data-api/token-pvl.ts (application) imports edges/http/data-api/schemas.js (edges)',
+  'packages/server/src/application/data-api/token-stats.ts (application) imports edges/http/data-api/schemas.js (edges)',
+  'packages/server/src/application/market-data/market-data-service.ts (application) imports edges/http/market-data/schemas.js (edges)',
+  'packages/server/src/application/market-data/market-data-service.ts (application) imports edges/http/wire-time.js (edges)',
+  'packages/server/src/application/orders/cancel-after.ts (application) imports edges/http/wire-time.js (edges)',
+  'packages/server/src/application/orders/order-intake.ts (application) imports adapters/chain/funds-reader.js (adapters)',
+  'packages/server/src/application/orders/order-intake.ts (application) imports adapters/crypto/verify-pool.js (adapters)',
+  'packages/server/src/application/orders/order-queries.ts (application) imports edges/http/orders/order-views.js (edges)',
+  'packages/server/src/application/orders/trading-desk.ts (application) imports adapters/chain/funds-reader.js (adapters)',
+  'packages/server/src/edges/http/account/routes.ts (edges) imports adapters/chain/funds-reader.js (adapters)',
+];
+const NOT_YET_ACYCLIC: readonly string[] = [];
+const NOT_YET_SHORT: readonly string[] = [
+  'packages/sdk/src/index.ts: the file',
+  'packages/sdk/src/streams/stream-socket.ts: openStreamSocket',
+  'packages/server/src/application/orders/trading-desk.ts: the file',
+  'packages/server/src/edges/http/data-api/pool-history-routes.ts: poolHistoryRoutes',
+  'packages/server/src/edges/http/data-api/token-routes.ts: tokenRoutes',
+  'packages/server/src/edges/http/market-data/routes.ts: marketDataRoutes',
+  'packages/server/src/edges/http/orders/routes.ts: orderRoutes',
+];
+
+/** Where `process.env` may be read: the server's config module and the command-line entries of the other packages. */
+const ENVIRONMENT_READERS = new Set(['packages/server/src/composition/config.ts', 'packages/sdk/src/cli/main.ts']);
+
+function trackedFiles(): string[] {
+  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'packages', 'bench'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+}
+
+const isTestCode = (file: string) => /\.test\.ts$|\/test-support\/|^packages\/[^/]+\/test\//.test(file);
+
+/** Source files of the packages, without tests, test support and benches. */
+const sources = trackedFiles().filter((file) => file.startsWith('packages/') && !isTestCode(file));
+
+function parse(file: string): ts.SourceFile {
+  return ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+}
+
+/** Module specifiers of the file's imports and re-exports, static and dynamic. */
+function importsOf(source: ts.SourceFile): string[] {
+  const specifiers: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined) {
+      if (ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument !== undefined && ts.isStringLiteral(argument)) specifiers.push(argument.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return specifiers;
+}
+
+/** A function's name as a reader finds it: its own, or the variable or property it is assigned to. */
+function functionName(node: ts.SignatureDeclaration): string {
+  if (node.name !== undefined) return node.name.getText();
+  const { parent } = node;
+  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name !== undefined) {
+    return parent.name.getText();
+  }
+  return 'an anonymous function';
+}
+
+function layerOf(file: string): Layer | 'entry' {
+  const top = file.slice(SERVER_SRC.length).split('/')[0] ?? '';
+  if (top === 'index.ts') return 'entry';
+  if (top in LAYERS) return top as Layer;
+  throw new Error(`${file} is in no layer folder`);
+}
+
+describe('the server', () => {
+  const files = sources.filter((file) => file.startsWith(SERVER_SRC));
+
+  it('keeps every source file in a layer folder', () => {
+    expect(
+      files.filter((file) =>
+        (() => {
+          try {
+            layerOf(file);
+            return false;
+          } catch {
+            return true;
+          }
+        })(),
+      ),
+    ).toEqual([]);
+  });
+
+  it('imports only along the layers: domain <- ports <- application <- adapters, edges <- composition', () => {
+    const against: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const specifier of importsOf(parse(file))) {
+        if (!specifier.startsWith('.')) {
+          if (from !== 'entry' && NO_OUTER_LIBRARIES.includes(from) && OUTER_LIBRARIES.test(specifier)) {
+            against.push(`${file} imports ${specifier}`);
+          }
+          continue;
+        }
+        const target = normalize(join(dirname(file), specifier));
+        if (!target.startsWith(SERVER_SRC)) continue;
+        const to = layerOf(target);
+        const allowed = from === 'entry' || to === from || (to !== 'entry' && (LAYERS[from] as readonly string[]).includes(to));
+        if (!allowed) against.push(`${file} (${from}) imports ${relative(SERVER_SRC, target)} (${to})`);
+      }
+    }
+    expect(against).toEqual(NOT_YET_LAYERED);
+  });
+});
+
+describe('the packages', () => {
+  const manifests = execFileSync('git', ['ls-files', 'packages/*/package.json'], { cwd: ROOT, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map(
+      (file) =>
+        JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as {
+          name: string;
+          dependencies?: Record<string, string>;
+          devDependencies?: Record<string, string>;
+          optionalDependencies?: Record<string, string>;
+        },
+    );
+  const edges = new Map(
+    manifests.map((manifest) => [
+      manifest.name,
+      Object.keys({ ...manifest.dependencies, ...manifest.devDependencies, ...manifest.optionalDependencies }).filter((name) =>
+        name.startsWith('@dex/'),
+      ),
+    ]),
+  );
+
+  it('depend on each other without a cycle, tests included', () => {
+    const cycles = new Set<string>();
+    const visit = (name: string, path: readonly string[]): void => {
+      if (path.includes(name)) {
+        const cycle = path.slice(path.indexOf(name));
+        // Each cycle once, starting from its first name in sort order.
+        const start = cycle.indexOf([...cycle].sort()[0] as string);
+        cycles.add([...cycle.slice(start), ...cycle.slice(0, start), cycle[start]].join(' -> '));
+        return;
+      }
+      for (const next of edges.get(name) ?? []) visit(next, [...path, name]);
+    };
+    for (const name of edges.keys()) visit(name, []);
+    expect([...cycles].sort()).toEqual(NOT_YET_ACYCLIC);
+  });
+
+  it('keep the server free of the SDK and the bot, and core free of every other package', () => {
+    expect(edges.get('@dex/server')?.filter((name) => name === '@dex/sdk' || name === '@dex/market-maker')).toEqual([]);
+    expect(edges.get('@dex/core')).toEqual([]);
+  });
+});
+
+describe('every package', () => {
+  it('reads the environment only in its config module or command-line entry', () => {
+    const readers: string[] = [];
+    for (const file of sources) {
+      if (ENVIRONMENT_READERS.has(file)) continue;
+      const visit = (node: ts.Node): void => {
+        if (ts.isPropertyAccessExpression(node) && node.expression.getText() === 'process' && node.name.text === 'env') {
+          readers.push(file);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(parse(file));
+    }
+    expect([...new Set(readers)]).toEqual([]);
+  });
+
+  it(`keeps source files under ${MAX_FILE_LINES} lines and functions under ${MAX_FUNCTION_LINES}`, () => {
+    const long: string[] = [];
+    for (const file of sources) {
+      const source = parse(file);
+      const lines = source.getLineAndCharacterOfPosition(source.getEnd()).line + 1;
+      if (lines > MAX_FILE_LINES) long.push(`${file}: the file`);
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+          const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+          const length = source.getLineAndCharacterOfPosition(node.getEnd()).line - start + 1;
+          if (length > MAX_FUNCTION_LINES) long.push(`${file}: ${functionName(node)}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(long).toEqual(NOT_YET_SHORT);
+  });
+});
