@@ -27,7 +27,7 @@ import {
   type WireOrder,
 } from '@dex/core';
 import { hashTypedData } from 'viem';
-import { SignatureVerifier } from '../packages/server/src/adapters/crypto/verify-pool.js';
+import { VerifyPool } from '../packages/server/src/adapters/crypto/verify-pool.js';
 import { keccak256 } from '../packages/server/src/domain/signatures/keccak.js';
 import { type SignerKey, verifyOrderSignature } from '../packages/server/src/domain/signatures/order-signatures.js';
 import { type Account, createAccounts, login, type Role, signDigest } from './support/accounts.js';
@@ -622,7 +622,7 @@ function floorSingleThread(items: readonly FloorItem[], hasher: OrderHasher): Fl
 
 /** The same, with verification on the server's worker pool in batches as the server sends them. */
 async function floorPooled(items: readonly FloorItem[], hasher: OrderHasher, workers: number, batch: number, inFlight: number) {
-  const verifier = await SignatureVerifier.start({ workers });
+  const verifier = await VerifyPool.start({ workers });
   try {
     let invalid = 0;
     let next = 0;

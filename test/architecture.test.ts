@@ -38,11 +38,6 @@ const MAX_FUNCTION_LINES = 80;
  * removes its line and nothing new can join: the lists only shrink, and end empty.
  */
 const NOT_YET_LAYERED: readonly string[] = [
-  'packages/server/src/adapters/chain/fill-failure.ts (adapters) imports application/orders/trading-desk.js (application)',
-  'packages/server/src/adapters/chain/reactor-indexer.ts (adapters) imports application/orders/trading-desk.js (application)',
-  'packages/server/src/adapters/chain/settler.ts (adapters) imports application/accounts/fee-schedule.js (application)',
-  'packages/server/src/adapters/chain/settler.ts (adapters) imports application/markets/market-registry.js (application)',
-  'packages/server/src/adapters/chain/settler.ts (adapters) imports application/orders/trading-desk.js (application)',
   'packages/server/src/application/data-api/platform-stats.ts (application) imports edges/http/data-api/schemas.js (edges)',
   'packages/server/src/application/data-api/pool-directory.ts (application) imports edges/http/data-api/schemas.js (edges)',
   'packages/server/src/application/data-api/token-catalogue.ts (application) imports edges/http/data-api/schemas.js (edges)',
@@ -51,11 +46,7 @@ const NOT_YET_LAYERED: readonly string[] = [
   'packages/server/src/application/market-data/market-data-service.ts (application) imports edges/http/market-data/schemas.js (edges)',
   'packages/server/src/application/market-data/market-data-service.ts (application) imports edges/http/wire-time.js (edges)',
   'packages/server/src/application/orders/cancel-after.ts (application) imports edges/http/wire-time.js (edges)',
-  'packages/server/src/application/orders/order-intake.ts (application) imports adapters/chain/funds-reader.js (adapters)',
-  'packages/server/src/application/orders/order-intake.ts (application) imports adapters/crypto/verify-pool.js (adapters)',
   'packages/server/src/application/orders/order-queries.ts (application) imports edges/http/orders/order-views.js (edges)',
-  'packages/server/src/application/orders/trading-desk.ts (application) imports adapters/chain/funds-reader.js (adapters)',
-  'packages/server/src/edges/http/account/routes.ts (edges) imports adapters/chain/funds-reader.js (adapters)',
 ];
 const NOT_YET_ACYCLIC: readonly string[] = [];
 const NOT_YET_SHORT: readonly string[] = [

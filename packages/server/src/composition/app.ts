@@ -1,6 +1,5 @@
 import type { Eip712Domain } from '@dex/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { FundsReader } from '../adapters/chain/funds-reader.js';
 import type { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import type { AccessTokens } from '../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../application/auth/trading-identity.js';
@@ -26,6 +25,7 @@ import { orderRoutes } from '../edges/http/orders/routes.js';
 import { signatureRoutes } from '../edges/http/signature/routes.js';
 import { installStreams } from '../edges/ws/gateway.js';
 import type { Clock } from '../ports/clock.js';
+import type { FundsReader } from '../ports/funds.js';
 import type { Store } from '../ports/store/ports.js';
 import type { Config } from './config.js';
 

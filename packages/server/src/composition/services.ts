@@ -6,12 +6,12 @@ import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { MirrorNodeAccountKeys } from '../adapters/accounts/mirror-node-account-keys.js';
 import { CancelRelay } from '../adapters/chain/cancel-relay.js';
 import type { ChainContext } from '../adapters/chain/chain-context.js';
-import { FundsReader } from '../adapters/chain/funds-reader.js';
+import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
 import { openChain } from '../adapters/chain/open-chain.js';
 import { OperatorTransactions } from '../adapters/chain/operator-transactions.js';
 import { ReactorIndexer } from '../adapters/chain/reactor-indexer.js';
 import { Settler, type SettlerDeps } from '../adapters/chain/settler.js';
-import { SignatureVerifier } from '../adapters/crypto/verify-pool.js';
+import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { FeeSchedule } from '../application/accounts/fee-schedule.js';
@@ -122,7 +122,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const deskEvents = new DeskEvents(logger);
     const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, { confirmCancels: chain !== null });
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
-    const verifier = await SignatureVerifier.start({ workers: config.verifyWorkers });
+    const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());
 
     const domain: Eip712Domain = {
@@ -134,7 +134,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const hasher = new OrderHasher(domain, keccak256);
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
-    const funds = chain === null ? null : new FundsReader(chain);
+    const funds = chain === null ? null : new ChainFundsReader(chain);
     const settlement =
       chain === null
         ? null

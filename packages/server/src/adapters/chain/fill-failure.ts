@@ -1,6 +1,6 @@
 import type { Party, RejectReason } from '@dex/contracts';
 import type { CancelReason } from '@dex/core';
-import type { FailedFill } from '../../application/orders/trading-desk.js';
+import type { FailedFill } from '../../ports/settlement-desk.js';
 import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
 
 const CANCEL_REASONS: Partial<Record<RejectReason, CancelReason>> = {

@@ -1,18 +1,13 @@
 import { TestToken } from '@dex/contracts';
 import { type Address, getAddress } from 'viem';
+import type { FundsReader, Holding } from '../../ports/funds.js';
 import type { ChainContext } from './chain-context.js';
-
-/** What an account holds of a token on the chain, and how much of it the reactor may move. */
-export interface Holding {
-  readonly balance: bigint;
-  readonly allowance: bigint;
-}
 
 /**
  * Reads balances and reactor allowances of ERC-20 tokens (the ledger's tokens answer the same
  * calls). Reads issued together go out as one JSON-RPC batch.
  */
-export class FundsReader {
+export class ChainFundsReader implements FundsReader {
   constructor(private readonly chain: ChainContext) {}
 
   async holdings(owner: string, tokens: readonly string[]): Promise<Map<string, Holding>> {

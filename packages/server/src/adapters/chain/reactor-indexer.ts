@@ -1,8 +1,8 @@
 import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAbiItem, type Log, parseEventLogs, type TransactionReceipt } from 'viem';
-import type { TradingDesk } from '../../application/orders/trading-desk.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
+import type { SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { SettledFill } from '../../ports/store/settlement-ports.js';
 import type { ChainContext } from './chain-context.js';
@@ -34,7 +34,7 @@ export class ReactorIndexer {
   constructor(
     private readonly chain: ChainContext,
     private readonly store: Store,
-    private readonly desk: TradingDesk,
+    private readonly desk: SettlementDesk,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {

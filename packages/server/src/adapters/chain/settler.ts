@@ -1,10 +1,10 @@
 import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { decodeFunctionResult, type Hash, type TransactionReceipt } from 'viem';
-import type { FeeSchedule } from '../../application/accounts/fee-schedule.js';
-import type { MarketRegistry } from '../../application/markets/market-registry.js';
-import type { TradingDesk } from '../../application/orders/trading-desk.js';
+import type { MarketLookup } from '../../domain/markets/market.js';
 import type { Clock } from '../../ports/clock.js';
+import type { FeeRateSource, FeeRates } from '../../ports/fee-rates.js';
 import type { Logger } from '../../ports/logger.js';
+import type { SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { BatchSize } from './batch-size.js';
@@ -22,9 +22,9 @@ export interface SettlerDeps {
   readonly transactions: OperatorTransactions;
   readonly indexer: ReactorIndexer;
   readonly store: Store;
-  readonly registry: MarketRegistry;
-  readonly fees: FeeSchedule;
-  readonly desk: TradingDesk;
+  readonly registry: MarketLookup;
+  readonly fees: FeeRateSource;
+  readonly desk: SettlementDesk;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: SettlementConfig;
@@ -212,7 +212,7 @@ export class Settler {
   /** The fee rates of both sides of each trade, each account and book read once. */
   private async feeRates(trades: readonly UnsettledTrade[]): Promise<(trade: UnsettledTrade) => TradeFeeRates> {
     const { registry, fees } = this.deps;
-    const rates = new Map<string, Awaited<ReturnType<FeeSchedule['rates']>>>();
+    const rates = new Map<string, FeeRates>();
     for (const trade of trades) {
       const market = registry.get(trade.bookId);
       if (market === undefined) throw new Error(`trade ${trade.tradeId} is on unknown book ${trade.bookId}`);
@@ -221,8 +221,7 @@ export class Settler {
         if (!rates.has(key)) rates.set(key, await fees.rates(account, market));
       }
     }
-    const rateOf = (account: string, bookId: number) =>
-      rates.get(`${account}:${bookId}`) as Awaited<ReturnType<FeeSchedule['rates']>>;
+    const rateOf = (account: string, bookId: number) => rates.get(`${account}:${bookId}`) as FeeRates;
     return (trade) => ({
       makerFeePips: rateOf(trade.maker.account, trade.bookId).makerFeePips,
       takerFeePips: rateOf(trade.taker.account, trade.bookId).takerFeePips,

@@ -10,7 +10,7 @@ import { packChecks, unpackChecks } from '../../domain/signatures/check-packing.
 import { keccak256 } from '../../domain/signatures/keccak.js';
 import { type SignatureCheck, verifyOrderSignature } from '../../domain/signatures/order-signatures.js';
 import { addressOfPublicKey } from '../../domain/signatures/secp256k1.js';
-import { createVerifyWorker, SignatureVerifier } from './verify-pool.js';
+import { createVerifyWorker, VerifyPool } from './verify-pool.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -69,9 +69,9 @@ const crashOnFirstBatch = (): Worker =>
     { eval: true },
   );
 
-const open: SignatureVerifier[] = [];
-async function start(options: Parameters<typeof SignatureVerifier.start>[0]): Promise<SignatureVerifier> {
-  const verifier = await SignatureVerifier.start(options);
+const open: VerifyPool[] = [];
+async function start(options: Parameters<typeof VerifyPool.start>[0]): Promise<VerifyPool> {
+  const verifier = await VerifyPool.start(options);
   open.push(verifier);
   return verifier;
 }
@@ -96,7 +96,7 @@ describe('check packing', () => {
   });
 });
 
-describe('SignatureVerifier', () => {
+describe('VerifyPool', () => {
   it.each([0, 1, 2])('answers a mixed batch like the in-process verifier with %i workers', async (workers) => {
     const verifier = await start({ workers });
     for (const size of [1, 3, 9, 250]) {
@@ -116,7 +116,7 @@ describe('SignatureVerifier', () => {
 
   it('terminates its workers on close and refuses work afterwards', async () => {
     const workers: Worker[] = [];
-    const verifier = await SignatureVerifier.start({
+    const verifier = await VerifyPool.start({
       workers: 2,
       createWorker: () => {
         const worker = createVerifyWorker();
@@ -146,7 +146,7 @@ describe('SignatureVerifier', () => {
 
   it('fails to start when a worker cannot load its module', async () => {
     const broken = () => new Worker('throw new Error("cannot load")', { eval: true });
-    await expect(SignatureVerifier.start({ workers: 2, createWorker: broken })).rejects.toThrow(/cannot load/);
+    await expect(VerifyPool.start({ workers: 2, createWorker: broken })).rejects.toThrow(/cannot load/);
   });
 
   it('runs its worker from compiled JavaScript as it will from dist/', async () => {
@@ -172,7 +172,7 @@ describe('SignatureVerifier', () => {
       const compiled = (await import(
         pathToFileURL(join(out, 'adapters/crypto/verify-pool.js')).href
       )) as typeof import('./verify-pool.js');
-      const verifier = await compiled.SignatureVerifier.start({ workers: 1 });
+      const verifier = await compiled.VerifyPool.start({ workers: 1 });
       try {
         const { checks, expected } = mixedBatch(30);
         expect(await verifier.verifyBatch(checks)).toEqual(expected);

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { packChecks } from '../../domain/signatures/check-packing.js';
 import { type SignatureCheck, verifyOrderSignature } from '../../domain/signatures/order-signatures.js';
+import type { SignatureVerifier } from '../../ports/signature-verifier.js';
 import type { VerifyRequest, VerifyResponse } from './verify-worker.js';
 
 /**
@@ -12,7 +13,7 @@ const MIN_WORKER_BATCH = 4;
 /** Each worker gets at least this many checks of a batch, so a split never sends crumbs. */
 const MIN_CHUNK = 8;
 
-export interface SignatureVerifierOptions {
+export interface VerifyPoolOptions {
   /** Worker threads; 0 verifies in process (the API stays asynchronous). */
   workers: number;
   /** Creates one worker thread speaking the verify-worker protocol; tests use it to inject failures. */
@@ -57,16 +58,16 @@ function verifyInProcess(checks: readonly SignatureCheck[]): boolean[] {
  * large enough is split across the least busy workers, each part in one transferred buffer. A
  * worker that dies rejects its pending batches and is replaced; nothing waits forever.
  */
-export class SignatureVerifier {
+export class VerifyPool implements SignatureVerifier {
   private readonly slots: Slot[] = [];
   private nextId = 0;
   private closed = false;
 
   private constructor(private readonly createWorker: () => Worker) {}
 
-  static async start(options: SignatureVerifierOptions): Promise<SignatureVerifier> {
+  static async start(options: VerifyPoolOptions): Promise<VerifyPool> {
     if (!Number.isInteger(options.workers) || options.workers < 0) throw new RangeError('workers must be a non-negative integer');
-    const verifier = new SignatureVerifier(options.createWorker ?? createVerifyWorker);
+    const verifier = new VerifyPool(options.createWorker ?? createVerifyWorker);
     try {
       await Promise.all(Array.from({ length: options.workers }, () => verifier.spawn()));
     } catch (error) {

@@ -1,19 +1,11 @@
+import type { FeeRateSource, FeeRates } from '../../ports/fee-rates.js';
 import type { FeeOverrideStore } from '../../ports/store/order-ports.js';
 import type { Market } from '../markets/market-registry.js';
 
-/** Fee rates in pips (1 pip = 1e-6 = 0.0001%). */
-export interface FeeRates {
-  readonly takerFeePips: number;
-  readonly makerFeePips: number;
-  /**
-   * Cap of a maker rebate as a fraction of the taker fees of the same fill. Maker fees are never
-   * negative here, so no rebate is paid and the cap is 0.
-   */
-  readonly capFractionPips: number;
-}
+export type { FeeRates } from '../../ports/fee-rates.js';
 
 /** An account's fees on a book: the operator's override for that account, else the book's own. */
-export class FeeSchedule {
+export class FeeSchedule implements FeeRateSource {
   constructor(private readonly overrides: FeeOverrideStore) {}
 
   async rates(account: string, market: Market): Promise<FeeRates> {

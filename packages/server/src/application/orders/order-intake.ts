@@ -11,12 +11,12 @@ import {
   toWireOrder,
   type WireOrder,
 } from '@dex/core';
-import type { FundsReader } from '../../adapters/chain/funds-reader.js';
-import type { SignatureVerifier } from '../../adapters/crypto/verify-pool.js';
 import { AppError } from '../../domain/errors.js';
 import { ItemChecks } from '../../domain/orders/order-checks.js';
 import type { SignatureCheck } from '../../domain/signatures/order-signatures.js';
 import type { Clock } from '../../ports/clock.js';
+import type { FundsReader } from '../../ports/funds.js';
+import type { SignatureVerifier } from '../../ports/signature-verifier.js';
 import type { OrderRecord } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';

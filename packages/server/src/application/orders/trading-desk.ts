@@ -1,17 +1,20 @@
 import { affordableSteps, BUY, type CancelReason, type OpenOrder, type OrderTerms, SELL } from '@dex/core';
-import type { Holding } from '../../adapters/chain/funds-reader.js';
 import { AppError } from '../../domain/errors.js';
 import { ExpiryQueue } from '../../domain/orders/expiry-queue.js';
 import { type LiveOrder, LiveOrders, liveOrderOf } from '../../domain/orders/live-orders.js';
 import { type NewOrderFields, OrderTurn } from '../../domain/orders/order-turn.js';
 import { PendingWrites } from '../../domain/orders/pending-writes.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
+import type { FailedFill, SettlementDesk } from '../../ports/settlement-desk.js';
 import type { OrderRecord, TurnWrite } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { BookRecovery, EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 import type { DeskEvents } from './desk-events.js';
+
+export type { FailedFill } from '../../ports/settlement-desk.js';
 
 /** Most open orders one wallet may have (spec 8.2). */
 export const MAX_OPEN_ORDERS_PER_ACCOUNT = 5_000;
@@ -32,19 +35,6 @@ export interface OrderCandidate {
   readonly input: { readonly token: string; readonly amount: bigint };
   /** Batch index of its OCO partner, or null. */
   readonly ocoWith: number | null;
-}
-
-/** A trade the reactor will not settle, and whose order (if either) is at fault. */
-export interface FailedFill {
-  readonly tradeId: number;
-  readonly bookId: number;
-  readonly makerOrderId: number;
-  readonly takerOrderId: number;
-  readonly baseAmount: bigint;
-  readonly quoteAmount: bigint;
-  readonly culprit: 'maker' | 'taker' | null;
-  /** Why the order at fault is cancelled, and what the failed settlement records. */
-  readonly reason: CancelReason;
 }
 
 export interface DeskOptions {
@@ -70,7 +60,7 @@ export interface CancelOutcome {
  * from the store. What a stored commit group changed is published on `events` before its
  * requests are answered.
  */
-export class TradingDesk {
+export class TradingDesk implements SettlementDesk {
   private readonly live = new LiveOrders();
   private readonly expiries = new ExpiryQueue();
   private nextId: number;

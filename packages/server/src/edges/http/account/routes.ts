@@ -1,13 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { FundsReader } from '../../../adapters/chain/funds-reader.js';
 import type { FeeSchedule } from '../../../application/accounts/fee-schedule.js';
 import type { AccessTokens } from '../../../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
 import type { Market, MarketRegistry } from '../../../application/markets/market-registry.js';
 import { AppError } from '../../../domain/errors.js';
 import { single } from '../../../domain/query-values.js';
+import type { FundsReader } from '../../../ports/funds.js';
 import { requirePrincipal } from '../access.js';
 import { errorResponses } from '../schemas.js';
 

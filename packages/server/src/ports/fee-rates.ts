@@ -1,0 +1,17 @@
+import type { Market } from '../domain/markets/market.js';
+
+/** Fee rates in pips (1 pip = 1e-6 = 0.0001%). */
+export interface FeeRates {
+  readonly takerFeePips: number;
+  readonly makerFeePips: number;
+  /**
+   * Cap of a maker rebate as a fraction of the taker fees of the same fill. Maker fees are never
+   * negative here, so no rebate is paid and the cap is 0.
+   */
+  readonly capFractionPips: number;
+}
+
+/** An account's fee rates on a book: what the settler prices each side of a fill with. */
+export interface FeeRateSource {
+  rates(account: string, market: Market): Promise<FeeRates>;
+}
