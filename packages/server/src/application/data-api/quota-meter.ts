@@ -1,9 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import { monthOf, type UtcMonth } from '../../domain/data-api/utc-month.js';
 import { AppError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../ports/store/api-key-ports.js';
+import { GroupCommit } from '../group-commit.js';
 
 /** The quota figures of a key this month, as the four x-ratelimit headers carry them. */
 export interface QuotaFigures {
@@ -26,13 +26,8 @@ interface MonthCount {
   served: number;
 }
 
-/** Increments waiting to be stored, and the requests waiting for them. */
-interface CommitGroup {
-  readonly added: Map<MonthCount, number>;
-  readonly stored: Promise<void>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
+/** Increments waiting to be stored: requests admitted per count. */
+type Increments = Map<MonthCount, number>;
 
 /**
  * Least time between two commits of counts. An idle meter commits once the event loop has had a
@@ -50,18 +45,6 @@ function figures(key: ApiKeyRecord, served: number, month: UtcMonth): QuotaFigur
   };
 }
 
-function openGroup(): CommitGroup {
-  let resolve = () => {};
-  let reject: (error: unknown) => void = () => {};
-  const stored = new Promise<void>((done, fail) => {
-    resolve = done;
-    reject = fail;
-  });
-  // Every waiter handles the outcome; this keeps a group nobody waits for from crashing the process.
-  stored.catch(() => {});
-  return { added: new Map(), stored, resolve, reject };
-}
-
 /**
  * Counts data API requests against the monthly quotas, exactly. The decision to admit a request and
  * its count happen together in one synchronous step on the event loop, so concurrent requests can
@@ -73,9 +56,7 @@ function openGroup(): CommitGroup {
  */
 export class QuotaMeter {
   private readonly counts = new Map<string, MonthCount | Promise<MonthCount>>();
-  private group: CommitGroup | undefined;
-  /** performance.now() of the last commit. */
-  private lastCommit = Number.NEGATIVE_INFINITY;
+  private readonly commits: GroupCommit<Increments>;
   /** The month the counts were last swept in. */
   private sweptMonth = 0;
 
@@ -83,7 +64,13 @@ export class QuotaMeter {
     private readonly store: ApiKeyStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.commits = new GroupCommit<Increments>({
+      open: () => new Map(),
+      store: (added) => this.commit(added),
+      spacingMs: COMMIT_SPACING_MS,
+    });
+  }
 
   /** Counts one request of an allowed key unless its quota is used up without overage; resolves once the count is stored. */
   async admit(key: ApiKeyRecord): Promise<QuotaVerdict> {
@@ -123,37 +110,24 @@ export class QuotaMeter {
   }
 
   private record(count: MonthCount): Promise<void> {
-    if (this.group === undefined) {
-      const group = openGroup();
-      this.group = group;
-      const commit = () => {
-        if (performance.now() - this.lastCommit < COMMIT_SPACING_MS) {
-          setImmediate(commit);
-          return;
-        }
-        this.group = undefined;
-        void this.commit(group);
-      };
-      setImmediate(commit);
-    }
-    const { added } = this.group;
-    added.set(count, (added.get(count) ?? 0) + 1);
-    return this.group.stored;
+    const group = this.commits.current;
+    group.contents.set(count, (group.contents.get(count) ?? 0) + 1);
+    this.commits.schedule();
+    return group.stored;
   }
 
-  private async commit(group: CommitGroup): Promise<void> {
-    const counts = [...group.added].map(([count, requests]) => ({ keyId: count.keyId, monthStart: count.monthStart, requests }));
-    this.lastCommit = performance.now();
+  private async commit(added: Increments): Promise<void> {
+    const counts = [...added].map(([count, requests]) => ({ keyId: count.keyId, monthStart: count.monthStart, requests }));
     try {
       await this.store.addRequests(counts);
-      group.resolve();
     } catch (error) {
       // Nobody hears that these requests were admitted, so they are not counted either.
-      for (const [count, requests] of group.added) count.served -= requests;
+      for (const [count, requests] of added) count.served -= requests;
       this.logger.error({ err: error }, 'data API usage could not be stored');
-      group.reject(new AppError('USAGE_UNAVAILABLE', undefined, { cause: error }));
+      throw new AppError('USAGE_UNAVAILABLE', undefined, { cause: error });
+    } finally {
+      this.forgetPastMonths();
     }
-    this.forgetPastMonths();
   }
 
   /** Once a month has ended, drops its counts: what they held is stored. */
@@ -162,7 +136,7 @@ export class QuotaMeter {
     if (current === this.sweptMonth) return;
     this.sweptMonth = current;
     for (const [id, count] of this.counts) {
-      const pending = count instanceof Promise || this.group?.added.has(count) === true;
+      const pending = count instanceof Promise || this.commits.current.contents.has(count);
       if (!pending && count.monthStart < current) this.counts.delete(id);
     }
   }
