@@ -52,7 +52,6 @@ const NOT_YET_ACYCLIC: readonly string[] = [];
 const NOT_YET_SHORT: readonly string[] = [
   'packages/sdk/src/index.ts: the file',
   'packages/sdk/src/streams/stream-socket.ts: openStreamSocket',
-  'packages/server/src/application/orders/trading-desk.ts: the file',
   'packages/server/src/edges/http/data-api/pool-history-routes.ts: poolHistoryRoutes',
   'packages/server/src/edges/http/data-api/token-routes.ts: tokenRoutes',
   'packages/server/src/edges/http/market-data/routes.ts: marketDataRoutes',

@@ -1,6 +1,7 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
-import { type Hex, type PartialFillLimitOrder, parseWireOrder } from '@dex/core';
+import type { Hex, PartialFillLimitOrder } from '@dex/core';
 import { encodeFunctionData } from 'viem';
+import { decodeSignedOrder } from '../../domain/orders/stored-signed-order.js';
 import type { SettlementOrder, UnsettledTrade } from '../../ports/store/settlement-ports.js';
 
 /** The fee rates (pips) the maker's and the taker's accounts pay on the trade's book. */
@@ -65,7 +66,7 @@ export function settlementBatch(
 ): SettlementBatch {
   const { orders, place } = orderList<string>();
   const index = (side: SettlementOrder): number =>
-    place(side.orderHash, () => ({ order: parseWireOrder(JSON.parse(side.signedOrder)), signature: side.signature as Hex }));
+    place(side.orderHash, () => ({ order: decodeSignedOrder(side.signedOrder), signature: side.signature as Hex }));
   const fills = trades.map((trade) => {
     const maker = index(trade.maker);
     const taker = index(trade.taker);

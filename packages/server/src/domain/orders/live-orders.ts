@@ -1,5 +1,6 @@
 import type { Side } from '@dex/core';
 import type { OrderProgress, OrderRecord, OrderType } from './order-records.js';
+import { decodeSignedOrder } from './stored-signed-order.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -31,22 +32,15 @@ export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
   readonly inputAmount: bigint;
 }
 
-/** The parts of the stored signed order (wire form) the desk reads back. */
-interface StoredSignedOrder {
-  readonly info: { readonly swapper: string };
-  readonly input: { readonly token: string; readonly amount: string };
-  readonly makerOnly: boolean;
-  readonly takerOnce: boolean;
-}
-
+/** The live order of a stored record: its signed terms decoded once, here. */
 export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
-  const { info, input, makerOnly, takerOnce } = JSON.parse(record.signedOrder) as StoredSignedOrder;
+  const { info, input, makerOnly, takerOnce } = decodeSignedOrder(record.signedOrder);
   return {
     swapper: info.swapper.toLowerCase(),
     makerOnly,
     takerOnce,
     inputToken: input.token.toLowerCase(),
-    inputAmount: BigInt(input.amount),
+    inputAmount: input.amount,
     id: record.id,
     account: record.account,
     bookId: record.bookId,

@@ -20,22 +20,11 @@ function stored<T>(values: readonly T[], index: number, what: string): T {
 export class PendingWrites {
   readonly writes: TurnWrite[] = [];
   private readonly publications: TurnPublication[] = [];
-  /** Resolves when the group is stored; rejects when it cannot be. */
-  readonly stored: Promise<void>;
   private readonly byHash = new Map<string, OrderRecord>();
   private readonly byId = new Map<number, OrderRecord>();
   private readonly usedNonces = new Map<string, Set<bigint>>();
   private readonly floors = new Map<string, bigint>();
   private orderCount = 0;
-  private settle: { resolve: () => void; reject: (error: unknown) => void } = { resolve: () => {}, reject: () => {} };
-
-  constructor() {
-    this.stored = new Promise<void>((resolve, reject) => {
-      this.settle = { resolve, reject };
-    });
-    // Nobody may be waiting when a group fails (a turn that threw); never leave that unhandled.
-    this.stored.catch(() => {});
-  }
 
   add(write: TurnWrite, publication: TurnPublication): void {
     this.writes.push(write);
@@ -123,13 +112,5 @@ export class PendingWrites {
       for (const { bookId, event } of publication.depthUpdates) depth.add(bookId, event);
     });
     return { depth: depth.list(), orderEvents, trades };
-  }
-
-  resolve(): void {
-    this.settle.resolve();
-  }
-
-  reject(error: unknown): void {
-    this.settle.reject(error);
   }
 }

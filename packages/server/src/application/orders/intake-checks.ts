@@ -1,0 +1,94 @@
+import { AppError } from '../../domain/errors.js';
+import type { LiveOrders } from '../../domain/orders/live-orders.js';
+import type { PendingWrites } from '../../domain/orders/pending-writes.js';
+import type { Holding } from '../../ports/funds.js';
+import type { OrderRecord } from '../../ports/store/order-ports.js';
+import type { Store } from '../../ports/store/ports.js';
+
+/** Most open orders one wallet may have (spec 8.2). */
+export const MAX_OPEN_ORDERS_PER_ACCOUNT = 5_000;
+
+/** What the intake checks read of an order on its way in. */
+export interface IntakeItem {
+  /** Position of the order in the request, for error messages. */
+  readonly index: number;
+  readonly fields: { readonly nonce: bigint };
+  /** The signed input: lower-case token address and raw amount. */
+  readonly input: { readonly token: string; readonly amount: bigint };
+}
+
+/**
+ * The checks a batch passes inside the desk's turn, where no other save can race for the same
+ * nonces or the same room: the risk checks (open-order cap, funds reserved by open orders) and the
+ * nonce checks. They read the live orders and the store together with the open commit group, so
+ * turns not stored yet count.
+ */
+export class IntakeChecks {
+  constructor(
+    private readonly live: LiveOrders,
+    private readonly store: Store,
+    /** The open commit group: what earlier turns wrote that the store does not hold yet. */
+    private readonly pending: () => PendingWrites,
+  ) {}
+
+  /** Throws OPEN_ORDER_LIMIT when `adding` more orders would take the account past the cap. */
+  assertRoomFor(account: string, adding: number): void {
+    const open = this.live.countOf(account);
+    if (open + adding > MAX_OPEN_ORDERS_PER_ACCOUNT) {
+      throw new AppError(
+        'OPEN_ORDER_LIMIT',
+        `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; it has ${open} and the batch adds ${adding}`,
+      );
+    }
+  }
+
+  /**
+   * The reservation of a risk engine: the account's balance and reactor allowance of each token
+   * must cover what all its open orders may still spend plus what the new ones may spend.
+   */
+  assertCovered(account: string, fresh: readonly IntakeItem[], holdings: ReadonlyMap<string, Holding>): void {
+    const needed = new Map<string, bigint>();
+    const add = (token: string, amount: bigint) => needed.set(token, (needed.get(token) ?? 0n) + amount);
+    for (const item of fresh) add(item.input.token, item.input.amount);
+    for (const order of this.live.ofAccount(account)) {
+      if (needed.has(order.inputToken)) add(order.inputToken, order.inputAmount - order.filledInput);
+    }
+    for (const [token, amount] of needed) {
+      const holding = holdings.get(token) ?? { balance: 0n, allowance: 0n };
+      if (holding.balance < amount || holding.allowance < amount) {
+        throw new AppError(
+          'INSUFFICIENT_FUNDS',
+          `Open orders of this account would spend ${amount} of token ${token}; its balance is ${holding.balance} and the reactor may move ${holding.allowance}`,
+        );
+      }
+    }
+  }
+
+  /** Each nonce was issued to the account by /orders/build, is not used, is above the floor, and appears once. */
+  async checkNonces(account: string, items: readonly IntakeItem[]): Promise<void> {
+    const pending = this.pending();
+    const nonces = items.map((item) => item.fields.nonce);
+    const stored = await this.store.nonces.floor(account);
+    const floor = stored > pending.floor(account) ? stored : pending.floor(account);
+    const unused = nonces.length === 0 ? new Set<bigint>() : await this.store.nonces.unused(account, nonces);
+    const seen = new Set<bigint>();
+    for (const { index, fields } of items) {
+      const { nonce } = fields;
+      if (nonce < floor) throw AppError.atItem(index, 'items', 'NONCE_BELOW_FLOOR');
+      if (!unused.has(nonce) || seen.has(nonce) || pending.isNonceUsed(account, nonce)) {
+        throw AppError.atItem(index, 'items', 'NONCE_NOT_ISSUED');
+      }
+      seen.add(nonce);
+    }
+  }
+
+  /** Orders saved already, by hash: stored ones and those of the commit group. */
+  async savedByHash(hashes: readonly string[]): Promise<Map<string, OrderRecord>> {
+    const saved = new Map((await this.store.orders.byHashes(hashes)).map((record) => [record.orderHash, record]));
+    for (const hash of hashes) {
+      const pending = this.pending().orderByHash(hash);
+      if (pending !== undefined) saved.set(hash, pending);
+    }
+    return saved;
+  }
+}

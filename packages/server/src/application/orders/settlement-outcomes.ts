@@ -1,0 +1,71 @@
+import { BUY } from '@dex/core';
+import type { OrderTurn } from '../../domain/orders/order-turn.js';
+import type { Clock } from '../../ports/clock.js';
+import type { FailedFill } from '../../ports/settlement-desk.js';
+import type { Store } from '../../ports/store/ports.js';
+import { type DeskBooks, storedLiveOrder } from './desk-books.js';
+import type { DeskSequencer } from './desk-sequencer.js';
+
+/**
+ * The desk's settlement-outcome stage: undoes trades the reactor will not settle. Both orders get
+ * the quantity back; the order at fault is cancelled with the reason; the other trades on: in
+ * place when it still rests, placed anew when the trade had completed it and it can still trade (a
+ * limit order before its deadline), else it keeps its end state with the smaller fill. Trades
+ * already settled or undone are skipped, so a repeated report changes nothing.
+ */
+export class SettlementOutcomes {
+  constructor(
+    private readonly books: DeskBooks,
+    private readonly sequencer: DeskSequencer,
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  unwindFills(failures: readonly FailedFill[]): Promise<void> {
+    return this.sequencer.run(async () => {
+      // Retired orders are read from the store, so it must hold every earlier turn.
+      await this.sequencer.flush();
+      const unsettled = await this.store.settlements.unsettled(failures.map((failure) => failure.tradeId));
+      const turn = this.books.turn(this.clock.now());
+      for (const failure of failures) {
+        if (!unsettled.delete(failure.tradeId)) continue;
+        turn.failSettlement({ tradeId: failure.tradeId, reason: failure.reason, time: turn.time });
+        await this.giveBack(turn, failure, 'maker');
+        await this.giveBack(turn, failure, 'taker');
+      }
+      this.sequencer.stage(turn);
+    });
+  }
+
+  /** Gives one side of a failed trade its quantity back, and decides whether it trades on. */
+  private async giveBack(turn: OrderTurn, failure: FailedFill, role: 'maker' | 'taker'): Promise<void> {
+    const { books } = this;
+    const id = role === 'maker' ? failure.makerOrderId : failure.takerOrderId;
+    const live = books.live.get(id);
+    const record = live === undefined ? await this.store.orders.get(id) : undefined;
+    const order = live ?? (record === undefined ? undefined : storedLiveOrder(record));
+    const market = books.findMarket(failure.bookId);
+    if (market === undefined || order === undefined) return;
+    const steps = Number(failure.baseAmount / market.grid.sizeStepRaw);
+    order.filledSteps -= steps;
+    order.filledInput -= order.side === BUY ? failure.quoteAmount : failure.baseAmount;
+    order.filledOutput -= order.side === BUY ? failure.baseAmount : failure.quoteAmount;
+    const atFault = failure.culprit === role;
+    const completed = order.status === 'FILLED';
+    if (live !== undefined || (completed && !atFault && books.canTradeAgain(order, turn.time))) {
+      order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
+      turn.update(order);
+      if (atFault) books.remove(turn, order, failure.reason);
+      else if (live !== undefined) books.replenish(turn, order, steps);
+      else books.placeAgain(turn, order);
+    } else if (completed) {
+      turn.finish(
+        order,
+        failure.reason === 'EXPIRED' && atFault ? 'EXPIRED' : 'CANCELED',
+        atFault ? failure.reason : 'SETTLEMENT_FAILED',
+      );
+    } else {
+      turn.update(order);
+    }
+  }
+}
