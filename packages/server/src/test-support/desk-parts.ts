@@ -1,0 +1,142 @@
+import { Writable } from 'node:stream';
+import { BUY, type Side, toWireOrder } from '@dex/core';
+import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { EngineHost } from '../application/engine/engine-host.js';
+import { MarketRegistry } from '../application/markets/market-registry.js';
+import { seedDevnet } from '../application/markets/seed.js';
+import { CancellationRelay } from '../application/orders/cancellation-relay.js';
+import { DeskBooks } from '../application/orders/desk-books.js';
+import { DeskEvents } from '../application/orders/desk-events.js';
+import { DeskSequencer } from '../application/orders/desk-sequencer.js';
+import { IntakeChecks } from '../application/orders/intake-checks.js';
+import { OrderAcceptance, type OrderCandidate } from '../application/orders/order-acceptance.js';
+import { SettlementOutcomes } from '../application/orders/settlement-outcomes.js';
+import { createLogger } from '../composition/logging.js';
+import type { DeskCommit } from '../domain/orders/desk-commit.js';
+import type { Store } from '../ports/store/ports.js';
+import { DEVNET_ADDRESS, ManualClock, tempDataDir } from './harness.js';
+
+/**
+ * The trading desk's stages wired as `TradingDesk.open` wires them, on a real SQLite store seeded
+ * with the devnet markets and real engines, without the HTTP app: for the stages' unit tests.
+ */
+export interface DeskParts {
+  readonly store: Store;
+  readonly clock: ManualClock;
+  readonly books: DeskBooks;
+  readonly sequencer: DeskSequencer;
+  readonly checks: IntakeChecks;
+  readonly acceptance: OrderAcceptance;
+  readonly cancellations: CancellationRelay;
+  readonly outcomes: SettlementOutcomes;
+  /** Every commit group published so far. */
+  readonly commits: DeskCommit[];
+  /** Every log line so far. */
+  readonly logs: () => string;
+  /** Issues `count` nonces to the account, as /orders/build does. */
+  nonces(account: string, count: number): Promise<bigint[]>;
+  close(): Promise<void>;
+}
+
+export async function openDeskParts(options: { confirmCancels?: boolean } = {}): Promise<DeskParts> {
+  const data = tempDataDir();
+  const store = await openSqliteStore(`${data.dir}/desk.sqlite`);
+  const clock = new ManualClock();
+  await seedDevnet(store, clock.now());
+  const registry = new MarketRegistry(store);
+  await registry.load();
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const events = new DeskEvents(createLogger('info', sink));
+  const commits: DeskCommit[] = [];
+  events.subscribe((commit) => commits.push(commit));
+  const books = new DeskBooks(registry, new EngineHost(registry));
+  const sequencer = new DeskSequencer(store, events, createLogger('info', sink));
+  const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
+  books.recover([], new Map());
+  return {
+    store,
+    clock,
+    books,
+    sequencer,
+    checks,
+    acceptance: new OrderAcceptance(books, checks, sequencer, clock, 0),
+    cancellations: new CancellationRelay(books, sequencer, store, clock, { confirmCancels: options.confirmCancels ?? false }),
+    outcomes: new SettlementOutcomes(books, sequencer, store, clock),
+    commits,
+    logs: () => lines.join(''),
+    nonces: (account, count) => store.nonces.issue(account, count, 0n, clock.now() + 86_400_000),
+    close: async () => {
+      // A test may have closed the store already, to make a commit fail.
+      await Promise.resolve()
+        .then(() => store.close())
+        .catch(() => {});
+      data.remove();
+    },
+  };
+}
+
+let hashes = 0;
+
+/**
+ * A limit order of book 1 (WHBAR/USDC, price in ticks of 0.00001 USDC, size in steps of 0.1 WHBAR)
+ * as the intake hands it to the desk; the signature is not checked past the intake.
+ */
+export function limitCandidate(
+  account: string,
+  side: Side,
+  priceTicks: number,
+  quantitySteps: number,
+  nonce: bigint,
+  extra: { index?: number; deadlineMs?: number; ocoWith?: number | null; inputAmount?: bigint } = {},
+): OrderCandidate {
+  const deadline = Math.floor((extra.deadlineMs ?? Date.UTC(2027, 0, 1)) / 1000);
+  const base = BigInt(quantitySteps) * 10_000_000n;
+  const quote = BigInt(quantitySteps * priceTicks);
+  const [input, output] =
+    side === BUY ? [DEVNET_ADDRESS.USDC, DEVNET_ADDRESS.WHBAR] : [DEVNET_ADDRESS.WHBAR, DEVNET_ADDRESS.USDC];
+  const inputAmount = extra.inputAmount ?? (side === BUY ? quote : base);
+  const swapper = `0x${account.replace(/\D/g, '').padStart(40, '0')}`;
+  const wire = toWireOrder({
+    info: {
+      reactor: `0x${'1'.repeat(40)}`,
+      swapper,
+      nonce,
+      deadline: BigInt(deadline),
+      additionalValidationContract: `0x${'0'.repeat(40)}`,
+      additionalValidationData: '0x',
+    },
+    input: { token: input.toLowerCase(), amount: inputAmount },
+    output: { token: output.toLowerCase(), amount: side === BUY ? base : quote, recipient: swapper },
+    makerOnly: false,
+    takerOnce: false,
+    maxTakerFeePips: 10_000,
+    maxMakerFeePips: 10_000,
+  } as Parameters<typeof toWireOrder>[0]);
+  return {
+    index: extra.index ?? 0,
+    fields: {
+      orderHash: `0x${(++hashes).toString(16).padStart(64, '0')}`,
+      account,
+      bookId: 1,
+      type: 'LIMIT',
+      side: side === BUY ? 'buy' : 'sell',
+      priceTicks,
+      nonce,
+      deadline,
+      signedOrder: JSON.stringify(wire),
+      signature: `0x00${'ab'.repeat(65)}`,
+    },
+    terms: { kind: 'sized', side, priceTicks, quantitySteps },
+    makerOnly: false,
+    takerOnce: false,
+    swapper,
+    input: { token: input.toLowerCase(), amount: inputAmount },
+    ocoWith: extra.ocoWith ?? null,
+  };
+}
