@@ -52,11 +52,14 @@ export class DeskSequencer {
   run<T>(work: () => Promise<T>): Promise<T> {
     const ran = this.tail.then(async () => {
       if (this.broken) throw new AppError('TRADING_UNAVAILABLE');
-      const group = this.commits.current;
       let value: T;
+      // The group open when the work ends holds its writes: a turn that stored the group before
+      // it (flush) must wait for the one it staged into, not the one that was open when it began.
+      let group = this.commits.current;
       try {
         value = await work();
       } finally {
+        group = this.commits.current;
         if (this.pending.size >= this.maxGroupOrders) await this.flush();
         else this.commits.schedule();
       }

@@ -32,14 +32,10 @@ async function trade(steps: number, culprit: FailedFill['culprit']): Promise<Fai
   };
 }
 
-/** Waits for the writes of the turns so far: unwinding stores earlier turns first and is answered with them. */
-const stored = () => desk.sequencer.run(async () => {});
-
 describe('settlement outcomes', () => {
-  it('cancels the order at fault and gives the resting counterparty its quantity back in place', async () => {
+  it('cancels the order at fault and gives the resting counterparty its quantity back, stored before it answers', async () => {
     const failure = await trade(4, 'taker');
     await desk.outcomes.unwindFills([failure]);
-    await stored();
     const maker = desk.books.live.get(failure.makerOrderId);
     expect(maker).toMatchObject({ filledSteps: 0, status: 'OPEN' });
     const taker = await desk.store.orders.get(failure.takerOrderId);
@@ -57,10 +53,8 @@ describe('settlement outcomes', () => {
   it('changes nothing when the same failure is reported again', async () => {
     const failure = await trade(4, 'maker');
     await desk.outcomes.unwindFills([failure]);
-    await stored();
     const commits = desk.commits.length;
     await desk.outcomes.unwindFills([failure]);
-    await stored();
     expect(desk.commits.slice(commits).flatMap((commit) => commit.orderEvents)).toEqual([]);
     expect((await desk.store.orders.get(failure.makerOrderId))?.status).toBe('CANCELED');
   });
