@@ -1,3 +1,4 @@
+import { PoolCandle, PoolHistoryQuery, PoolLatestQuery, PoolParams, PoolVl } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -7,7 +8,6 @@ import { PERIOD_NAMES } from '../../../domain/data-api/periods.js';
 import { AppError } from '../../../domain/errors.js';
 import { parseFlag } from '../../../domain/query-values.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
-import { PoolCandle, PoolHistoryQuery, PoolLatestQuery, PoolParams, PoolVl } from './schemas.js';
 
 export interface PoolHistoryRoutesOptions {
   readonly pools: PoolDirectory;

@@ -1,3 +1,15 @@
+import {
+  HistoryQuerySchema,
+  LatestQuery,
+  Pool,
+  PriceChange,
+  Token,
+  TokenCandle,
+  TokenCompact,
+  TokenParams,
+  TokenPvl,
+  TokenStats,
+} from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -10,18 +22,6 @@ import { CANDLE_INTERVALS, parseHistoryQuery, parseInterval } from '../../../dom
 import { PERIOD_NAMES } from '../../../domain/data-api/periods.js';
 import { tokenCandleBody } from './candle-body.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
-import {
-  HistoryQuerySchema,
-  LatestQuery,
-  Pool,
-  PriceChange,
-  Token,
-  TokenCandle,
-  TokenCompact,
-  TokenParams,
-  TokenPvl,
-  TokenStats,
-} from './schemas.js';
 
 export interface TokenRoutesOptions {
   readonly catalogue: TokenCatalogue;

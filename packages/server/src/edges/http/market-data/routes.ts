@@ -1,11 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
-import { AppError } from '../../../domain/errors.js';
-import { parseBookId } from '../../../domain/markets/market.js';
-import { parseCount, parseSort, single } from '../../../domain/query-values.js';
-import type { PublicCaller } from '../access.js';
-import { errorResponses } from '../schemas.js';
 import {
   BookParams,
   BooksResponse,
@@ -17,7 +9,15 @@ import {
   PageQuery,
   TradesQuery,
   TradesResponse,
-} from './schemas.js';
+} from '@dex/protocol';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
+import { AppError } from '../../../domain/errors.js';
+import { parseBookId } from '../../../domain/markets/market.js';
+import { parseCount, parseSort, single } from '../../../domain/query-values.js';
+import type { PublicCaller } from '../access.js';
+import { errorResponses } from '../schemas.js';
 
 export interface MarketDataRoutesOptions {
   readonly service: MarketDataService;

@@ -1,18 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessTokens, Principal } from '../../../application/auth/access-tokens.js';
-import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
-import type { CancelAfterSwitches } from '../../../application/orders/cancel-after.js';
-import type { OrderBuilder } from '../../../application/orders/order-builder.js';
-import type { OrderIntake } from '../../../application/orders/order-intake.js';
-import type { OrderQueries } from '../../../application/orders/order-queries.js';
-import type { TradingDesk } from '../../../application/orders/trading-desk.js';
-import { AppError } from '../../../domain/errors.js';
-import type { Clock } from '../../../ports/clock.js';
-import { requirePrincipal } from '../access.js';
-import { type RateLimitPolicy, rateLimitHook } from '../rate-limit.js';
-import { errorResponses } from '../schemas.js';
-import { savedOrderOf } from './order-views.js';
 import {
   BuildBody,
   BuildResponse,
@@ -28,7 +13,22 @@ import {
   OrdersResponse,
   SaveBody,
   SaveResponse,
-} from './schemas.js';
+} from '@dex/protocol';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccessTokens, Principal } from '../../../application/auth/access-tokens.js';
+import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
+import type { CancelAfterSwitches } from '../../../application/orders/cancel-after.js';
+import type { OrderBuilder } from '../../../application/orders/order-builder.js';
+import type { OrderIntake } from '../../../application/orders/order-intake.js';
+import type { OrderQueries } from '../../../application/orders/order-queries.js';
+import { savedOrderOf } from '../../../application/orders/order-views.js';
+import type { TradingDesk } from '../../../application/orders/trading-desk.js';
+import { AppError } from '../../../domain/errors.js';
+import type { Clock } from '../../../ports/clock.js';
+import { requirePrincipal } from '../access.js';
+import { type RateLimitPolicy, rateLimitHook } from '../rate-limit.js';
+import { errorResponses } from '../schemas.js';
 
 const CANCEL_MESSAGE =
   'Cancellation accepted: the orders are off their books; ORDER_CANCELED on /ws/user-events or in the order history confirms each once the reactor has it.';
