@@ -1,8 +1,8 @@
+import { type CancelAfterResult, MAX_CANCEL_AFTER_SECONDS } from '@dex/protocol';
 import { type AccountRequestErrorType, type Client, request } from '../client.js';
 import { InvalidParameterError } from '../errors.js';
 
-/** Longest timeout the server takes: a day. */
-export const MAX_CANCEL_AFTER_SECONDS = 86_400;
+export { MAX_CANCEL_AFTER_SECONDS } from '@dex/protocol';
 
 export interface CancelAfterParameters {
   /** Seconds from now after which every open order of the account is cancelled, 0 to 86400; 0 disarms the switch. */
@@ -10,13 +10,7 @@ export interface CancelAfterParameters {
 }
 
 /** The switch as the server armed it (the shape of Kraken's cancelAllOrdersAfter). */
-export interface CancelAfterReturnType {
-  readonly timeoutSeconds: number;
-  /** Server time of the call, ISO 8601. */
-  readonly currentTime: string;
-  /** When the switch fires, ISO 8601; null once disarmed. */
-  readonly triggerTime: string | null;
-}
+export type CancelAfterReturnType = CancelAfterResult;
 
 export type CancelAfterErrorType = InvalidParameterError | AccountRequestErrorType;
 

@@ -1,23 +1,12 @@
-import { formatDecimal, fromDisplayAmount, MAX_TOKEN_DECIMALS } from '@dex/core';
+import { decimalKey as protocolDecimalKey, type StreamFaultFactory } from '@dex/protocol';
 import { StreamError } from '../errors.js';
 
-/**
- * A display decimal of the stream (price, size, filled amount) as an integer count of 10^-36: two
- * spellings of one number get one key, and keys compare and add exactly. A value that is not a
- * plain decimal is a malformed message.
- */
-export function decimalKey(text: string, what: string): bigint {
-  try {
-    return fromDisplayAmount(text, MAX_TOKEN_DECIMALS, what);
-  } catch (cause) {
-    throw new StreamError('malformed', `The stream sent a ${what} that is not a decimal`, {
-      details: JSON.stringify(String(text).slice(0, 40)),
-      cause,
-    });
-  }
-}
+export { decimalOfKey } from '@dex/protocol';
 
-/** The display decimal of a key. */
-export function decimalOfKey(key: bigint): string {
-  return formatDecimal(key, MAX_TOKEN_DECIMALS);
+/** Stream failures the protocol's helpers find, as the SDK's `StreamError`. */
+export const streamError: StreamFaultFactory = (failure, message, options) => new StreamError(failure, message, options);
+
+/** The protocol's decimal key of a stream value, failing with a `StreamError`. */
+export function decimalKey(text: string, what: string): bigint {
+  return protocolDecimalKey(text, what, streamError);
 }

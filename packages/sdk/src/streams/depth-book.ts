@@ -1,136 +1,14 @@
-import { StreamError } from '../errors.js';
-import type { DepthLevel, DepthSnapshot } from '../types.js';
-import { decimalKey } from './decimal-key.js';
-import type { DepthDiff } from './messages.js';
+import { DepthBook as ProtocolDepthBook } from '@dex/protocol';
+import { streamError } from './decimal-key.js';
 
-/** A book as a depth stream keeps it; every method answers from memory. */
-export interface OrderBookView {
-  readonly orderbookId: number;
-  /** The last update the book reflects; the next diff continues from `lastUpdateId + 1`. */
-  readonly lastUpdateId: number;
-  /** Server time, unix ms, of the snapshot or of the last diff applied. */
-  readonly timestamp: number;
-  /** Bid levels, best (highest) first; `limit` keeps the best ones only. A fresh array each call. */
-  bids(limit?: number): DepthLevel[];
-  /** Ask levels, best (lowest) first. */
-  asks(limit?: number): DepthLevel[];
-  bestBid(): DepthLevel | undefined;
-  bestAsk(): DepthLevel | undefined;
-}
-
-interface Entry {
-  /** The price in units of 10^-36: prices compare as numbers, whatever their spelling. */
-  readonly key: bigint;
-  level: DepthLevel;
-}
-
-const priceKey = (price: string): bigint => decimalKey(price, 'price');
-const isZero = (size: string): boolean => decimalKey(size, 'size') === 0n;
-
-/** One side of a book: levels kept sorted best first, found by binary search. */
-class BookSide {
-  private readonly entries: Entry[] = [];
-
-  constructor(private readonly descending: boolean) {}
-
-  set([price, size]: readonly [string, string]): void {
-    const key = priceKey(price);
-    let low = 0;
-    let high = this.entries.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const other = (this.entries[middle] as Entry).key;
-      if (this.descending ? other > key : other < key) low = middle + 1;
-      else high = middle;
-    }
-    const found = this.entries[low];
-    const zero = isZero(size);
-    if (found !== undefined && found.key === key) {
-      if (zero) this.entries.splice(low, 1);
-      else found.level = [price, size];
-    } else if (!zero) {
-      this.entries.splice(low, 0, { key, level: [price, size] });
-    }
-  }
-
-  levels(limit: number | undefined): DepthLevel[] {
-    return this.entries.slice(0, limit).map(({ level: [price, size] }) => [price, size]);
-  }
-
-  best(): DepthLevel | undefined {
-    const first = this.entries[0];
-    return first === undefined ? undefined : [first.level[0], first.level[1]];
-  }
-}
+export type { OrderBookView } from '@dex/protocol';
 
 /**
- * A book rebuilt from `GET /depth` and kept current by depth diffs. A diff that ends at or before
- * the book's update id changes nothing (sizes are absolute); one that starts past `lastUpdateId + 1`
- * is a gap: the book throws a `StreamError` (`update-gap`) and stays as it was.
+ * The protocol's depth book, failing with the SDK's `StreamError` (`update-gap` or `malformed`)
+ * like every other stream failure, so one `catch` serves them all.
  */
-export class DepthBook implements OrderBookView {
-  private readonly bidSide = new BookSide(true);
-  private readonly askSide = new BookSide(false);
-  readonly orderbookId: number;
-  #lastUpdateId: number;
-  #timestamp: number;
-
-  constructor(
-    snapshot: Pick<DepthSnapshot, 'lastUpdateId' | 'timestamp'> & {
-      /** A decimal string as the API sends it, or the number of `GET /books`. */
-      readonly orderbookId: string | number;
-      readonly bids: readonly (readonly [string, string])[];
-      readonly asks: readonly (readonly [string, string])[];
-    },
-  ) {
-    this.orderbookId = Number(snapshot.orderbookId);
-    this.#lastUpdateId = snapshot.lastUpdateId;
-    this.#timestamp = snapshot.timestamp;
-    for (const level of snapshot.bids) this.bidSide.set(level);
-    for (const level of snapshot.asks) this.askSide.set(level);
-  }
-
-  get lastUpdateId(): number {
-    return this.#lastUpdateId;
-  }
-
-  get timestamp(): number {
-    return this.#timestamp;
-  }
-
-  /** Applies a diff of this book; false when the book already had it. */
-  apply(diff: DepthDiff): boolean {
-    if (diff.finalUpdateId <= this.#lastUpdateId) return false;
-    if (diff.firstUpdateId > this.#lastUpdateId + 1) {
-      throw new StreamError('update-gap', `Book ${this.orderbookId} missed updates`, {
-        details: `it holds update ${this.#lastUpdateId}, the next diff covers ${diff.firstUpdateId}..${diff.finalUpdateId}`,
-      });
-    }
-    // Check every price and size before touching the book, so a bad diff leaves it whole.
-    for (const [price, size] of [...diff.bids, ...diff.asks]) {
-      priceKey(price);
-      isZero(size);
-    }
-    for (const level of diff.bids) this.bidSide.set(level);
-    for (const level of diff.asks) this.askSide.set(level);
-    this.#lastUpdateId = diff.finalUpdateId;
-    this.#timestamp = diff.timestamp;
-    return true;
-  }
-
-  bids(limit?: number): DepthLevel[] {
-    return this.bidSide.levels(limit);
-  }
-
-  asks(limit?: number): DepthLevel[] {
-    return this.askSide.levels(limit);
-  }
-
-  bestBid(): DepthLevel | undefined {
-    return this.bidSide.best();
-  }
-
-  bestAsk(): DepthLevel | undefined {
-    return this.askSide.best();
+export class DepthBook extends ProtocolDepthBook {
+  constructor(snapshot: ConstructorParameters<typeof ProtocolDepthBook>[0]) {
+    super(snapshot, streamError);
   }
 }

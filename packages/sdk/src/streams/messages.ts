@@ -2,91 +2,26 @@
  * The messages of `/ws/depth` and `/ws/user-events` as they travel, and the checks that make a
  * malformed one a {@link StreamError} instead of a corrupted book or order.
  */
+import {
+  type DepthDiff,
+  type OrderCreatedMessage,
+  type OrderStatus,
+  USER_EVENT_TYPES as USER_EVENT_TYPE_LIST,
+  type WelcomeMessage,
+  type UserEventMessage as WireUserEvent,
+} from '@dex/protocol';
 import { StreamError } from '../errors.js';
-import type { OrderFill, OrderSide, OrderStatus, OrderType } from '../order-types.js';
-import type { DepthLevel } from '../types.js';
 import { idText, statusWord } from '../wire-compat.js';
 
-export type StreamName = 'depth' | 'user-events';
+export type { DepthDiff, StreamName, UserEventType, WelcomeMessage } from '@dex/protocol';
 
 /**
- * The connection's metadata, sent first when asked for with `welcome=true` (servers before that
- * option sent it unasked; servers without it, none).
+ * One event of one of the account's orders, as the stream sends it or as the SDK reads it from the
+ * order's history: the history has no swapper and no order, and `ORDER_CREATED` alone carries the
+ * order, so those fields are optional here (older servers sent neither).
  */
-export interface WelcomeMessage {
-  readonly type: 'WELCOME';
-  readonly seq: number;
-  readonly connectionId: string;
-  readonly stream: StreamName;
-  /** The account the token was issued to. */
-  readonly account: string;
-  /** The books followed; null: every book (user events without `books`). */
-  readonly books: readonly number[] | null;
-  /** The server pings this often; a connection silent for two intervals is dead. */
-  readonly heartbeatMs: number;
-  /** Whether losing this connection cancels the account's open orders on `books`; absent from servers before the option. */
-  readonly cancelOnDisconnect?: boolean;
-}
-
-/** The levels of one book that changed over updates `firstUpdateId..finalUpdateId`, as they stand after it. */
-export interface DepthDiff {
-  readonly type: 'DEPTH_DIFF';
-  readonly seq: number;
-  /** The book's id as a decimal string, as the API sends it. */
-  readonly orderbookId: string;
-  readonly firstUpdateId: number;
-  readonly finalUpdateId: number;
-  /** Server time of the earliest change, unix ms. */
-  readonly timestamp: number;
-  /** `[price, size]`, best first; a size of `"0"` removes the level. */
-  readonly bids: readonly DepthLevel[];
-  readonly asks: readonly DepthLevel[];
-}
-
-const USER_EVENT_TYPE_LIST = [
-  'ORDER_CREATED',
-  'ORDER_PARTIALLY_FILLED',
-  'ORDER_FILLED',
-  'ORDER_CANCELED',
-  'ORDER_EXPIRED',
-  'ORDER_REJECTED',
-] as const;
-
-export type UserEventType = (typeof USER_EVENT_TYPE_LIST)[number];
-
-/** One event of one of the account's orders: the same event, with the same id, as in the order's history. */
-export interface UserEvent {
-  readonly type: UserEventType;
-  /** The event's id in `GET /orders/:orderId/history`; increasing per account. */
-  readonly eventId: number;
-  /** Decimal strings, as the API sends them. */
-  readonly orderId: string;
-  readonly orderbookId: string;
-  /** Unix ms. */
-  readonly timestamp: number;
-  /** The signed order's swapper (0x address); absent from older servers and from events read from a history. */
-  readonly swapper?: string | undefined;
-  /** The order's status after the event. */
-  readonly status: OrderStatus;
-  /** Why the order ended (`USER`, `OCO`, `EXPIRED`, `WOULD_TAKE`, ...), else null. */
-  readonly reason: string | null;
-  /** Base amount filled after the event, display units. */
-  readonly filledAmount: string;
-  readonly txHash: string | null;
-  /** On fills only. */
-  readonly fill: OrderFill | null;
-  /** `ORDER_CREATED` of current servers also carries the order (absent from events read from a history). */
-  readonly side?: OrderSide | undefined;
-  /** The signed limit price, display units. */
-  readonly price?: string | undefined;
-  /** Base size, display units. */
-  readonly amount?: string | undefined;
-  readonly orderType?: OrderType | undefined;
-  /** The signed deadline, unix ms. */
-  readonly expiresAt?: number | undefined;
-  readonly makerOnly?: 0 | 1 | undefined;
-  readonly takerOnce?: 0 | 1 | undefined;
-}
+export type UserEvent = Omit<WireUserEvent, 'seq' | 'swapper'> &
+  Partial<Pick<WireUserEvent, 'swapper'> & Omit<OrderCreatedMessage, keyof WireUserEvent>>;
 
 export type UserEventMessage = UserEvent & { readonly seq: number };
 

@@ -147,6 +147,8 @@ describe('OrderTracker', () => {
             orderId,
             orderbookId: '1',
             total: own.length,
+            page: 1,
+            limit: 1_000,
             events: own.map(({ eventId, type, timestamp, txHash, reason, fill }) => ({
               id: String(eventId),
               type: HISTORY_TYPE[type],
@@ -154,6 +156,7 @@ describe('OrderTracker', () => {
               txHash,
               reason,
               fill,
+              htsResponseCode: null,
             })),
           };
         });
@@ -178,8 +181,10 @@ describe('OrderTracker', () => {
       orderId: 7,
       orderbookId: '2',
       total: 3,
+      page: 1,
+      limit: 100,
       events: [
-        { id: '10', type: 'CREATED', timestamp: 1, txHash: null, reason: null, fill: null },
+        { id: '10', type: 'CREATED', timestamp: 1, txHash: null, reason: null, fill: null, htsResponseCode: null },
         {
           id: '12',
           type: 'PARTIAL_FILL',
@@ -187,8 +192,9 @@ describe('OrderTracker', () => {
           txHash: '0xab',
           reason: null,
           fill: { tradeId: 3, role: 'taker', price: '0.25', amountBase: '1.5', baseAmount: '150000000', quoteAmount: '375000' },
+          htsResponseCode: null,
         },
-        { id: '15', type: 'CANCELED', timestamp: 3, txHash: null, reason: 'USER', fill: null },
+        { id: '15', type: 'CANCELED', timestamp: 3, txHash: null, reason: 'USER', fill: null, htsResponseCode: null },
       ],
     };
     expect(

@@ -54,12 +54,7 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
     if (ended) return;
     ended = true;
     clearTimeout(timer);
-    // A connection given up while it still works (a gap, a malformed message) gets a close frame:
-    // the server takes it as a clean close, so cancel-on-disconnect keeps the orders through the
-    // resync. A silent one is cut, as a vanished peer would be.
-    const silent = error instanceof StreamError && error.failure === 'silent';
-    if (socket.readyState === WebSocket.OPEN && !silent) socket.close(CLOSE_NORMAL);
-    else socket.terminate();
+    giveUp(socket, error);
     listener.end(error);
   };
   const watch = (): void => {
@@ -72,15 +67,8 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
   watch();
 
   socket.on('unexpected-response', (_request, response: IncomingMessage) => {
-    readRefusal(response).then(
-      (text) => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-        const answer = new Response(text, { status: response.statusCode ?? 500, headers });
-        finish(apiErrorOf(answer, text, headers.get('x-request-id') ?? undefined, shownUrl));
-      },
-      (cause: unknown) => finish(new NetworkError(shownUrl, cause)),
-    );
+    // It never rejects: an unreadable refusal is a network error.
+    void refusalError(response, shownUrl).then(finish);
   });
   socket.on('open', () => {
     if (ended) return;
@@ -105,11 +93,7 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
     if (ended) return;
     watch();
     try {
-      if (isBinary) throw new StreamError('malformed', 'The stream sent a binary frame');
-      const message = parseStreamMessage(data.toString()) as StreamMessage;
-      if (message.seq !== lastSeq + 1) {
-        throw new StreamError('seq-gap', `Stream message ${lastSeq + 1} was lost`, { details: `got seq ${message.seq} next` });
-      }
+      const message = nextMessage(data, isBinary, lastSeq);
       lastSeq = message.seq;
       if (message.type !== 'WELCOME') {
         listener.message(message);
@@ -126,14 +110,53 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
     async close() {
       ended = true;
       clearTimeout(timer);
-      if (socket.readyState === WebSocket.OPEN) socket.close(CLOSE_NORMAL);
-      // A close frame sent (here or by finish) waits a moment for the server's answer.
-      const grace = socket.readyState === WebSocket.CLOSING ? CLOSE_GRACE_MS : 0;
-      const cut = setTimeout(() => socket.terminate(), grace);
-      await closed;
-      clearTimeout(cut);
+      await closeSocket(socket, closed);
     },
   };
+}
+
+/**
+ * Ends a connection given up. One that still works (a gap, a malformed message) gets a close
+ * frame: the server takes it as a clean close, so cancel-on-disconnect keeps the orders through
+ * the resync. A silent one is cut, as a vanished peer would be.
+ */
+function giveUp(socket: WebSocket, error: SdkError): void {
+  const silent = error instanceof StreamError && error.failure === 'silent';
+  if (socket.readyState === WebSocket.OPEN && !silent) socket.close(CLOSE_NORMAL);
+  else socket.terminate();
+}
+
+/** Closes the socket (1000); a close frame sent (here or on giving up) waits a moment for the server's answer. */
+async function closeSocket(socket: WebSocket, closed: Promise<void>): Promise<void> {
+  if (socket.readyState === WebSocket.OPEN) socket.close(CLOSE_NORMAL);
+  const grace = socket.readyState === WebSocket.CLOSING ? CLOSE_GRACE_MS : 0;
+  const cut = setTimeout(() => socket.terminate(), grace);
+  await closed;
+  clearTimeout(cut);
+}
+
+/** The frame as the message after `lastSeq`; a binary frame, a malformed message or a skipped `seq` throws. */
+function nextMessage(data: WebSocket.RawData, isBinary: boolean, lastSeq: number): StreamMessage {
+  if (isBinary) throw new StreamError('malformed', 'The stream sent a binary frame');
+  const message = parseStreamMessage(data.toString()) as StreamMessage;
+  if (message.seq !== lastSeq + 1) {
+    throw new StreamError('seq-gap', `Stream message ${lastSeq + 1} was lost`, { details: `got seq ${message.seq} next` });
+  }
+  return message;
+}
+
+/** A refused upgrade as the API error its body names (a 401 told from a 400), or a network error if it cannot be read. */
+async function refusalError(response: IncomingMessage, shownUrl: string): Promise<SdkError> {
+  let text: string;
+  try {
+    text = await readRefusal(response);
+  } catch (cause) {
+    return new NetworkError(shownUrl, cause);
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+  const answer = new Response(text, { status: response.statusCode ?? 500, headers });
+  return apiErrorOf(answer, text, headers.get('x-request-id') ?? undefined, shownUrl);
 }
 
 function readRefusal(response: IncomingMessage): Promise<string> {

@@ -1,4 +1,4 @@
-import { DepthBook } from '@dex/sdk';
+import { DepthBook } from '@dex/protocol';
 import type { DepthDiffMessage } from '../edges/ws/protocol.js';
 
 type Level = [price: string, size: string];
@@ -18,7 +18,7 @@ export interface DepthView {
 
 /**
  * A local copy of one book kept by the spec's reliable-depth procedure: buffer the diffs of
- * /ws/depth while fetching `GET /depth`, then keep the book the SDK's `DepthBook` way (drop what
+ * /ws/depth while fetching `GET /depth`, then keep the book with the protocol's `DepthBook`, as the SDK does (drop what
  * the snapshot holds, replay, apply live diffs; a gap throws, and a client would resync). The
  * server's stream tests check the server against the book an integrator's client keeps.
  */

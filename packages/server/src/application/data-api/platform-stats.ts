@@ -1,9 +1,9 @@
+import type { NativeUsdPoint, PlatformPoint, StakingStats, Stats } from '@dex/protocol';
 import type { Static } from 'typebox';
 import type { HistoryWindow } from '../../domain/data-api/history-window.js';
 import { windowOf } from '../../domain/data-api/history-window.js';
 import { floorOf, plus, ZERO } from '../../domain/data-api/native-rates.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
-import type { NativeUsdPoint, PlatformPoint, StakingStats, Stats } from '../../edges/http/data-api/schemas.js';
 import type { Clock } from '../../ports/clock.js';
 import type { TokenRecord } from '../../ports/store/ports.js';
 import { type MarketPrices, usdValue } from './market-prices.js';

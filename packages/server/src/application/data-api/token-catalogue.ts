@@ -1,8 +1,8 @@
+import type { Token, TokenCompact } from '@dex/protocol';
 import type { Static } from 'typebox';
 import { percentChange } from '../../domain/data-api/percent-change.js';
 import { DEFAULT_TOKEN_ICON } from '../../domain/data-api/token-icon.js';
 import { AppError } from '../../domain/errors.js';
-import type { Token, TokenCompact } from '../../edges/http/data-api/schemas.js';
 import type { Clock } from '../../ports/clock.js';
 import type { TokenRecord } from '../../ports/store/ports.js';
 import { type MarketPrices, type PriceSnapshot, tinybarPrice, usdPrice } from './market-prices.js';

@@ -1,7 +1,7 @@
+import type { TokenPvl } from '@dex/protocol';
 import type { Static } from 'typebox';
 import { floorOf, ZERO } from '../../domain/data-api/native-rates.js';
 import { type Period, periodWindow } from '../../domain/data-api/periods.js';
-import type { TokenPvl } from '../../edges/http/data-api/schemas.js';
 import type { Clock } from '../../ports/clock.js';
 import type { TokenRecord } from '../../ports/store/ports.js';
 import { type MarketPrices, tinybarPrice } from './market-prices.js';

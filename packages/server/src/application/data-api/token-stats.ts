@@ -1,7 +1,7 @@
+import type { TokenStats } from '@dex/protocol';
 import type { Static } from 'typebox';
 import { ZERO } from '../../domain/data-api/native-rates.js';
 import { percentChange } from '../../domain/data-api/percent-change.js';
-import type { TokenStats } from '../../edges/http/data-api/schemas.js';
 import type { Clock } from '../../ports/clock.js';
 import type { TokenRecord } from '../../ports/store/ports.js';
 import { exactUsdPrice, type MarketPrices, type PriceSnapshot, usdValue } from './market-prices.js';

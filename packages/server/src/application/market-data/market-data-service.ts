@@ -7,30 +7,29 @@ import {
   quoteExactInput,
   quoteExactOutput,
 } from '@dex/core';
-import type { Static } from 'typebox';
+import {
+  type BooksPage,
+  type DepthSnapshot,
+  type ExactInputQuote,
+  type ExactOutputQuote,
+  isoTime,
+  type OrderbookItem,
+  type RecentTrades,
+} from '@dex/protocol';
 import { AppError } from '../../domain/errors.js';
 import { offsetOf, type SortOrder } from '../../domain/query-values.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
-import type {
-  BooksResponse,
-  DepthResponse,
-  ExactInputQuoteResponse,
-  ExactOutputQuoteResponse,
-  OrderbookItem,
-  TradesResponse,
-} from '../../edges/http/market-data/schemas.js';
-import { isoTime } from '../../edges/http/wire-time.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store, TradeRecord } from '../../ports/store/ports.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 
-export type OrderbookItemBody = Static<typeof OrderbookItem>;
-export type BooksBody = Static<typeof BooksResponse>;
-export type DepthBody = Static<typeof DepthResponse>;
-export type TradesBody = Static<typeof TradesResponse>;
-export type ExactInputQuoteBody = Static<typeof ExactInputQuoteResponse>;
-export type ExactOutputQuoteBody = Static<typeof ExactOutputQuoteResponse>;
+export type OrderbookItemBody = OrderbookItem;
+export type BooksBody = BooksPage;
+export type DepthBody = DepthSnapshot;
+export type TradesBody = RecentTrades;
+export type ExactInputQuoteBody = ExactInputQuote;
+export type ExactOutputQuoteBody = ExactOutputQuote;
 
 export interface MarketDataOptions {
   readonly quoteSlippageBps: number;

@@ -1,21 +1,12 @@
+import { type CancelAfterResult, isoTime, MAX_CANCEL_AFTER_SECONDS } from '@dex/protocol';
 import { AppError } from '../../domain/errors.js';
-import { isoTime } from '../../edges/http/wire-time.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { TradingDesk } from './trading-desk.js';
 
-/** Longest timeout of a switch: a day. */
-export const MAX_CANCEL_AFTER_SECONDS = 86_400;
-
 /** The answer of `POST /cancel/after`, in the shape of Kraken's cancelAllOrdersAfter. */
-export interface CancelAfterAnswer {
-  readonly timeoutSeconds: number;
-  /** Server time of the request, ISO 8601. */
-  readonly currentTime: string;
-  /** When the switch fires, ISO 8601; null once disarmed. */
-  readonly triggerTime: string | null;
-}
+export type CancelAfterAnswer = CancelAfterResult;
 
 /**
  * The dead-man switch of `POST /cancel/after`: an account arms it with a timeout and re-arms it

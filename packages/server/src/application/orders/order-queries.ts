@@ -1,10 +1,11 @@
+import type { HistoryEvent, OrderListItem } from '@dex/protocol';
 import { AppError } from '../../domain/errors.js';
 import { STATUS_FILTER_WORDS, stateOfStatusWord } from '../../domain/orders/wire-status.js';
 import { offsetOf, parseCount, single } from '../../domain/query-values.js';
-import { type HistoryEventView, historyEventOf, listItemOf, type OrderListItem } from '../../edges/http/orders/order-views.js';
 import type { OrderState } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
+import { historyEventOf, listItemOf } from './order-views.js';
 
 const ORDER_ID = /^[1-9][0-9]{0,15}$/;
 const DEFAULT_LIMIT = 50;
@@ -25,7 +26,7 @@ export interface OrdersPage {
 export interface OrderHistory {
   orderId: number;
   orderbookId: string;
-  events: HistoryEventView[];
+  events: HistoryEvent[];
   total: number;
   page: number;
   limit: number;

@@ -17,6 +17,3 @@ export const ErrorBodySchema = Type.Object(
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorBodySchema> {
   return Object.fromEntries(statuses.map((status) => [status, ErrorBodySchema]));
 }
-
-/** Query values are kept as strings and interpreted by the route (defaults and 400s need that). */
-export const QueryValue = Type.Union([Type.String(), Type.Array(Type.String())]);

@@ -161,7 +161,8 @@ export class StreamGateway {
         connectionId: randomUUID(),
         stream,
         account,
-        books,
+        // A copy: the message's shape is the protocol's, whose arrays are not read-only.
+        books: books === null ? null : [...books],
         heartbeatMs: this.deps.limits.heartbeatMs,
         cancelOnDisconnect,
       },

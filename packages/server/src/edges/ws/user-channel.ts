@@ -1,7 +1,7 @@
 import { BUY } from '@dex/core';
 import type { Market, MarketRegistry } from '../../application/markets/market-registry.js';
 import type { CommittedOrderEvent, DeskCommit } from '../../application/orders/desk-events.js';
-import { historyEventOf } from '../http/orders/order-views.js';
+import { historyEventOf } from '../../application/orders/order-views.js';
 import { ConnectionIndex } from './connection-index.js';
 import {
   encodeBody,

@@ -1,6 +1,6 @@
+import { AccountBookParams, FeesQuery, FeesResponse, ONBOARDING_STEPS, OnboardingResponse } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { FeeSchedule } from '../../../application/accounts/fee-schedule.js';
 import type { AccessTokens } from '../../../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
@@ -10,39 +10,6 @@ import { single } from '../../../domain/query-values.js';
 import type { FundsReader } from '../../../ports/funds.js';
 import { requirePrincipal } from '../access.js';
 import { errorResponses } from '../schemas.js';
-
-const BookParams = Type.Object({ orderbookId: Type.String() });
-const FeesQuery = Type.Object({ side: Type.Optional(Type.String({ description: 'maker (default) or taker' })) });
-const FeesResponse = Type.Object({
-  side: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
-  marketId: Type.String({
-    description: "The market's 32-byte id, 0x-hex (as the live API sends it): here the book id, left-padded",
-  }),
-  makerFeePips: Type.Integer({ description: '1 pip = 1e-6 = 0.0001%' }),
-  takerFeePips: Type.Integer(),
-  capFractionPips: Type.Integer({ description: 'Maker rebate cap as a fraction of taker fees; 0: no rebates here' }),
-});
-const STEP_NAMES = [
-  'associateBaseToken',
-  'associateQuoteToken',
-  'approveBaseTokenPermit2',
-  'approveQuoteTokenPermit2',
-  'approveBaseTokenReactor',
-  'approveQuoteTokenReactor',
-] as const;
-const OnboardingResponse = Type.Object({
-  steps: Type.Object({
-    associateBaseToken: Type.Boolean(),
-    associateQuoteToken: Type.Boolean(),
-    approveBaseTokenPermit2: Type.Boolean(),
-    approveQuoteTokenPermit2: Type.Boolean(),
-    approveBaseTokenReactor: Type.Boolean(),
-    approveQuoteTokenReactor: Type.Boolean(),
-  }),
-  pendingSteps: Type.Array(Type.String()),
-  completedSteps: Type.Array(Type.String()),
-  isComplete: Type.Boolean(),
-});
 
 /** A book id as a bytes32 value in 0x-hex, the form the live API gives market ids in. */
 export function marketIdOf(bookId: number): string {
@@ -80,7 +47,7 @@ export async function accountRoutes(
         security,
         summary: "The account's fee rates on a book",
         description: "The book's rates, or the operator's override for this account.",
-        params: BookParams,
+        params: AccountBookParams,
         querystring: FeesQuery,
         response: { 200: FeesResponse, ...errorResponses(400, 401, 404) },
       },
@@ -104,7 +71,7 @@ export async function accountRoutes(
         summary: 'Whether the account can trade a book',
         description:
           "Read from the settlement chain: the reactor approvals are complete when the account has given the reactor an allowance of the book's base and quote token. Token association and Permit2 approvals are steps of the production ledger's token service that this deployment's ERC-20 settlement does not have; they are reported complete. Without a settlement chain (CHAIN=off) every step is complete.",
-        params: BookParams,
+        params: AccountBookParams,
         response: { 200: OnboardingResponse, ...errorResponses(401, 404, 503) },
       },
     },
@@ -126,8 +93,8 @@ export async function accountRoutes(
         approveBaseTokenReactor: approved.base,
         approveQuoteTokenReactor: approved.quote,
       };
-      const completedSteps = STEP_NAMES.filter((name) => steps[name]);
-      const pendingSteps = STEP_NAMES.filter((name) => !steps[name]);
+      const completedSteps = ONBOARDING_STEPS.filter((name) => steps[name]);
+      const pendingSteps = ONBOARDING_STEPS.filter((name) => !steps[name]);
       return { steps, pendingSteps, completedSteps, isComplete: pendingSteps.length === 0 };
     },
   );

@@ -1,34 +1,10 @@
+import { ChallengeBody, ChallengeResponse, VerifyBody, VerifyResponse } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { normaliseAccountId } from '../../../application/auth/trading-identity.js';
 import type { WalletLogin } from '../../../application/auth/wallet-login.js';
 import { AppError } from '../../../domain/errors.js';
 import { errorResponses } from '../schemas.js';
-
-const AccountId = Type.String({
-  maxLength: 64,
-  description: 'A ledger account `0.0.X` (key type from the account registry) or a 0x secp256k1 address',
-});
-
-const ChallengeBody = Type.Object({ accountId: AccountId }, { additionalProperties: false });
-const ChallengeResponse = Type.Object({
-  message: Type.String({ description: 'Sign exactly this text; it is single-use and expires within minutes' }),
-});
-const VerifyBody = Type.Object(
-  {
-    accountId: AccountId,
-    signature: Type.String({
-      maxLength: 200,
-      description:
-        '0x hex. 0x accounts and ECDSA ledger accounts: 65-byte EIP-191 personal-sign; ED25519: 64-byte signature of the message bytes',
-    }),
-  },
-  { additionalProperties: false },
-);
-const VerifyResponse = Type.Object({
-  token: Type.String({ description: 'Access token: send as Authorization: Bearer <token>' }),
-});
 
 function accountOf(text: string): string {
   const account = normaliseAccountId(text);

@@ -1,7 +1,7 @@
+import type { TokenCandle as TokenCandleSchema } from '@dex/protocol';
 import type { Static } from 'typebox';
 import type { TokenCandle } from '../../../application/data-api/price-history.js';
 import { toNumber } from '../../../domain/data-api/native-rates.js';
-import type { TokenCandle as TokenCandleSchema } from './schemas.js';
 
 export type TokenCandleBody = Static<typeof TokenCandleSchema>;
 

@@ -1,3 +1,4 @@
+import { PoolCandle, PoolHistoryQuery, PoolLatestQuery, PoolParams, PoolVl } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -6,8 +7,8 @@ import { CANDLE_INTERVALS, parseHistoryQuery, parseInterval } from '../../../dom
 import { PERIOD_NAMES } from '../../../domain/data-api/periods.js';
 import { AppError } from '../../../domain/errors.js';
 import { parseFlag } from '../../../domain/query-values.js';
+import type { TypedApp } from '../typed-app.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
-import { PoolCandle, PoolHistoryQuery, PoolLatestQuery, PoolParams, PoolVl } from './schemas.js';
 
 export interface PoolHistoryRoutesOptions {
   readonly pools: PoolDirectory;
@@ -23,9 +24,13 @@ const NO_HISTORY = 'Pool history (reserves and swaps over time) is recorded from
  */
 export async function poolHistoryRoutes(fastify: FastifyInstance, options: PoolHistoryRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { pools, docs } = options;
-  const schema = dataRouteSchema(docs, 'pools and farms');
+  periodRoutes(app, options);
+  conversionRateRoutes(app, options);
+}
 
+/** `/pools/{period}` and `/pools/{period}/:poolId`: volume and liquidity series. */
+function periodRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesOptions): void {
+  const schema = dataRouteSchema(docs, 'pools and farms');
   for (const period of PERIOD_NAMES) {
     app.get(
       `/pools/${period}`,
@@ -57,6 +62,11 @@ export async function poolHistoryRoutes(fastify: FastifyInstance, options: PoolH
       },
     );
   }
+}
+
+/** `/pools/conversionRates/...`: the pools' price candles. */
+function conversionRateRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesOptions): void {
+  const schema = dataRouteSchema(docs, 'pools and farms');
   app.get(
     '/pools/conversionRates/:poolId',
     {

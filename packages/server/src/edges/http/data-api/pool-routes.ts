@@ -1,10 +1,10 @@
+import { AccountParams, Farm, FarmTotal, Pool, PoolParams } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { PoolDirectory } from '../../../application/data-api/pool-directory.js';
 import { ledgerAccount } from './account-param.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
-import { AccountParams, Farm, FarmTotal, Pool, PoolParams } from './schemas.js';
 
 export interface PoolRoutesOptions {
   readonly pools: PoolDirectory;

@@ -1,3 +1,4 @@
+import { NativeUsdPoint, PlatformPoint, PlatformQuery, RangeQuery, StakingStats, Stats } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -6,7 +7,6 @@ import { parseHistoryQuery, parseMinuteQuery } from '../../../domain/data-api/hi
 import { AppError } from '../../../domain/errors.js';
 import { single } from '../../../domain/query-values.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
-import { NativeUsdPoint, PlatformPoint, PlatformQuery, RangeQuery, StakingStats, Stats } from './schemas.js';
 
 export interface StatsRoutesOptions {
   readonly stats: PlatformStats;

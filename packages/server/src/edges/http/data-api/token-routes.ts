@@ -1,15 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { PoolDirectory } from '../../../application/data-api/pool-directory.js';
-import type { PriceHistory } from '../../../application/data-api/price-history.js';
-import type { TokenCatalogue } from '../../../application/data-api/token-catalogue.js';
-import type { TokenPvlHistory } from '../../../application/data-api/token-pvl.js';
-import type { TokenStatsBoard } from '../../../application/data-api/token-stats.js';
-import { CANDLE_INTERVALS, parseHistoryQuery, parseInterval } from '../../../domain/data-api/history-window.js';
-import { PERIOD_NAMES } from '../../../domain/data-api/periods.js';
-import { tokenCandleBody } from './candle-body.js';
-import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
 import {
   HistoryQuerySchema,
   LatestQuery,
@@ -21,7 +9,20 @@ import {
   TokenParams,
   TokenPvl,
   TokenStats,
-} from './schemas.js';
+} from '@dex/protocol';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { PoolDirectory } from '../../../application/data-api/pool-directory.js';
+import type { PriceHistory } from '../../../application/data-api/price-history.js';
+import type { TokenCatalogue } from '../../../application/data-api/token-catalogue.js';
+import type { TokenPvlHistory } from '../../../application/data-api/token-pvl.js';
+import type { TokenStatsBoard } from '../../../application/data-api/token-stats.js';
+import { CANDLE_INTERVALS, parseHistoryQuery, parseInterval } from '../../../domain/data-api/history-window.js';
+import { PERIOD_NAMES } from '../../../domain/data-api/periods.js';
+import type { TypedApp } from '../typed-app.js';
+import { tokenCandleBody } from './candle-body.js';
+import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
 
 export interface TokenRoutesOptions {
   readonly catalogue: TokenCatalogue;
@@ -35,9 +36,16 @@ export interface TokenRoutesOptions {
 /** `/tokens...`: the token registry with prices, price changes and candles from the exchange's trades. */
 export async function tokenRoutes(fastify: FastifyInstance, options: TokenRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { catalogue, stats, history, pvl, pools, docs } = options;
-  const schema = dataRouteSchema(docs, 'tokens');
+  // Registered in this order so that the OpenAPI document lists the routes as before.
+  listRoutes(app, options);
+  periodRoutes(app, options);
+  oneTokenRoutes(app, options);
+  candleRoutes(app, options);
+}
 
+/** The token lists and their price changes. */
+function listRoutes(app: TypedApp, { catalogue, stats, docs }: TokenRoutesOptions): void {
+  const schema = dataRouteSchema(docs, 'tokens');
   app.get(
     '/tokens',
     { schema: schema('Token list', 'Every listed token with its price in tinybar and USD.', Type.Array(TokenCompact)) },
@@ -73,6 +81,11 @@ export async function tokenRoutes(fastify: FastifyInstance, options: TokenRoutes
     },
     () => catalogue.priceChange(),
   );
+}
+
+/** `/tokens/{period}` and `/tokens/{period}/:tokenId`: price, volume and liquidity per period. */
+function periodRoutes(app: TypedApp, { catalogue, pvl, docs }: TokenRoutesOptions): void {
+  const schema = dataRouteSchema(docs, 'tokens');
   // Static segments win over `/tokens/:tokenId`, so no period name is ever taken for a token id.
   for (const period of PERIOD_NAMES) {
     app.get(
@@ -102,6 +115,11 @@ export async function tokenRoutes(fastify: FastifyInstance, options: TokenRoutes
       (request) => pvl.series(catalogue.find(request.params.tokenId), period),
     );
   }
+}
+
+/** One token, and the pools that hold it. */
+function oneTokenRoutes(app: TypedApp, { catalogue, pools, docs }: TokenRoutesOptions): void {
+  const schema = dataRouteSchema(docs, 'tokens');
   app.get(
     '/tokens/associated-pools/:tokenId',
     {
@@ -117,6 +135,11 @@ export async function tokenRoutes(fastify: FastifyInstance, options: TokenRoutes
     { schema: { ...schema('One token', 'A token by ledger id.', Token, 404), params: TokenParams } },
     (request) => catalogue.one(request.params.tokenId),
   );
+}
+
+/** The tokens' candles: over a window, the latest of one token, the latest of every token. */
+function candleRoutes(app: TypedApp, { catalogue, history, docs }: TokenRoutesOptions): void {
+  const schema = dataRouteSchema(docs, 'tokens');
   app.get(
     '/tokens/prices/:tokenId',
     {

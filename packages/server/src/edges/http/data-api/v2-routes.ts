@@ -1,3 +1,13 @@
+import {
+  AccountParams,
+  LariData,
+  PoolCandle,
+  PoolHistoryQuery,
+  PoolParams,
+  PoolV2,
+  PoolV2Compact,
+  PositionV2,
+} from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -6,8 +16,6 @@ import { AppError } from '../../../domain/errors.js';
 import { parseFlag } from '../../../domain/query-values.js';
 import { ledgerAccount } from './account-param.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
-import { AccountParams, PoolCandle, PoolHistoryQuery, PoolParams } from './schemas.js';
-import { LariData, PoolV2, PoolV2Compact, PositionV2 } from './v2-schemas.js';
 
 export interface V2RoutesOptions {
   readonly docs: DataRouteDocs;

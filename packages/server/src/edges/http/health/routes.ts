@@ -1,17 +1,9 @@
+import { HealthResponse } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store/ports.js';
 import { errorResponses } from '../schemas.js';
-
-const HealthResponse = Type.Object({
-  status: Type.Literal('ok'),
-  network: Type.String(),
-  time: Type.Integer({ description: 'Server time, unix ms' }),
-  uptimeSeconds: Type.Integer(),
-  books: Type.Integer({ description: 'Number of order books loaded' }),
-});
 
 export interface HealthRoutesOptions {
   readonly network: string;

@@ -1,11 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
-import { AppError } from '../../../domain/errors.js';
-import { parseBookId } from '../../../domain/markets/market.js';
-import { parseCount, parseSort, single } from '../../../domain/query-values.js';
-import type { PublicCaller } from '../access.js';
-import { errorResponses } from '../schemas.js';
 import {
   BookParams,
   BooksResponse,
@@ -17,7 +9,16 @@ import {
   PageQuery,
   TradesQuery,
   TradesResponse,
-} from './schemas.js';
+} from '@dex/protocol';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
+import { AppError } from '../../../domain/errors.js';
+import { parseBookId } from '../../../domain/markets/market.js';
+import { parseCount, parseSort, single } from '../../../domain/query-values.js';
+import type { PublicCaller } from '../access.js';
+import { errorResponses } from '../schemas.js';
+import type { TypedApp } from '../typed-app.js';
 
 export interface MarketDataRoutesOptions {
   readonly service: MarketDataService;
@@ -37,12 +38,19 @@ function required(value: string | string[] | undefined, name: string): string {
   return text;
 }
 
+const tags = ['market data'];
+
 /** The public market-data routes of the order book API. */
 export async function marketDataRoutes(fastify: FastifyInstance, options: MarketDataRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { service, caller, openMarketData } = options;
-  const tags = ['market data'];
+  bookRoutes(app, options);
+  if (!options.openMarketData) return;
+  tradeRoutes(app, options);
+  quoteRoutes(app, options);
+}
 
+/** `GET /books` and `GET /depth/:orderbookId`, behind the caller check. */
+function bookRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions): void {
   app.get(
     '/books',
     {
@@ -79,9 +87,10 @@ export async function marketDataRoutes(fastify: FastifyInstance, options: Market
       return service.depth(parseBookId(request.params.orderbookId));
     },
   );
+}
 
-  if (!openMarketData) return;
-
+/** `GET /trades/:orderbookId`: the trade tape, open to every caller. */
+function tradeRoutes(app: TypedApp, { service }: MarketDataRoutesOptions): void {
   app.get(
     '/trades/:orderbookId',
     {
@@ -103,7 +112,10 @@ export async function marketDataRoutes(fastify: FastifyInstance, options: Market
       return service.trades(parseBookId(request.params.orderbookId), sort, page, limit);
     },
   );
+}
 
+/** The two quote routes; a caller with a valid JWT gets a fresh quote, others a briefly cached one. */
+function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions): void {
   app.get(
     '/books/:orderbookId/quote/exact-input',
     {

@@ -1,18 +1,3 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccessTokens, Principal } from '../../../application/auth/access-tokens.js';
-import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
-import type { CancelAfterSwitches } from '../../../application/orders/cancel-after.js';
-import type { OrderBuilder } from '../../../application/orders/order-builder.js';
-import type { OrderIntake } from '../../../application/orders/order-intake.js';
-import type { OrderQueries } from '../../../application/orders/order-queries.js';
-import type { TradingDesk } from '../../../application/orders/trading-desk.js';
-import { AppError } from '../../../domain/errors.js';
-import type { Clock } from '../../../ports/clock.js';
-import { requirePrincipal } from '../access.js';
-import { type RateLimitPolicy, rateLimitHook } from '../rate-limit.js';
-import { errorResponses } from '../schemas.js';
-import { savedOrderOf } from './order-views.js';
 import {
   BuildBody,
   BuildResponse,
@@ -28,7 +13,23 @@ import {
   OrdersResponse,
   SaveBody,
   SaveResponse,
-} from './schemas.js';
+} from '@dex/protocol';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccessTokens, Principal } from '../../../application/auth/access-tokens.js';
+import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
+import type { CancelAfterSwitches } from '../../../application/orders/cancel-after.js';
+import type { OrderBuilder } from '../../../application/orders/order-builder.js';
+import type { OrderIntake } from '../../../application/orders/order-intake.js';
+import type { OrderQueries } from '../../../application/orders/order-queries.js';
+import { savedOrderOf } from '../../../application/orders/order-views.js';
+import type { TradingDesk } from '../../../application/orders/trading-desk.js';
+import { AppError } from '../../../domain/errors.js';
+import type { Clock } from '../../../ports/clock.js';
+import { requirePrincipal } from '../access.js';
+import { type RateLimitPolicy, rateLimitHook } from '../rate-limit.js';
+import { errorResponses } from '../schemas.js';
+import type { TypedApp } from '../typed-app.js';
 
 const CANCEL_MESSAGE =
   'Cancellation accepted: the orders are off their books; ORDER_CANCELED on /ws/user-events or in the order history confirms each once the reactor has it.';
@@ -45,17 +46,23 @@ export interface OrderRoutesOptions {
   readonly clock: Clock;
 }
 
+const tags = ['orders'];
+const security = [{ bearer: [] }];
+
+/** What each group of order routes needs: the services, and the account of an authenticated request. */
+interface OrderRouteContext {
+  readonly options: OrderRoutesOptions;
+  readonly accountOf: (request: FastifyRequest) => string;
+}
+
 /** The account's order routes: build, save, cancel, the dead-man switch, list and history. Every one needs a JWT. */
 export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { tokens, directory, builder, intake, desk, cancelAfter, queries } = options;
-  const tags = ['orders'];
-  const security = [{ bearer: [] }];
 
   // Authenticate before the body is even read: a caller without a token learns nothing else.
   const principals = new WeakMap<FastifyRequest, Principal>();
   app.addHook('onRequest', async (request) => {
-    principals.set(request, await requirePrincipal(request, tokens));
+    principals.set(request, await requirePrincipal(request, options.tokens));
   });
   app.addHook(
     'preHandler',
@@ -67,6 +74,16 @@ export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutes
     return principal.account;
   };
 
+  // Registered in this order so that the OpenAPI document lists the routes as before.
+  const context = { options, accountOf };
+  submissionRoutes(app, context);
+  cancelRoutes(app, context);
+  queryRoutes(app, context);
+}
+
+/** `POST /orders/build` and `POST /orders/save`. */
+function submissionRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext): void {
+  const { directory, builder, intake } = options;
   app.post(
     '/orders/build',
     {
@@ -108,7 +125,11 @@ export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutes
       return links.length === 0 ? { orders } : { orders, oco: { links: outcome.links } };
     },
   );
+}
 
+/** `POST /cancel`, `POST /cancel/all` and the dead-man switch `POST /cancel/after`. */
+function cancelRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext): void {
+  const { desk, cancelAfter } = options;
   app.post(
     '/cancel',
     {
@@ -176,7 +197,11 @@ export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutes
     },
     async (request) => cancelAfter.arm(accountOf(request), Number(request.body.timeoutSeconds)),
   );
+}
 
+/** `GET /orders` and `GET /orders/:orderId/history`: what a client recovers its state from. */
+function queryRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext): void {
+  const { queries } = options;
   app.get(
     '/orders',
     {

@@ -1,15 +1,8 @@
+import { SignatureDomainSchema } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { PublicCaller } from '../access.js';
 import { errorResponses } from '../schemas.js';
-
-export const SignatureDomain = Type.Object({
-  name: Type.String(),
-  version: Type.String(),
-  chainId: Type.Integer(),
-  verifyingContract: Type.String({ description: "The reactor's address" }),
-});
 
 export interface SignatureRoutesOptions {
   readonly domain: { name: string; version: string; chainId: number; verifyingContract: string };
@@ -27,7 +20,7 @@ export async function signatureRoutes(fastify: FastifyInstance, options: Signatu
         tags: ['market data'],
         summary: 'EIP-712 signing domain',
         description: 'Sign PartialFillLimitOrder typed data against this domain; verifyingContract is the reactor.',
-        response: { 200: SignatureDomain, ...errorResponses(401) },
+        response: { 200: SignatureDomainSchema, ...errorResponses(401) },
       },
     },
     async (request) => {

@@ -1,5 +1,9 @@
-import { Type } from 'typebox';
-import { QueryValue } from '../schemas.js';
+/**
+ * The data API's answers (tokens, pools, farms, platform figures) and its route parameters. The
+ * answers follow the published document field for field: see docs/compatibility.md.
+ */
+import { type Static, Type } from 'typebox';
+import { QueryValue } from './query.js';
 
 const Tinybar = Type.String({ description: 'Tinybar (1 HBAR = 100,000,000), an integer string' });
 /** The published candle prices are JSON integers; tinybar prices stay below 2^53 (90 million HBAR per token). */
@@ -87,7 +91,7 @@ export const TokenPvl = Type.Object(
   { additionalProperties: false },
 );
 
-const PoolToken = Type.Object({
+export const PoolToken = Type.Object({
   id: LedgerId,
   name: Type.String(),
   symbol: Type.String(),
@@ -226,3 +230,22 @@ export const PlatformQuery = Type.Object({
   interval: Type.Optional(QueryValue),
   field: Type.Optional(QueryValue),
 });
+
+export type TokenCompact = Static<typeof TokenCompact>;
+export type Token = Static<typeof Token>;
+export type TokenStats = Static<typeof TokenStats>;
+/** Percent change of each priced token over 24 hours, by token id. */
+export type TokenPriceChanges = Static<typeof PriceChange>;
+export type TokenCandle = Static<typeof TokenCandle>;
+export type TokenPvl = Static<typeof TokenPvl>;
+export type PoolToken = Static<typeof PoolToken>;
+export type Pool = Static<typeof Pool>;
+export type PoolVl = Static<typeof PoolVl>;
+export type PoolCandle = Static<typeof PoolCandle>;
+export type Farm = Static<typeof Farm>;
+export type FarmTotal = Static<typeof FarmTotal>;
+export type Stats = Static<typeof Stats>;
+export type PlatformPoint = Static<typeof PlatformPoint>;
+/** US dollars per HBAR at one minute. */
+export type HbarPrice = Static<typeof NativeUsdPoint>;
+export type StakingStats = Static<typeof StakingStats>;

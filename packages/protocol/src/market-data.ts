@@ -1,9 +1,15 @@
-import { Type } from 'typebox';
-import { QueryValue } from '../schemas.js';
+/**
+ * The public market-data routes' answers: books, depth, trades and quotes. Raw token amounts are
+ * integer strings and display amounts decimal strings; neither is ever turned into a number.
+ */
+import { type Static, Type } from 'typebox';
+import { QueryValue } from './query.js';
 
 const DecimalString = Type.String({ description: 'Human-readable decimal' });
 const NullableDecimal = Type.Union([DecimalString, Type.Null()]);
 const Flag = Type.Union([Type.Literal(0), Type.Literal(1)]);
+const BookStatus = Type.Union([Type.Literal('OPEN'), Type.Literal('CLOSED')]);
+const Direction = Type.Union([Type.Literal('buy'), Type.Literal('sell')], { description: 'Taker side' });
 
 export const OrderbookItem = Type.Object(
   {
@@ -12,7 +18,7 @@ export const OrderbookItem = Type.Object(
     quoteTokenId: Type.String({ description: 'Ledger id of the quote token' }),
     baseTokenEvmAddress: Type.String({ description: 'EVM address of the base token; use as inputToken/outputToken' }),
     quoteTokenEvmAddress: Type.String({ description: 'EVM address of the quote token' }),
-    status: Type.Union([Type.Literal('OPEN'), Type.Literal('CLOSED')]),
+    status: BookStatus,
     isAMMEnabled: Flag,
     isMarketHalted: Flag,
     baseTokenSymbol: Type.Union([Type.String(), Type.Null()]),
@@ -67,7 +73,7 @@ export const Trade = Type.Object({
   timestamp: Type.Integer({ description: 'Execution time, unix ms' }),
   price: DecimalString,
   amountBase: Type.String({ description: 'Base amount, already adjusted for decimals' }),
-  direction: Type.Union([Type.Literal('buy'), Type.Literal('sell')], { description: 'Taker side' }),
+  direction: Direction,
   transactionHash: Type.String({ description: 'Settlement transaction; empty until the trade settles' }),
 });
 
@@ -101,6 +107,25 @@ export const ExactOutputQuoteResponse = Type.Object({
   slippageBps: Type.Integer(),
   fillable: Type.Boolean(),
 });
+
+/** 0 or 1, as the API sends its flags. */
+export type Flag = Static<typeof Flag>;
+export type BookStatus = Static<typeof BookStatus>;
+/** One element of `GET /books`. */
+export type OrderbookItem = Static<typeof OrderbookItem>;
+export type BooksPage = Static<typeof BooksResponse>;
+/** `[price, base size]`, both display decimals. */
+export type DepthLevel = Static<typeof Level>;
+/** `GET /depth/:orderbookId`. */
+export type DepthSnapshot = Static<typeof DepthResponse>;
+export type TradeDirection = Static<typeof Direction>;
+export type Trade = Static<typeof Trade>;
+/** `GET /trades/:orderbookId` (RecentTradesResult). */
+export type RecentTrades = Static<typeof TradesResponse>;
+/** `GET /books/:orderbookId/quote/exact-input`; amounts are raw integer strings. */
+export type ExactInputQuote = Static<typeof ExactInputQuoteResponse>;
+/** `GET /books/:orderbookId/quote/exact-output`; amounts are raw integer strings. */
+export type ExactOutputQuote = Static<typeof ExactOutputQuoteResponse>;
 
 /** Path ids arrive as strings; the route decides whether a malformed one is a 400 or a 404. */
 export const BookParams = Type.Object({ orderbookId: Type.String({ maxLength: 64 }) });

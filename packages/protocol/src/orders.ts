@@ -1,26 +1,36 @@
-import { Type } from 'typebox';
-import { MAX_CANCEL_AFTER_SECONDS } from '../../../application/orders/cancel-after.js';
+/**
+ * The order routes' requests and answers: build, save, cancel, the dead-man switch, the account's
+ * orders and an order's history. Raw token amounts, nonces and deadlines of signed orders are
+ * integer strings; display amounts are decimal strings.
+ */
+import type { WireOrder } from '@dex/core';
+import { type Static, Type } from 'typebox';
+import { literalUnion } from './literals.js';
+
+export type { WireOrder } from '@dex/core';
+
+/** Longest timeout of the dead-man switch of `POST /cancel/after`: a day. */
+export const MAX_CANCEL_AFTER_SECONDS = 86_400;
+
+/**
+ * Every status an order can have, in the order of its life: `ACTIVE` rests on its book without
+ * fills, `PARTIALLY_FILLED` rests with some, the others are final.
+ */
+export const ORDER_STATUSES = ['ACTIVE', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'] as const;
 
 const RawAmount = Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$', description: 'Raw token units, integer string' });
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address' });
 const BookId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })], {
   description: 'Order book id, as a number or a string',
 });
-const OrderKind = Type.Union([Type.Literal('LIMIT'), Type.Literal('MARKET')]);
+export const OrderKind = Type.Union([Type.Literal('LIMIT'), Type.Literal('MARKET')]);
+export const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
 const OrderId = Type.Integer({ minimum: 1, description: 'Order id' });
 const BookIdText = Type.String({ description: 'Order book id, a decimal string (as the live API sends it)' });
 const IsoTime = Type.String({ format: 'date-time', description: 'ISO-8601, UTC' });
-const OrderStatus = Type.Union(
-  [
-    Type.Literal('ACTIVE'),
-    Type.Literal('PARTIALLY_FILLED'),
-    Type.Literal('FILLED'),
-    Type.Literal('CANCELED'),
-    Type.Literal('EXPIRED'),
-    Type.Literal('REJECTED'),
-  ],
-  { description: 'ACTIVE: resting without fills; PARTIALLY_FILLED; or a final FILLED, CANCELED, EXPIRED, REJECTED' },
-);
+export const OrderStatus = literalUnion(ORDER_STATUSES, {
+  description: 'ACTIVE: resting without fills; PARTIALLY_FILLED; or a final FILLED, CANCELED, EXPIRED, REJECTED',
+});
 /** A flag as a boolean or as the 0/1 that `GET /books` uses for its own flags. */
 const RequestFlag = Type.Union([Type.Boolean(), Type.Literal(0), Type.Literal(1)]);
 /** Fields of the ledger's consensus service that this deployment does not use: always null. */
@@ -88,7 +98,7 @@ export const BuildResponse = Type.Object({
         {
           orderbookId: BookIdText,
           type: OrderKind,
-          side: Type.Union([Type.Literal('buy'), Type.Literal('sell')]),
+          side: Side,
           isAMMEnabled: Type.Boolean({ description: 'Whether AMM liquidity may settle part of the order' }),
           orderHash: Type.String({ description: 'The EIP-712 digest of the order (what an Ed25519 key signs)' }),
         },
@@ -215,7 +225,7 @@ export const OrderListItemSchema = Type.Object({
   updatedAt: IsoTime,
   pair: Type.String({ description: 'BASE/QUOTE symbols' }),
   type: OrderKind,
-  direction: Type.Union([Type.Literal('buy'), Type.Literal('sell')]),
+  direction: Side,
   price: Type.String({ description: 'LIMIT: the limit price; MARKET: the average fill price' }),
   amount: Type.String({ description: 'Base size, display units' }),
   filledAmount: Type.String({ description: 'Base filled, display units' }),
@@ -240,31 +250,63 @@ export const OrdersResponse = Type.Object({
 export const OrderParams = Type.Object({ orderId: Type.String() });
 export const HistoryQuery = Type.Object({ page: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) });
 
+export const OrderFillSchema = Type.Object({
+  tradeId: Type.Integer(),
+  role: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
+  price: Type.String(),
+  amountBase: Type.String({ description: 'Display units' }),
+  baseAmount: Type.String({ description: 'Raw units' }),
+  quoteAmount: Type.String({ description: 'Raw units' }),
+});
+
+export const HistoryEventSchema = Type.Object({
+  id: Type.String({ description: 'Event id, a decimal string; increasing per account' }),
+  type: HistoryType,
+  timestamp: Type.Integer(),
+  txHash: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  fill: Type.Union([OrderFillSchema, Type.Null()]),
+  htsResponseCode: Type.Null({ description: 'Always null here (no token-service transaction)' }),
+});
+
 export const HistoryResponse = Type.Object({
   orderId: OrderId,
   orderbookId: BookIdText,
-  events: Type.Array(
-    Type.Object({
-      id: Type.String({ description: 'Event id, a decimal string; increasing per account' }),
-      type: HistoryType,
-      timestamp: Type.Integer(),
-      txHash: Type.Union([Type.String(), Type.Null()]),
-      reason: Type.Union([Type.String(), Type.Null()]),
-      fill: Type.Union([
-        Type.Object({
-          tradeId: Type.Integer(),
-          role: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
-          price: Type.String(),
-          amountBase: Type.String({ description: 'Display units' }),
-          baseAmount: Type.String({ description: 'Raw units' }),
-          quoteAmount: Type.String({ description: 'Raw units' }),
-        }),
-        Type.Null(),
-      ]),
-      htsResponseCode: Type.Null({ description: 'Always null here (no token-service transaction)' }),
-    }),
-  ),
+  events: Type.Array(HistoryEventSchema),
   total: Type.Integer({ description: 'Events of the order in all' }),
   page: Type.Integer(),
   limit: Type.Integer(),
 });
+
+export type OrderType = Static<typeof OrderKind>;
+export type OrderSide = Static<typeof Side>;
+export type OrderStatus = Static<typeof OrderStatus>;
+/** A flag of an order request: a boolean, or the 0/1 that `GET /books` uses for its flags. */
+export type RequestFlag = Static<typeof RequestFlag>;
+/** One entry of `POST /orders/build`. A sell spends the base token and receives the quote token; a buy the reverse. */
+export type OrderRequest = Static<typeof OrderRequestSchema>;
+/** An order from `POST /orders/build`: the typed data to sign, and what the server says of it. */
+export type BuiltOrder = Static<typeof BuildResponse>['orders'][number];
+type SaveItem = Static<typeof SaveBody>['items'][number];
+/**
+ * One item of `POST /orders/save`. The route takes any `order` and checks it itself (so that a bad
+ * one gets the order's own error code); what a client sends is the order as built.
+ */
+export type SignedOrder = Omit<SaveItem, 'order'> & { order: WireOrder };
+/** An OCO pair of `POST /orders/save`, by item index. */
+export type OcoLink = NonNullable<Static<typeof SaveBody>['ocoLinks']>[number];
+/** An order as `POST /orders/save` answers it: the signed order plus server metadata. */
+export type SavedOrder = Static<typeof SavedOrderSchema>;
+export type SaveOrdersResult = Static<typeof SaveResponse>;
+/** `POST /cancel` and `POST /cancel/all`: the orders are off their books; finality is `ORDER_CANCELED`. */
+export type CancelResult = Static<typeof CancelResponse>;
+export type CancelSkipReason = CancelResult['skippedDetails'][number]['reason'];
+export type CancelAfterResult = Static<typeof CancelAfterResponse>;
+/** One order of `GET /orders`; amounts are display decimals of the book's tokens. */
+export type OrderListItem = Static<typeof OrderListItemSchema>;
+export type OrdersPage = Static<typeof OrdersResponse>;
+export type HistoryEventType = Static<typeof HistoryType>;
+export type OrderFill = Static<typeof OrderFillSchema>;
+export type HistoryEvent = Static<typeof HistoryEventSchema>;
+/** `GET /orders/:orderId/history`: one page of the order's events, oldest first. */
+export type OrderHistory = Static<typeof HistoryResponse>;

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { LedgerId, Raw, Token, TokenCompact } from './schemas.js';
+import { type Static, Type } from 'typebox';
+import { LedgerId, Raw, Token, TokenCompact } from './data-api.js';
 
 /** A concentrated-liquidity (V2) pool's fields beside its tokens. */
 const v2PoolFields = {
@@ -51,3 +51,8 @@ export const LariData = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type PoolV2Compact = Static<typeof PoolV2Compact>;
+export type PoolV2 = Static<typeof PoolV2>;
+export type PositionV2 = Static<typeof PositionV2>;
+export type LariData = Static<typeof LariData>;

@@ -1,18 +1,8 @@
 import { type MarketGrid, percentText, type WireOrder } from '@dex/core';
-import type { Static } from 'typebox';
-import type { Market, MarketRegistry } from '../../../application/markets/market-registry.js';
-import { wireStatus } from '../../../domain/orders/wire-status.js';
-import type { OrderEventRecord, OrderRecord } from '../../../ports/store/order-ports.js';
-import { isoTime } from '../wire-time.js';
-import type { HistoryResponse, OrderListItemSchema, SavedOrderSchema } from './schemas.js';
-
-/** An order as `GET /orders` lists it: display amounts of the book's tokens. */
-export type OrderListItem = Static<typeof OrderListItemSchema>;
-
-/** A saved order as `POST /orders/save` answers it: the signed order plus server metadata. */
-export type SavedOrder = Static<typeof SavedOrderSchema>;
-
-export type HistoryEventView = Static<typeof HistoryResponse>['events'][number];
+import { type HistoryEvent, isoTime, type OrderListItem, type SavedOrder } from '@dex/protocol';
+import { wireStatus } from '../../domain/orders/wire-status.js';
+import type { OrderEventRecord, OrderRecord } from '../../ports/store/order-ports.js';
+import type { Market, MarketRegistry } from '../markets/market-registry.js';
 
 /**
  * A market order has no meaningful limit price (a market buy may have none at all), so it shows
@@ -86,7 +76,7 @@ export function savedOrderOf(order: OrderRecord, signed: WireOrder): SavedOrder 
   };
 }
 
-export function historyEventOf(registry: MarketRegistry, bookId: number, event: OrderEventRecord): HistoryEventView {
+export function historyEventOf(registry: MarketRegistry, bookId: number, event: OrderEventRecord): HistoryEvent {
   const { grid } = marketOf(registry, bookId);
   const { fill } = event;
   return {
