@@ -70,6 +70,7 @@ export const DepthResponse = Type.Object({
 });
 
 export const Trade = Type.Object({
+  tradeId: Type.Integer({ description: "The trade's id, as the fills of order histories name it (this exchange's addition)" }),
   timestamp: Type.Integer({ description: 'Execution time, unix ms' }),
   price: DecimalString,
   amountBase: Type.String({ description: 'Base amount, already adjusted for decimals' }),

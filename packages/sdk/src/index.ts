@@ -185,32 +185,7 @@ export {
   StreamError,
   type StreamFailure,
 } from './errors.js';
-export {
-  type BuiltOrder,
-  type CancelResult,
-  type FeeRates,
-  type FeeSide,
-  type HistoryEvent,
-  type HistoryEventType,
-  type OcoLink,
-  type OnboardingStatus,
-  type OnboardingStep,
-  OPEN_STATUSES,
-  ORDER_STATUSES,
-  type OrderFill,
-  type OrderHistory,
-  type OrderListItem,
-  type OrderRequest,
-  type OrderSide,
-  type OrderStatus,
-  type OrdersPage,
-  type OrderType,
-  type SavedOrder,
-  type SaveOrdersResult,
-  type SignedOrder,
-  TERMINAL_STATUSES,
-  type WireOrder,
-} from './order-types.js';
+export * from './order-types.js';
 export { type BuiltOrderExpectations, checkBuiltOrder } from './signing/check-built-order.js';
 export { type Ed25519KeySource, type Ed25519SignerOptions, ed25519Signer } from './signing/ed25519-signer.js';
 export type { LedgerPrivateKey } from './signing/ledger-key.js';
@@ -244,19 +219,5 @@ export {
   type WatchUserEventsReturnType,
   watchUserEvents,
 } from './streams/watch-user-events.js';
-export type {
-  BookStatus,
-  BooksPage,
-  DepthLevel,
-  DepthSnapshot,
-  ExactInputQuote,
-  ExactOutputQuote,
-  Flag,
-  Health,
-  OrderbookItem,
-  RecentTrades,
-  SignatureDomain,
-  Trade,
-  TradeDirection,
-} from './types.js';
+export type * from './types.js';
 export type { OrderbookId, RawAmount } from './utils/parameters.js';

@@ -148,9 +148,9 @@ describe('getTrades', () => {
       orderbookId: '1',
       timestamp: expect.any(Number),
       trades: [
-        { timestamp: expect.any(Number), price: '0.251', amountBase: '1', direction: 'buy', transactionHash: '' },
-        { timestamp: expect.any(Number), price: '0.25', amountBase: '1.5', direction: 'buy', transactionHash: '' },
-        { timestamp: expect.any(Number), price: '0.25', amountBase: '0.5', direction: 'buy', transactionHash: '' },
+        { tradeId: 3, timestamp: expect.any(Number), price: '0.251', amountBase: '1', direction: 'buy', transactionHash: '' },
+        { tradeId: 2, timestamp: expect.any(Number), price: '0.25', amountBase: '1.5', direction: 'buy', transactionHash: '' },
+        { tradeId: 1, timestamp: expect.any(Number), price: '0.25', amountBase: '0.5', direction: 'buy', transactionHash: '' },
       ],
       total: 3,
       page: 1,

@@ -189,30 +189,4 @@ export {
   readQuota,
 } from './data-client.js';
 export type { PoolCandleRange, TimeRange } from './range-query.js';
-export type {
-  CandleInterval,
-  Farm,
-  FarmTotal,
-  HbarPrice,
-  LariData,
-  Period,
-  PlatformField,
-  PlatformInterval,
-  PlatformPoint,
-  Pool,
-  PoolCandle,
-  PoolToken,
-  PoolV2,
-  PoolV2Compact,
-  PoolVl,
-  PositionV2,
-  StakingStats,
-  Stats,
-  Token,
-  TokenCandle,
-  TokenCompact,
-  TokenPriceChanges,
-  TokenPvl,
-  TokenStats,
-} from './types.js';
-export { DEFAULT_TOKEN_ICON, PERIODS } from './types.js';
+export * from './types.js';

@@ -79,9 +79,9 @@ async function startSettlement(
   const transactions = new OperatorTransactions(chain);
   const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
-  const cancels = new CancelRelay(transactions, indexer, deps.store, deps.logger);
+  const cancels = new CancelRelay(chain, transactions, indexer, deps.store, deps.logger);
   await settler.start();
-  cancels.start();
+  await cancels.start(chain.headAtStart, deps.clock.now());
   // New trades and cancellations wake their loops at once instead of at the next idle check.
   const unsubscribe = deps.deskEvents.subscribe((commit) => {
     if (commit.trades.length > 0) settler.wake();

@@ -1,6 +1,9 @@
-import { getAddress, type Hex } from 'viem';
+import { PartialFillLimitOrderReactor } from '@dex/contracts';
+import { getAddress, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
+import { NOTHING_SENT, type UnsentCancellation } from '../../ports/store/settlement-ports.js';
+import type { ChainContext } from './chain-context.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import type { ReactorIndexer } from './reactor-indexer.js';
 import { WorkLoop } from './work-loop.js';
@@ -17,15 +20,23 @@ export class CancelRelay {
   private readonly loop: WorkLoop;
 
   constructor(
+    private readonly chain: ChainContext,
     private readonly transactions: OperatorTransactions,
     private readonly indexer: ReactorIndexer,
     private readonly store: Store,
-    logger: Logger,
+    private readonly logger: Logger,
   ) {
     this.loop = new WorkLoop(() => this.relayNext(), logger, 'relaying cancellations');
   }
 
-  start(): void {
+  /**
+   * Queues again what the chain lost (cancellations and floors mined after `head`, or sent and never
+   * seen mined), then relays in the background. Run after the indexer caught up with the chain.
+   */
+  async start(head: bigint, now: number): Promise<void> {
+    const lost = await this.store.cancellations.requeueLostAfter(head, now);
+    if (lost.cancellations > 0 || lost.floors > 0)
+      this.logger.warn({ ...lost, head: head.toString() }, 'the chain lost cancellations or nonce floors; sending them again');
     this.loop.start();
   }
 
@@ -48,11 +59,14 @@ export class CancelRelay {
         getAddress(swapper),
         mine.map((cancellation) => cancellation.orderHash as Hex),
       ]);
-      await cancellations.markSent(
-        mine.map((cancellation) => cancellation.orderId),
-        hash,
-      );
-      await this.indexer.applyReceipt(await receipt);
+      const orderIds = mine.map((cancellation) => cancellation.orderId);
+      await cancellations.markSent(orderIds, hash);
+      const mined = await receipt.catch(async (error: unknown) => {
+        await cancellations.markSent(orderIds, null);
+        throw error;
+      });
+      await this.indexer.applyReceipt(mined);
+      await this.confirmFromState(mine, mined);
       return true;
     }
     const floors = await cancellations.unsentFloors();
@@ -63,11 +77,39 @@ export class CancelRelay {
       }
       const { hash, receipt } = await this.transactions.send('cancelAllFor', [getAddress(swapper), floor]);
       await cancellations.markFloorSent(account, floor, hash);
-      await this.indexer.applyReceipt(await receipt);
+      const mined = await receipt.catch(async (error: unknown) => {
+        await cancellations.markFloorSent(account, floor, null);
+        throw error;
+      });
+      await this.indexer.applyReceipt(mined);
+      // Mined is enough: the reactor's floor only rises, so it is now at least this one.
+      await cancellations.markFloorMined(account, floor, mined.blockNumber);
     }
     return floors.length > 0;
   }
-}
 
-/** Recorded for a floor of an account without orders: no transaction was needed. */
-const NOTHING_SENT = 'none';
+  /**
+   * The reactor emits nothing for an order it had cancelled already (a cancellation sent again
+   * after a crash, whose first event the chain's history lost): its state says so, and that
+   * confirms the cancellation as of this transaction.
+   */
+  private async confirmFromState(sent: readonly UnsentCancellation[], receipt: TransactionReceipt): Promise<void> {
+    const { cancellations } = this.store;
+    const emitted = new Set(
+      parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: receipt.logs, eventName: 'OrderCancelled' }).map((event) =>
+        event.args.orderHash.toLowerCase(),
+      ),
+    );
+    for (const { orderHash, swapper } of sent) {
+      if (emitted.has(orderHash.toLowerCase())) continue;
+      const cancelled = await this.chain.public.readContract({
+        address: this.chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'cancelled',
+        args: [getAddress(swapper), orderHash as Hex],
+        blockNumber: receipt.blockNumber,
+      });
+      if (cancelled) await cancellations.confirm(orderHash, receipt.transactionHash, receipt.blockNumber);
+    }
+  }
+}

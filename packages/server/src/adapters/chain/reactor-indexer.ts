@@ -87,7 +87,7 @@ export class ReactorIndexer {
     for (const event of events) {
       if (event.eventName === 'OrderCancelled') {
         // Asked for through the API: confirmed now. Otherwise the swapper cancelled on the reactor.
-        const confirmed = await this.store.cancellations.confirm(event.args.orderHash, event.transactionHash);
+        const confirmed = await this.store.cancellations.confirm(event.args.orderHash, event.transactionHash, event.blockNumber);
         if (!confirmed) await this.desk.cancelledOnChain(event.args.orderHash, event.transactionHash);
       } else if (event.eventName === 'NonceFloorRaised' && event.args.by.toLowerCase() !== this.operator) {
         for (const account of accountsOf(event.args.swapper)) {

@@ -1,6 +1,6 @@
 import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
 import { BUY, parseWireOrder, SELL } from '@dex/core';
-import { type Address, createPublicClient, getAddress, type Hex, http } from 'viem';
+import { type Address, createPublicClient, encodeAbiParameters, getAddress, type Hex, http, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../test-support/funded-trader.js';
 import { type Harness, ManualClock, startHarness, Trader } from '../../test-support/harness.js';
@@ -8,6 +8,8 @@ import { DevnetIssuer } from './devnet-issuer.js';
 import { ReactorIndexer } from './reactor-indexer.js';
 
 const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
+/** Storage slot of the reactor's `settledFillWords` mapping (after operator, feeRecipient, filled, cancelled, nonceFloor, orderFlags). */
+const SETTLED_FILL_WORDS_SLOT = 6n;
 
 let h: Harness;
 
@@ -366,6 +368,40 @@ describe('funds on the devnet chain', () => {
   });
 });
 
+describe('a chain whose state outlived its history', () => {
+  it('records a fill the reactor reports settled without a Filled event, warns with its id, and settles the fills after it', async () => {
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    let lastTrade = 0;
+    for (const market of h.services.registry.list())
+      lastTrade = Math.max(lastTrade, (await h.services.store.trades.latest(market.book.id))?.id ?? 0);
+    const lost = lastTrade + 1;
+    // The reactor's bit of the next fill id set, as a node restored from a state newer than its
+    // blocks has it: settled, with no block holding the event.
+    const word = keccak256(
+      encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [BigInt(lost >> 8), SETTLED_FILL_WORDS_SLOT]),
+    );
+    const before = BigInt((await chain.public.getStorageAt({ address: chain.reactor, slot: word })) ?? '0x0');
+    await devnet.test.setStorageAt({
+      address: chain.reactor,
+      index: word,
+      value: toHex(before | (1n << BigInt(lost & 0xff)), { size: 32 }),
+    });
+
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    await maker.limit(1, SELL, 100_000, 2);
+    expect((await taker.limit(1, BUY, 100_000, 1)).status).toBe('FILLED');
+    expect((await taker.limit(1, BUY, 100_000, 1)).status).toBe('FILLED');
+    const tape = (await settledTape()) as { tradeId: number; transactionHash: string }[];
+    expect(await h.services.store.settlements.unsettled([lost, lost + 1])).toEqual(new Set());
+    expect(tape.find((trade) => trade.tradeId === lost)?.transactionHash).toBe('');
+    expect(tape.find((trade) => trade.tradeId === lost + 1)?.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(h.logs()).toContain(`"tradeId":${lost},"msg":"the reactor reports a fill settled that no block records`);
+  });
+});
+
 describe('settlement batches on the devnet chain', () => {
   let small: Harness;
 
@@ -422,5 +458,51 @@ describe('settlement batches on the devnet chain', () => {
     expect(await store.settlements.cursor(`reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`)).toBe(head);
     await settler.start();
     expect(await settledTape(small)).toEqual(tape);
+  });
+});
+
+describe('a chain that lost the operator cancellations', () => {
+  it('sends a confirmed cancellation and a raised floor again after a restart on a chain without them; the orders stay CANCELED', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const [single, below] = await maker.place([maker.limitRequest(1, SELL, 29_000, 10), maker.limitRequest(1, SELL, 29_100, 10)]);
+    if (single === undefined || below === undefined) throw new Error('orders were not placed');
+    const onChain = async () => {
+      const { chain } = settlement();
+      const read = <T>(functionName: 'cancelled' | 'nonceFloor', args: readonly unknown[]) =>
+        chain.public.readContract({
+          address: chain.reactor,
+          abi: PartialFillLimitOrderReactor.abi,
+          functionName,
+          args,
+        } as never) as Promise<T>;
+      const swapper = getAddress(maker.swapper);
+      return {
+        cancelled: await read<boolean>('cancelled', [swapper, (await storedOrder(single.id)).orderHash]),
+        floor: await read<bigint>('nonceFloor', [swapper]),
+      };
+    };
+    const devnet = settlement().chain.devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    const snapshot = await devnet.test.snapshot();
+
+    expect((await maker.request('POST', '/cancel', { orderIds: [single.id] })).status).toBe(202);
+    await canceledEvent(maker, single.id);
+    const floor = (await storedOrder(below.id)).nonce + 1n;
+    expect((await maker.request('POST', '/cancel/all', { nonceFloor: floor.toString() })).status).toBe(202);
+    await canceledEvent(maker, below.id);
+    await eventually(async () => ((await onChain()).floor === floor ? true : undefined), 'the floor on the reactor');
+
+    // The node loses every block since the snapshot, as one restored from an older state file.
+    await devnet.test.revert({ id: snapshot });
+    expect(await onChain()).toEqual({ cancelled: false, floor: 0n });
+    await h.restart();
+    const after = await eventually(async () => {
+      const state = await onChain();
+      return state.cancelled && state.floor === floor ? state : undefined;
+    }, 'the cancellation and the floor on the reactor again');
+    expect(after).toEqual({ cancelled: true, floor });
+    expect(h.logs()).toContain('the chain lost cancellations or nonce floors; sending them again');
+    expect((await storedOrder(single.id)).status).toBe('CANCELED');
+    expect((await storedOrder(below.id)).status).toBe('CANCELED');
   });
 });

@@ -160,7 +160,7 @@ export class Settler {
    * left to send, or null when nothing is (or when the batch was halved).
    */
   private async simulated(batch: EncodedBatch): Promise<EncodedBatch | null> {
-    const { indexer, desk, logger } = this.deps;
+    const { desk, logger } = this.deps;
     const outcomes = await this.simulate(batch);
     if (outcomes === null) return null;
     const drop = new Set<number>();
@@ -173,7 +173,7 @@ export class Settler {
       if (outcome.reason === 'AlreadySettled') alreadySettled.push(trade.tradeId);
       else failures.push(failedFill(trade, outcome));
     }
-    if (alreadySettled.length > 0) await indexer.applySettledFills(alreadySettled);
+    if (alreadySettled.length > 0) await this.recordAlreadySettled(alreadySettled);
     if (failures.length > 0) {
       for (const failure of failures)
         logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
@@ -183,6 +183,24 @@ export class Settler {
     if (drop.size === 0) return batch;
     const rest = withoutFills(batch, drop);
     return rest.fills.length === 0 ? null : encodeBatch(rest);
+  }
+
+  /**
+   * Records fills the reactor reports settled from their `Filled` events, searched by fill id.
+   * One whose event no block holds (the chain's state outlived its history) is settled by the
+   * chain's own account; it is recorded so, with a warning, and never blocks the queue.
+   */
+  private async recordAlreadySettled(tradeIds: readonly number[]): Promise<void> {
+    const { indexer, store, chain, clock, logger } = this.deps;
+    await indexer.applySettledFills(tradeIds);
+    const missing = [...(await store.settlements.unsettled(tradeIds))];
+    if (missing.length === 0) return;
+    const head = await chain.public.getBlockNumber();
+    for (const tradeId of await store.settlements.markSettledWithoutEvent(missing, head, clock.now()))
+      logger.warn(
+        { tradeId },
+        'the reactor reports a fill settled that no block records; recorded as settled without a transaction',
+      );
   }
 
   /**

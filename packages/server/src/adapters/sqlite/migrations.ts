@@ -289,4 +289,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 6,
+    name: 'blocks of confirmed cancellations and raised floors, to send again what the chain lost',
+    sql: `
+      -- The block of the OrderCancelled event (or of the relay transaction whose state showed it).
+      ALTER TABLE order_cancellations ADD COLUMN confirmed_block INTEGER;
+      -- When the chain was found to have lost a cancellation already final here: sent again.
+      ALTER TABLE order_cancellations ADD COLUMN lost_at INTEGER;
+      -- The block of the operator's cancelAllFor transaction.
+      ALTER TABLE nonce_floor_relays ADD COLUMN mined_block INTEGER;
+    `,
+  },
 ];

@@ -87,6 +87,11 @@ function settlementStatements(db: SqlDatabase) {
          updated_at = ?
        WHERE trade_id = ? AND status <> 'settled'`,
     ),
+    settleWithoutEvent: db.prepare(
+      `UPDATE settlements SET status = 'settled', tx_hash = NULL, block_number = ?, maker_fee = NULL, taker_fee = NULL,
+         reason = 'NO_EVENT', updated_at = ?
+       WHERE trade_id = ? AND status <> 'settled'`,
+    ),
     tradeHash: db.prepare('UPDATE trades SET transaction_hash = ? WHERE id = ?'),
     eventHash: db.prepare('UPDATE order_events SET tx_hash = ? WHERE trade_id = ?'),
     fail: db.prepare(
@@ -103,7 +108,7 @@ function settlementStatements(db: SqlDatabase) {
       "SELECT trade_id FROM settlements WHERE status = 'settled' AND block_number > ?",
     ),
     requeueSettled: db.prepare(
-      "UPDATE settlements SET status = 'pending', tx_hash = NULL, block_number = NULL, maker_fee = NULL, taker_fee = NULL, updated_at = ? WHERE trade_id = ?",
+      "UPDATE settlements SET status = 'pending', tx_hash = NULL, block_number = NULL, maker_fee = NULL, taker_fee = NULL, reason = NULL, updated_at = ? WHERE trade_id = ?",
     ),
     cursor: db.prepare<{ block_number: number }>('SELECT block_number FROM chain_cursors WHERE name = ?'),
     setCursor: db.prepare(
@@ -148,6 +153,11 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
           statements.eventHash.run(fill.txHash, fill.tradeId);
           return [fill.tradeId];
         }),
+      );
+    },
+    async markSettledWithoutEvent(tradeIds, seenAt, now) {
+      return inTransaction(db, () =>
+        tradeIds.filter((tradeId) => statements.settleWithoutEvent.run(Number(seenAt), now, tradeId).changes > 0),
       );
     },
     failWithin(failures) {

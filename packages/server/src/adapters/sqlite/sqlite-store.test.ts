@@ -95,6 +95,7 @@ describe('migrations', () => {
         { version: 3, name: 'data API: token listing fields, API keys and their monthly usage, pools and farms' },
         { version: 4, name: 'settlement of trades on the reactor and the indexer cursor' },
         { version: 5, name: 'dead-man switches of POST /cancel/after' },
+        { version: 6, name: 'blocks of confirmed cancellations and raised floors, to send again what the chain lost' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([

@@ -120,6 +120,7 @@ export class MarketDataService {
       orderbookId: String(market.book.id),
       timestamp: now,
       trades: result.trades.map((trade) => ({
+        tradeId: trade.id,
         timestamp: trade.executedAt,
         price: trade.price,
         amountBase: market.grid.formatBase(trade.baseAmount),

@@ -42,7 +42,7 @@ describe('the cancellation relay', () => {
     expect((await desk.store.orders.get(id))?.status).toBe('OPEN');
     expect(await desk.cancellations.finalizeCancels()).toBe(0);
     const record = await desk.store.orders.get(id);
-    await desk.store.cancellations.confirm(record?.orderHash as string, `0x${'c'.repeat(64)}`);
+    await desk.store.cancellations.confirm(record?.orderHash as string, `0x${'c'.repeat(64)}`, 1n);
     expect(await desk.cancellations.finalizeCancels()).toBe(1);
     expect((await desk.store.orders.get(id))?.status).toBe('CANCELED');
   });

@@ -45,6 +45,13 @@ export interface SettlementStore {
    * events of both orders' histories. Idempotent; returns the trade ids that changed.
    */
   markSettled(fills: readonly SettledFill[], now: number): Promise<number[]>;
+  /**
+   * Records trades the reactor's state reports settled though no block holds their `Filled` event
+   * (a devnet node whose restored state is newer than its restored blocks): settled, without a
+   * transaction, at the block `seenAt` where the state was read, so that a chain rewound below it
+   * queues them again. Returns the trade ids that changed.
+   */
+  markSettledWithoutEvent(tradeIds: readonly number[], seenAt: bigint, now: number): Promise<number[]>;
   /** These trades, where they are neither settled nor failed. */
   unsettledTrades(tradeIds: readonly number[]): Promise<UnsettledTrade[]>;
   /**
@@ -59,6 +66,9 @@ export interface SettlementStore {
   cursor(name: string): Promise<bigint | null>;
   setCursor(name: string, block: bigint): Promise<void>;
 }
+
+/** Recorded as the transaction of a floor of an account without orders: nothing needed sending. */
+export const NOTHING_SENT = 'none';
 
 /** A requested cancellation the operator has not sent to the reactor yet. */
 export interface UnsentCancellation {
@@ -78,9 +88,13 @@ export interface ConfirmedCancellation {
 export interface CancellationStore {
   /** Requested cancellations not sent yet whose orders have no fill in flight, oldest first. */
   unsent(limit: number): Promise<UnsentCancellation[]>;
-  markSent(orderIds: readonly number[], txHash: string): Promise<void>;
-  /** Records the reactor's OrderCancelled event; false when no cancellation was asked for that hash. */
-  confirm(orderHash: string, txHash: string): Promise<boolean>;
+  /** Records the transaction that carries these cancellations; null sends them again (it was not mined in time). */
+  markSent(orderIds: readonly number[], txHash: string | null): Promise<void>;
+  /**
+   * Records that the reactor cancelled the order (its OrderCancelled event, or its state after the
+   * relay's transaction), in `block`; false when no cancellation was asked for that hash.
+   */
+  confirm(orderHash: string, txHash: string, block: bigint): Promise<boolean>;
   /** Confirmed, not final, and without a fill in flight. */
   finalizable(): Promise<ConfirmedCancellation[]>;
   /**
@@ -88,5 +102,14 @@ export interface CancellationStore {
    * names (null when it has none: nothing of it can reach the reactor).
    */
   unsentFloors(): Promise<{ account: string; floor: bigint; swapper: string | null }[]>;
-  markFloorSent(account: string, floor: bigint, txHash: string): Promise<void>;
+  /** Records the transaction that raises the floor; null sends it again (it was not mined in time). */
+  markFloorSent(account: string, floor: bigint, txHash: string | null): Promise<void>;
+  /** Records the block of the mined transaction that raised the floor on the reactor. */
+  markFloorMined(account: string, floor: bigint, block: bigint): Promise<void>;
+  /**
+   * Start-up reconciliation: cancellations and floors whose transaction the chain no longer has
+   * (mined after `block`, or sent and never seen mined) are queued to be sent again; a cancellation
+   * already final here stays final. Returns how many of each.
+   */
+  requeueLostAfter(block: bigint, now: number): Promise<{ cancellations: number; floors: number }>;
 }
