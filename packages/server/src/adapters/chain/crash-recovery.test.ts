@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devnetClients, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAddress, parseEventLogs } from 'viem';
@@ -113,9 +113,11 @@ function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs =
  * Funds two traders, makes the trades and kills the service mid-settlement, then starts it again
  * and checks that every fill settled exactly once on the chain. With `loseNodeState`, the chain
  * node is killed too and its state file is put back to a snapshot taken after the funding and
- * before any trade: the node has lost every settlement the store recorded.
+ * before any trade: the node has lost every settlement the store recorded. With `'cut'`, the
+ * state file is instead cut short (a crash while the node wrote it) and that snapshot is the last
+ * good copy, which the restart falls back to.
  */
-async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
+async function crashDuringSettlement(loseNodeState: boolean | 'cut'): Promise<void> {
   const data = tempDataDir();
   folders.push(data);
   const stateFile = join(data.dir, 'devnet-chain-state.json');
@@ -144,7 +146,13 @@ async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
   if (loseNodeState) {
     process.kill(nodePid, 'SIGKILL');
     await until(async () => (isAlive(nodePid) ? undefined : true), 'the node to die');
-    writeFileSync(stateFile, snapshot);
+    if (loseNodeState === 'cut') {
+      writeFileSync(join(data.dir, 'devnet-chain-state.good.json'), snapshot);
+      const last = readFileSync(stateFile);
+      writeFileSync(stateFile, last.subarray(0, Math.floor(last.length / 2)));
+    } else {
+      writeFileSync(stateFile, snapshot);
+    }
   }
 
   const second = startService(data.dir);
@@ -179,6 +187,12 @@ describe('a kill -9 during settlement', () => {
 
   it('of the service and its chain node, which loses its latest state: still every fill exactly once', async () => {
     await crashDuringSettlement(true);
+  }, 120_000);
+
+  it('of the service and its chain node, which was writing its state file: the restart falls back to the last good snapshot, and still every fill exactly once', async () => {
+    await crashDuringSettlement('cut');
+    const { dir } = folders[folders.length - 1] as { dir: string };
+    expect(readdirSync(dir).some((name) => name.startsWith('devnet-chain-state.damaged-'))).toBe(true);
   }, 120_000);
 });
 
