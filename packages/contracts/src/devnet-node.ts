@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -188,7 +198,10 @@ export class DevnetNode {
       if (orphan !== null) releasePidFile(pidFile, orphan);
     }
     if (options.stateFile !== null) checkStateFile(options.stateFile, options.log);
-    const { child, port } = await spawnAnvil(options, logFile);
+    const { child, port } = await spawnAnvil(options, logFile).catch((error: unknown) => {
+      if (options.logFile === undefined) rmSync(dirname(logFile), { recursive: true, force: true });
+      throw error;
+    });
     const pid = child.pid as number;
     if (pidFile !== undefined) {
       writeFileAtomic(pidFile, String(pid));
@@ -231,6 +244,7 @@ export class DevnetNode {
       await stopAnvil(this.pid, STOP_TIMEOUT_MS);
       if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
       if (this.options.stateFile !== null) keepGoodState(this.options.stateFile);
+      this.removeOwnLog();
     })();
     return this.stopped;
   }
@@ -240,5 +254,11 @@ export class DevnetNode {
     clearInterval(this.timer);
     await killAnvil(this.pid, STOP_TIMEOUT_MS);
     if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
+    this.removeOwnLog();
+  }
+
+  /** Removes the temp folder of the log when no log file was given. */
+  private removeOwnLog(): void {
+    if (this.options.logFile === undefined) rmSync(dirname(this.logFile), { recursive: true, force: true });
   }
 }
