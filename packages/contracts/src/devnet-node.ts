@@ -122,8 +122,8 @@ function tail(file: string, length: number): string {
 }
 
 /**
- * Spawns anvil detached (its own process group: a kill of the service's group leaves it running)
- * with its output appended to `logFile`, which nobody has to drain, and waits for the port it
+ * Spawns anvil, detached when it has a pid file (its own process group: a kill of the service's
+ * group leaves it running), with its output appended to `logFile`, which nobody has to drain, and waits for the port it
  * listens on, read from that file.
  */
 async function spawnAnvil(options: DevnetNodeOptions, logFile: string): Promise<{ child: ChildProcess; port: number }> {
@@ -131,7 +131,10 @@ async function spawnAnvil(options: DevnetNodeOptions, logFile: string): Promise<
   const fd = openSync(logFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(options.binary ?? findAnvil(), anvilArgs(options), { detached: true, stdio: ['ignore', fd, fd] });
+    // Only a node with a pid file can be found again: one without stays in the caller's process
+    // group, so a kill of the group (a test run cut short) takes it along.
+    const detached = options.pidFile !== undefined;
+    child = spawn(options.binary ?? findAnvil(), anvilArgs(options), { detached, stdio: ['ignore', fd, fd] });
   } finally {
     closeSync(fd);
   }
