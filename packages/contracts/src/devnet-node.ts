@@ -222,6 +222,8 @@ export class DevnetNode {
     if (options.port !== undefined && options.port !== 0 && options.port !== port) return null;
     if (!(await answers(rpcUrl, options.chainId, REATTACH_TIMEOUT_MS))) return null;
     options.log?.info({ pid, rpcUrl }, 'reattached to the devnet node a previous run left running');
+    // What it wrote last, if whole, is the last good snapshot from now on (one being written is skipped).
+    if (options.stateFile !== null) keepGoodState(options.stateFile);
     return new DevnetNode(pid, rpcUrl, port, true, options, logFile);
   }
 
