@@ -1,7 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { answers, isAnvil, killAnvil, readPid, releasePidFile, runsOn, stopAnvil } from './anvil-process.js';
+import { writeFileAtomic } from './atomic-file.js';
+import { checkStateFile, type DevnetLog, keepGoodState } from './devnet-state.js';
 
 export interface DevnetNodeOptions {
   readonly chainId: number;
@@ -17,11 +31,23 @@ export interface DevnetNodeOptions {
   readonly port?: number;
   readonly startTimeoutMs?: number;
   /**
-   * File that records the node's process id. A node left running by a service that died without
-   * stopping it (kill -9) is found through it and stopped (its state saved) before a new one starts
-   * on the same state file.
+   * File that records the node's process id. The node runs detached, in a process group of its
+   * own, so a crash of the service (kill -9) leaves it running: the next start finds it through
+   * this file and reattaches to it if it answers at `rpcUrl`, else stops it (its state saved)
+   * before a new one starts on the same state file.
    */
   readonly pidFile?: string;
+  /** Where the node named in `pidFile` was last recorded to answer; without it, no reattaching. */
+  readonly rpcUrl?: string | undefined;
+  /**
+   * File the node's output goes to (emptied at each start, and when it outgrows a bound); else a
+   * file in a fresh temp folder.
+   */
+  readonly logFile?: string;
+  /** Seconds between checks that copy a whole state file aside as the last good snapshot. */
+  readonly snapshotIntervalSeconds?: number;
+  /** Where to report a damaged state file, and a reattached node. */
+  readonly log?: DevnetLog;
 }
 
 export class DevnetNodeError extends Error {
@@ -30,6 +56,10 @@ export class DevnetNodeError extends Error {
 
 const LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
 const STOP_TIMEOUT_MS = 10_000;
+/** How long a node left running gets to answer before it is stopped and replaced. */
+const REATTACH_TIMEOUT_MS = 3_000;
+/** The node logs every request: its log file is emptied past this size. */
+const LOG_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Where to look for anvil besides the pinned package; the caller's configuration reads them from its environment. */
 export interface AnvilLocation {
@@ -61,137 +91,179 @@ export function findAnvil(location: AnvilLocation = {}): string {
   );
 }
 
-/** Whether `pid` is a running anvil process (not a reused id of something else). */
-function isAnvil(pid: number): boolean {
+function anvilArgs(options: DevnetNodeOptions): string[] {
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
+    '--chain-id',
+    String(options.chainId),
+    '--accounts',
+    '1',
+    '--hardfork',
+    'cancun',
+    '--gas-limit',
+    String(options.gasLimit ?? 30_000_000),
+  ];
+  if (options.stateFile !== null) {
+    args.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2));
+  }
+  return args;
+}
+
+/** The last `length` characters of a file, or '' if it cannot be read. */
+function tail(file: string, length: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0]?.endsWith('anvil') === true;
+    return readFileSync(file, 'utf8').slice(-length);
   } catch {
-    // No such process, or no /proc on this platform: signal 0 at least tells whether it lives.
-    try {
-      process.kill(pid, 0);
-      return existsSync('/proc') === false;
-    } catch {
-      return false;
-    }
+    return '';
   }
 }
 
-/** Stops the node a previous process left behind, letting it write its state first. */
-async function stopOrphan(pidFile: string): Promise<void> {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').trim());
-  if (Number.isSafeInteger(pid) && pid > 0 && isAnvil(pid)) {
-    process.kill(pid, 'SIGINT');
-    const deadline = Date.now() + STOP_TIMEOUT_MS;
-    while (isAnvil(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (isAnvil(pid)) process.kill(pid, 'SIGKILL');
+/**
+ * Spawns anvil, detached when it has a pid file (its own process group: a kill of the service's
+ * group leaves it running), with its output appended to `logFile`, which nobody has to drain, and waits for the port it
+ * listens on, read from that file.
+ */
+async function spawnAnvil(options: DevnetNodeOptions, logFile: string): Promise<{ child: ChildProcess; port: number }> {
+  writeFileSync(logFile, '', { mode: 0o600 });
+  const fd = openSync(logFile, 'a');
+  let child: ChildProcess;
+  try {
+    // Only a node with a pid file can be found again: one without stays in the caller's process
+    // group, so a kill of the group (a test run cut short) takes it along.
+    const detached = options.pidFile !== undefined;
+    child = spawn(options.binary ?? findAnvil(), anvilArgs(options), { detached, stdio: ['ignore', fd, fd] });
+  } finally {
+    closeSync(fd);
   }
-  rmSync(pidFile, { force: true });
+  child.unref();
+  let failure: DevnetNodeError | null = null;
+  const onExit = (code: number | null) => {
+    failure = new DevnetNodeError(`the devnet node exited with code ${code}: ${tail(logFile, 500)}`);
+  };
+  const onError = (error: Error) => {
+    failure = new DevnetNodeError(`the devnet node could not start: ${error.message}`);
+  };
+  child.once('exit', onExit);
+  child.once('error', onError);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 20_000);
+  try {
+    for (;;) {
+      const match = LISTENING.exec(tail(logFile, 64_000));
+      if (match) return { child, port: Number(match[1]) };
+      if (failure !== null) throw failure;
+      if (Date.now() > deadline) throw new DevnetNodeError('the devnet node did not start in time');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  } finally {
+    child.off('exit', onExit);
+    child.off('error', onError);
+  }
 }
 
 /**
  * A local EVM node (anvil) the service starts and supervises for the embedded devnet: loopback
- * only, state persisted to a file and written on a clean stop (SIGINT) and every few seconds.
+ * only, state persisted to a file and written on a clean stop (SIGINT) and every few seconds. It
+ * outlives a crash of the service, which reattaches to it on its next start.
  */
 export class DevnetNode {
-  private exited: Promise<void>;
-  private stopping = false;
+  private stopped: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+  private lastCopied = 0;
 
   private constructor(
-    private readonly child: ChildProcess,
+    /** The node's process id (tests that kill it). */
+    readonly pid: number,
     readonly rpcUrl: string,
     readonly port: number,
-    onExit: Promise<void>,
+    /** Whether this is a node a previous run left running, rather than one this start spawned. */
+    readonly reattached: boolean,
+    private readonly options: DevnetNodeOptions,
+    private readonly logFile: string,
   ) {
-    this.exited = onExit;
+    this.timer = setInterval(() => this.tend(), (options.snapshotIntervalSeconds ?? 30) * 1000);
+    this.timer.unref();
   }
 
   static async start(options: DevnetNodeOptions): Promise<DevnetNode> {
-    if (options.pidFile !== undefined) await stopOrphan(options.pidFile);
-    const args = [
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(options.port ?? 0),
-      '--chain-id',
-      String(options.chainId),
-      '--accounts',
-      '1',
-      '--hardfork',
-      'cancun',
-      '--gas-limit',
-      String(options.gasLimit ?? 30_000_000),
-    ];
-    if (options.stateFile !== null) {
-      args.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2));
-    }
-    const child = spawn(options.binary ?? findAnvil(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const port = await new Promise<number>((resolve, reject) => {
-      let output = '';
-      const onExit = (code: number | null) =>
-        fail(new DevnetNodeError(`the devnet node exited with code ${code}: ${output.slice(-500)}`));
-      const onError = (error: Error) => fail(new DevnetNodeError(`the devnet node could not start: ${error.message}`));
-      const settle = () => {
-        clearTimeout(timer);
-        child.off('exit', onExit);
-        child.off('error', onError);
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-      };
-      const fail = (error: Error) => {
-        settle();
-        child.kill('SIGKILL');
-        reject(error);
-      };
-      const onData = (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-4_000);
-        const match = LISTENING.exec(output);
-        if (match) {
-          settle();
-          resolve(Number(match[1]));
-        }
-      };
-      const timer = setTimeout(
-        () => fail(new DevnetNodeError('the devnet node did not start in time')),
-        options.startTimeoutMs ?? 20_000,
-      );
-      child.once('exit', onExit);
-      child.once('error', onError);
-      child.stdout?.on('data', onData);
-      child.stderr?.on('data', onData);
-    });
-    // Keep draining the node's output so it never blocks on a full pipe; it logs every request.
-    child.stdout?.resume();
-    child.stderr?.resume();
+    const logFile = options.logFile ?? join(mkdtempSync(join(tmpdir(), 'devnet-node-')), 'anvil.log');
     const { pidFile } = options;
-    if (pidFile !== undefined && child.pid !== undefined) {
-      writeFileSync(pidFile, String(child.pid), { mode: 0o600 });
-      exited.then(() => rmSync(pidFile, { force: true })).catch(() => {});
+    if (pidFile !== undefined) {
+      const running = await DevnetNode.reattach(options, pidFile, logFile);
+      if (running !== null) return running;
+      const orphan = readPid(pidFile);
+      if (orphan !== null) await stopAnvil(orphan, STOP_TIMEOUT_MS);
+      if (orphan !== null) releasePidFile(pidFile, orphan);
     }
-    return new DevnetNode(child, `http://127.0.0.1:${port}`, port, exited);
+    if (options.stateFile !== null) checkStateFile(options.stateFile, options.log);
+    const { child, port } = await spawnAnvil(options, logFile).catch((error: unknown) => {
+      if (options.logFile === undefined) rmSync(dirname(logFile), { recursive: true, force: true });
+      throw error;
+    });
+    const pid = child.pid as number;
+    if (pidFile !== undefined) {
+      writeFileAtomic(pidFile, String(pid));
+      child.once('exit', () => releasePidFile(pidFile, pid));
+    }
+    return new DevnetNode(pid, `http://127.0.0.1:${port}`, port, false, options, logFile);
   }
 
-  /** The node's process id (tests that kill it). */
-  get pid(): number | undefined {
-    return this.child.pid;
+  /** The node named in the pid file, if it is anvil on this state file and answers at `rpcUrl`. */
+  private static async reattach(options: DevnetNodeOptions, pidFile: string, logFile: string): Promise<DevnetNode | null> {
+    const pid = readPid(pidFile);
+    const { rpcUrl } = options;
+    if (pid === null || rpcUrl === undefined || !isAnvil(pid) || !runsOn(pid, options.stateFile)) return null;
+    const port = Number(new URL(rpcUrl).port);
+    if (options.port !== undefined && options.port !== 0 && options.port !== port) return null;
+    if (!(await answers(rpcUrl, options.chainId, REATTACH_TIMEOUT_MS))) return null;
+    options.log?.info({ pid, rpcUrl }, 'reattached to the devnet node a previous run left running');
+    // What it wrote last, if whole, is the last good snapshot from now on (one being written is skipped).
+    if (options.stateFile !== null) keepGoodState(options.stateFile);
+    return new DevnetNode(pid, rpcUrl, port, true, options, logFile);
   }
 
-  /** Stops the node with SIGINT so it writes its state, escalating to SIGKILL after a timeout. */
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    if (!this.stopping) {
-      this.stopping = true;
-      this.child.kill('SIGINT');
+  /** Periodic care: a whole state file is copied aside as the last good snapshot; the log is bounded. */
+  private tend(): void {
+    const { stateFile } = this.options;
+    try {
+      const modified = stateFile === null ? 0 : (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+      if (stateFile !== null && modified !== this.lastCopied && keepGoodState(stateFile)) this.lastCopied = modified;
+      if ((statSync(this.logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_LIMIT_BYTES) truncateSync(this.logFile, 0);
+    } catch {
+      // the next round tries again
     }
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    await this.exited;
-    clearTimeout(timer);
+  }
+
+  /**
+   * Stops the node with SIGINT so it writes its state, escalating to SIGKILL after a timeout, and
+   * keeps the written state as the last good snapshot.
+   */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      clearInterval(this.timer);
+      await stopAnvil(this.pid, STOP_TIMEOUT_MS);
+      if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
+      if (this.options.stateFile !== null) keepGoodState(this.options.stateFile);
+      this.removeOwnLog();
+    })();
+    return this.stopped;
   }
 
   /** Kills the node without letting it save (tests of a crash that loses the latest state). */
   async kill(): Promise<void> {
-    this.child.kill('SIGKILL');
-    await this.exited;
+    clearInterval(this.timer);
+    await killAnvil(this.pid, STOP_TIMEOUT_MS);
+    if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
+    this.removeOwnLog();
+  }
+
+  /** Removes the temp folder of the log when no log file was given. */
+  private removeOwnLog(): void {
+    if (this.options.logFile === undefined) rmSync(dirname(this.logFile), { recursive: true, force: true });
   }
 }

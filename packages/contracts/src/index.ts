@@ -1,3 +1,4 @@
+export { createFileAtomic, writeFileAtomic } from './atomic-file.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
   type DevnetClients,
@@ -11,5 +12,6 @@ export {
   type TestTokenSpec,
 } from './devnet-chain.js';
 export { type AnvilLocation, DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
+export { type DevnetLog, goodStateFile } from './devnet-state.js';
 export { DevnetAccountKeyService, PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devnetClients, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAddress, parseEventLogs } from 'viem';
@@ -29,8 +29,10 @@ afterEach(() => {
   }
 });
 
-function startService(dataDir: string): ChildProcess {
+/** The service in a child process; with `ownGroup`, the leader of a process group of its own. */
+function startService(dataDir: string, ownGroup = false): ChildProcess {
   const child = fork(CHILD, [], {
+    detached: ownGroup,
     execArgv: ['--import', 'tsx', '--conditions', 'source'],
     env: {
       ...process.env,
@@ -83,6 +85,16 @@ async function statuses(dataDir: string): Promise<Map<number, { status: string; 
   }
 }
 
+function exited(child: ChildProcess): Promise<unknown> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', resolve));
+}
+
+function recordOf(dataDir: string): { rpcUrl: string; reactor: `0x${string}` } {
+  return JSON.parse(readFileSync(join(dataDir, DEVNET_RECORD_FILE), 'utf8')) as { rpcUrl: string; reactor: `0x${string}` };
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -101,9 +113,11 @@ function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs =
  * Funds two traders, makes the trades and kills the service mid-settlement, then starts it again
  * and checks that every fill settled exactly once on the chain. With `loseNodeState`, the chain
  * node is killed too and its state file is put back to a snapshot taken after the funding and
- * before any trade: the node has lost every settlement the store recorded.
+ * before any trade: the node has lost every settlement the store recorded. With `'cut'`, the
+ * state file is instead cut short (a crash while the node wrote it) and that snapshot is the last
+ * good copy, which the restart falls back to.
  */
-async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
+async function crashDuringSettlement(loseNodeState: boolean | 'cut'): Promise<void> {
   const data = tempDataDir();
   folders.push(data);
   const stateFile = join(data.dir, 'devnet-chain-state.json');
@@ -132,7 +146,13 @@ async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
   if (loseNodeState) {
     process.kill(nodePid, 'SIGKILL');
     await until(async () => (isAlive(nodePid) ? undefined : true), 'the node to die');
-    writeFileSync(stateFile, snapshot);
+    if (loseNodeState === 'cut') {
+      writeFileSync(join(data.dir, 'devnet-chain-state.good.json'), snapshot);
+      const last = readFileSync(stateFile);
+      writeFileSync(stateFile, last.subarray(0, Math.floor(last.length / 2)));
+    } else {
+      writeFileSync(stateFile, snapshot);
+    }
   }
 
   const second = startService(data.dir);
@@ -143,10 +163,7 @@ async function crashDuringSettlement(loseNodeState: boolean): Promise<void> {
   }, 'every trade to be settled after the restart');
 
   // On the chain as it is now: one Filled event per trade, in the transaction the store names.
-  const record = JSON.parse(readFileSync(join(data.dir, DEVNET_RECORD_FILE), 'utf8')) as {
-    rpcUrl: string;
-    reactor: `0x${string}`;
-  };
+  const record = recordOf(data.dir);
   const clients = devnetClients(record.rpcUrl, 298);
   const logs = await clients.public.getLogs({ address: getAddress(record.reactor), fromBlock: 0n });
   const filled = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs, eventName: 'Filled' });
@@ -170,5 +187,42 @@ describe('a kill -9 during settlement', () => {
 
   it('of the service and its chain node, which loses its latest state: still every fill exactly once', async () => {
     await crashDuringSettlement(true);
+  }, 120_000);
+
+  it('of the service and its chain node, which was writing its state file: the restart falls back to the last good snapshot, and still every fill exactly once', async () => {
+    await crashDuringSettlement('cut');
+    const { dir } = folders[folders.length - 1] as { dir: string };
+    expect(readdirSync(dir).some((name) => name.startsWith('devnet-chain-state.damaged-'))).toBe(true);
+  }, 120_000);
+});
+
+describe('the devnet node outlives a crash of the service', () => {
+  it("a kill -9 of the service's process group leaves the node running; the restart reattaches to it and its chain, and a clean stop stops it", async () => {
+    const data = tempDataDir();
+    folders.push(data);
+    const pidFile = join(data.dir, 'devnet-chain.pid');
+    const first = startService(data.dir, true);
+    await next(first, 'ready');
+    send(first, { type: 'fund' });
+    await next(first, 'funded');
+    const nodePid = Number(readFileSync(pidFile, 'utf8'));
+    const { rpcUrl } = recordOf(data.dir);
+    const head = await devnetClients(rpcUrl, 298).public.getBlockNumber();
+    expect(head).toBeGreaterThan(0n);
+    process.kill(-(first.pid as number), 'SIGKILL');
+    await exited(first);
+    expect(isAlive(nodePid)).toBe(true);
+
+    const second = startService(data.dir, true);
+    await next(second, 'ready');
+    expect(Number(readFileSync(pidFile, 'utf8'))).toBe(nodePid);
+    expect(recordOf(data.dir).rpcUrl).toBe(rpcUrl);
+    expect(await devnetClients(rpcUrl, 298).public.getBlockNumber()).toBeGreaterThanOrEqual(head);
+
+    send(second, { type: 'stop' });
+    await exited(second);
+    await until(async () => (isAlive(nodePid) ? undefined : true), 'the node to stop', 15_000);
+    expect(existsSync(pidFile)).toBe(false);
+    expect(existsSync(join(data.dir, 'devnet-chain-state.good.json'))).toBe(true);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DevnetNode, devnetClients, findAnvil, fund, PartialFillLimitOrderReactor } from '@dex/contracts';
+import { DevnetNode, devnetClients, findAnvil, fund, PartialFillLimitOrderReactor, writeFileAtomic } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import type { Logger } from '../../ports/logger.js';
@@ -27,6 +27,16 @@ export function readDevnetRecord(dataDir: string): DevnetRecord | null {
   return JSON.parse(readFileSync(file, 'utf8')) as DevnetRecord;
 }
 
+/** The record, or null if it is missing or unreadable (a start then deploys afresh if it must). */
+function recordOrNull(dataDir: string, logger: Logger): DevnetRecord | null {
+  try {
+    return readDevnetRecord(dataDir);
+  } catch (error) {
+    logger.warn({ err: error }, `unreadable ${DEVNET_RECORD_FILE}: starting as if it were absent`);
+    return null;
+  }
+}
+
 /** The devnet operator's key: generated once and kept in DATA_DIR (owner-only). */
 export function devnetOperatorKey(dataDir: string): Hex {
   return localSecret(join(dataDir, 'devnet-operator-key'), () => generatePrivateKey()) as Hex;
@@ -44,10 +54,14 @@ export async function openEmbeddedDevnet(
   store: Store,
   logger: Logger,
 ): Promise<ChainContext> {
+  const recorded = recordOrNull(config.dataDir, logger);
   const node = await DevnetNode.start({
     chainId: config.chainId,
     stateFile: join(config.dataDir, 'devnet-chain-state.json'),
     pidFile: join(config.dataDir, 'devnet-chain.pid'),
+    rpcUrl: recorded?.chainId === config.chainId ? recorded.rpcUrl : undefined,
+    logFile: join(config.dataDir, 'devnet-chain.log'),
+    log: logger,
     stateIntervalSeconds: config.chain.stateIntervalSeconds,
     port: config.chain.port,
     gasLimit: Math.max(30_000_000, config.chain.settlement.txGasLimit),
@@ -59,7 +73,7 @@ export async function openEmbeddedDevnet(
     const operator = clients.wallet(operatorAccount(devnetOperatorKey(config.dataDir)));
     await fund(clients, operator.account.address);
 
-    let reactor = readDevnetRecord(config.dataDir)?.reactor;
+    let reactor = recorded?.reactor;
     const code = reactor === undefined ? undefined : await clients.public.getCode({ address: reactor });
     if (reactor === undefined || code === undefined || code === '0x') {
       const hash = await operator.deployContract({
@@ -73,7 +87,7 @@ export async function openEmbeddedDevnet(
       logger.info({ reactor }, 'deployed the reactor on the devnet chain');
     }
     const record: DevnetRecord = { chainId: config.chainId, reactor, rpcUrl: node.rpcUrl };
-    writeFileSync(join(config.dataDir, DEVNET_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+    writeFileAtomic(join(config.dataDir, DEVNET_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
     const context: ChainContext = {
       public: clients.public,
       operator,
