@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 let temps = 0;
 
@@ -66,4 +66,30 @@ export function createFileAtomic(file: string, data: string | Uint8Array, mode =
   }
   syncFolder(file);
   return true;
+}
+
+/** A temp file of `writeTemp`: `<file>.<pid>.<n>.tmp`. */
+const TEMP = /\.(\d+)\.\d+\.tmp$/;
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as somebody else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temp files a crashed writer left in `folder` (those of processes no longer running);
+ * returns their names. A running writer's temp files are left alone.
+ */
+export function removeStrayTemps(folder: string): string[] {
+  const stray = readdirSync(folder).filter((name) => {
+    const pid = TEMP.exec(name)?.[1];
+    return pid !== undefined && !running(Number(pid));
+  });
+  for (const name of stray) rmSync(join(folder, name), { force: true });
+  return stray;
 }

@@ -1,4 +1,4 @@
-export { createFileAtomic, writeFileAtomic } from './atomic-file.js';
+export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
   type DevnetClients,

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createFileAtomic, writeFileAtomic } from '../src/atomic-file.js';
+import { createFileAtomic, removeStrayTemps, writeFileAtomic } from '../src/atomic-file.js';
 import { devnetClients, fund } from '../src/devnet-chain.js';
 import { DevnetNode } from '../src/devnet-node.js';
 import { type DevnetLog, goodStateFile } from '../src/devnet-state.js';
@@ -156,5 +156,15 @@ describe('writing a file whole or not at all', () => {
     expect(createFileAtomic(file, 'second')).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe('first');
     expect(readdirSync(folder)).toEqual(['secret']);
+  });
+
+  it('removes the temp files a crashed writer left, and not those of a writer still running', () => {
+    const folder = mkdtempSync(join(dir, 'stray-'));
+    writeFileSync(join(folder, 'record.json'), '{}');
+    // Process ids are below 2^22 on Linux: this one never runs.
+    writeFileSync(join(folder, 'record.json.4194999.1.tmp'), '{"cut');
+    writeFileSync(join(folder, `record.json.${process.pid}.7.tmp`), '{"writing');
+    expect(removeStrayTemps(folder)).toEqual(['record.json.4194999.1.tmp']);
+    expect(readdirSync(folder).sort()).toEqual(['record.json', `record.json.${process.pid}.7.tmp`]);
   });
 });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { removeStrayTemps } from '@dex/contracts';
 import { type Eip712Domain, OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
@@ -105,8 +106,15 @@ async function startSettlement(
  * Opens the store (migrating it), seeds the devnet on first start, loads the registry, rebuilds the
  * books from the stored open orders and wires the trading services.
  */
+/** Creates DATA_DIR (owner-only); files in it are written by rename, and a crash mid-write can leave the temp file. */
+function openDataDir(dataDir: string, logger: FastifyBaseLogger): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const stray = removeStrayTemps(dataDir);
+  if (stray.length > 0) logger.info({ files: stray }, 'removed temp files a crashed write left in DATA_DIR');
+}
+
 export async function openServices(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<Services> {
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  openDataDir(config.dataDir, logger);
   const store = await openSqliteStore(storeFile(config));
   const closers: (() => Promise<void>)[] = [() => store.close()];
   const close = async () => {
