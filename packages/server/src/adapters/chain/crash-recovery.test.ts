@@ -126,12 +126,19 @@ async function crashDuringSettlement(loseNodeState: boolean | 'cut'): Promise<vo
   send(first, { type: 'fund' });
   await next(first, 'funded');
   const funded = Date.now();
-  // The node writes its state every second: the first write after the funding holds it.
-  await until(
-    async () => (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0) > funded + 100 || undefined,
-    'a state dump',
-  );
-  const snapshot = readFileSync(stateFile);
+  // The node writes its state every second, each dump taken when its write starts: one written
+  // more than a second after the funding began after it, and holds the funding. The node rewrites
+  // the file in place, so a read can catch it half-written: only a whole dump will do.
+  const snapshot = await until(async () => {
+    if ((statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0) <= funded + 1_500) return undefined;
+    const bytes = readFileSync(stateFile);
+    try {
+      JSON.parse(bytes.toString('utf8'));
+      return bytes;
+    } catch {
+      return undefined;
+    }
+  }, 'a whole state dump after the funding');
   send(first, { type: 'trade', count: TRADES });
   const { tradeIds } = await next(first, 'traded');
   expect(tradeIds).toHaveLength(TRADES);
