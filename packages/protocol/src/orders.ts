@@ -39,6 +39,7 @@ const HistoryType = Type.Union([
   Type.Literal('CREATED'),
   Type.Literal('PARTIAL_FILL'),
   Type.Literal('FILLED'),
+  Type.Literal('FILL_REVERTED'),
   Type.Literal('CANCELED'),
   Type.Literal('EXPIRED'),
   Type.Literal('REJECTED'),

@@ -27,6 +27,7 @@ const HISTORY_TYPE: Record<UserEventType, HistoryEventType> = {
   ORDER_CREATED: 'CREATED',
   ORDER_PARTIALLY_FILLED: 'PARTIAL_FILL',
   ORDER_FILLED: 'FILLED',
+  ORDER_FILL_REVERTED: 'FILL_REVERTED',
   ORDER_CANCELED: 'CANCELED',
   ORDER_EXPIRED: 'EXPIRED',
   ORDER_REJECTED: 'REJECTED',
@@ -210,5 +211,78 @@ describe('OrderTracker', () => {
       ['ORDER_PARTIALLY_FILLED', 12, 'PARTIALLY_FILLED', '1.5', null],
       ['ORDER_CANCELED', 15, 'CANCELED', '1.5', 'USER'],
     ]);
+  });
+
+  it('reads a reverted fill from a history: the filled amount falls and a filled order is open again', () => {
+    const fill = (amountBase: string) => ({
+      tradeId: 3,
+      role: 'maker' as const,
+      price: '0.25',
+      amountBase,
+      baseAmount: '0',
+      quoteAmount: '0',
+    });
+    const event = (id: string, type: HistoryEventType, extra: Partial<OrderHistory['events'][number]> = {}) => ({
+      id,
+      type,
+      timestamp: 1,
+      txHash: null,
+      reason: null,
+      fill: null,
+      htsResponseCode: null,
+      ...extra,
+    });
+    const history: OrderHistory = {
+      orderId: 7,
+      orderbookId: '2',
+      total: 5,
+      page: 1,
+      limit: 100,
+      events: [
+        event('10', 'CREATED'),
+        event('11', 'PARTIAL_FILL', { fill: fill('1') }),
+        event('12', 'FILLED', { fill: fill('2') }),
+        event('14', 'FILL_REVERTED', { reason: 'INSUFFICIENT_FUNDS', fill: fill('2') }),
+        event('15', 'CANCELED', { reason: 'SETTLEMENT_FAILED' }),
+        event('16', 'FILL_REVERTED', { reason: 'NONCE_FLOOR', fill: fill('1') }),
+      ],
+    };
+    expect(historyEvents(history).map(({ type, status, filledAmount }) => [type, status, filledAmount])).toEqual([
+      ['ORDER_CREATED', 'ACTIVE', '0'],
+      ['ORDER_PARTIALLY_FILLED', 'PARTIALLY_FILLED', '1'],
+      ['ORDER_FILLED', 'FILLED', '3'],
+      ['ORDER_FILL_REVERTED', 'PARTIALLY_FILLED', '1'],
+      ['ORDER_CANCELED', 'CANCELED', '1'],
+      ['ORDER_FILL_REVERTED', 'CANCELED', '0'],
+    ]);
+  });
+
+  it('tells a reverted fill though the filled amount falls, and tracks the order it opens again', () => {
+    const tracker = new OrderTracker();
+    tracker.start([{ orderId: 4, orderbookId: '1', status: 'PARTIALLY_FILLED', filledAmount: '2' }], 20);
+    const base = { orderbookId: '1', timestamp: 0, reason: null, txHash: null, fill: null };
+    expect(
+      tracker.accept({ ...base, type: 'ORDER_FILL_REVERTED', eventId: 21, orderId: '4', status: 'ACTIVE', filledAmount: '0' }),
+    ).toBe(true);
+    expect(tracker.orders().get(4)).toMatchObject({ status: 'ACTIVE', filledAmount: '0' });
+    // Order 5 had filled (and left the tracker) before the listing; its fill is given back after it.
+    expect(
+      tracker.accept({
+        ...base,
+        type: 'ORDER_FILL_REVERTED',
+        eventId: 22,
+        orderId: '5',
+        status: 'PARTIALLY_FILLED',
+        filledAmount: '1',
+      }),
+    ).toBe(true);
+    expect(tracker.orders().get(5)).toMatchObject({ status: 'PARTIALLY_FILLED', filledAmount: '1' });
+    // The same revert again (a replayed history) is not news.
+    expect(
+      tracker.accept({ ...base, type: 'ORDER_FILL_REVERTED', eventId: 21, orderId: '4', status: 'ACTIVE', filledAmount: '0' }),
+    ).toBe(false);
+    // A listing that shows an order's fill given back names it as moved.
+    expect(tracker.movedIn([{ orderId: 4, orderbookId: '1', status: 'ACTIVE', filledAmount: '0' }])).toEqual([5]);
+    expect(tracker.movedIn([{ orderId: 5, orderbookId: '1', status: 'ACTIVE', filledAmount: '0' }])).toEqual([4, 5]);
   });
 });

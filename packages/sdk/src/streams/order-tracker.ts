@@ -18,7 +18,10 @@ interface Entry extends TrackedOrder {
   readonly lastEventId: number;
 }
 
-/** An order only moves forward: ACTIVE, then PARTIALLY_FILLED, then one final status. */
+/**
+ * An order moves forward (ACTIVE, then PARTIALLY_FILLED, then one final status) except when a fill
+ * is given back (ORDER_FILL_REVERTED): then its filled amount falls and it may be open again.
+ */
 const RANK: Readonly<Record<OrderStatus, number>> = {
   ACTIVE: 0,
   PARTIALLY_FILLED: 1,
@@ -31,7 +34,7 @@ const RANK: Readonly<Record<OrderStatus, number>> = {
 const isOpen = (status: OrderStatus): boolean => RANK[status] < 2;
 
 /**
- * Whether a state is past another. Along an order's life the filled amount never falls and the
+ * Whether a state is past another. Between reverted fills the filled amount never falls and the
  * status never goes back, and every event moves at least one of them: so an event whose state is
  * not past the known one is already reflected in it.
  */
@@ -88,11 +91,12 @@ export class OrderTracker {
    */
   movedIn(orders: readonly TrackedOrder[]): number[] {
     const listed = new Map(orders.map((order) => [order.orderId, order]));
-    // A listing is newer than what the tracker knows, so a state that differs is one past it.
+    // A listing is newer than what the tracker knows, so a state that differs (forward, or back
+    // by a reverted fill) is a move.
     const moved = [...this.#open.values()]
       .filter((known) => {
         const now = listed.get(known.orderId);
-        return now === undefined || isPast(now, known);
+        return now === undefined || now.status !== known.status || now.filledAmount !== known.filledAmount;
       })
       .map((known) => known.orderId);
     for (const order of orders) if (!this.#open.has(order.orderId)) moved.push(order.orderId);
@@ -108,7 +112,11 @@ export class OrderTracker {
   accept(event: UserEvent): boolean {
     const orderId = Number(event.orderId);
     const known = this.#open.get(orderId);
-    const news = known === undefined ? event.eventId > this.#seenUpTo : event.eventId > known.lastEventId && isPast(event, known);
+    // A reverted fill moves the state back, so only its id tells whether it is known.
+    const news =
+      known === undefined
+        ? event.eventId > this.#seenUpTo
+        : event.eventId > known.lastEventId && (event.type === 'ORDER_FILL_REVERTED' || isPast(event, known));
     this.#seenUpTo = Math.max(this.#seenUpTo, event.eventId);
     if (!news) return false;
     if (isOpen(event.status)) this.#track({ ...event, orderId }, event.eventId);

@@ -6,6 +6,8 @@ export interface FailedFill {
   readonly bookId: number;
   readonly makerOrderId: number;
   readonly takerOrderId: number;
+  /** Display price, quote per base. */
+  readonly price: string;
   readonly baseAmount: bigint;
   readonly quoteAmount: bigint;
   readonly culprit: 'maker' | 'taker' | null;

@@ -19,6 +19,7 @@ export function failedFill(trade: UnsettledTrade, outcome: { reason: RejectReaso
     bookId: trade.bookId,
     makerOrderId: trade.maker.orderId,
     takerOrderId: trade.taker.orderId,
+    price: trade.price,
     baseAmount: trade.baseAmount,
     quoteAmount: trade.quoteAmount,
     culprit: outcome.party === 'Maker' ? 'maker' : outcome.party === 'Taker' ? 'taker' : null,

@@ -28,6 +28,7 @@ function flow(count: number, edShare: (index: number) => boolean, fillsPerMaker 
       tradeId: index + 1,
       bookId: 1,
       direction: 'buy',
+      price: '1',
       baseAmount: 1n,
       quoteAmount: 1n,
       status: 'pending',

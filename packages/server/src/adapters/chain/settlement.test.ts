@@ -1,9 +1,11 @@
 import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
 import { BUY, parseWireOrder, SELL } from '@dex/core';
+import type { UserEventMessage } from '@dex/protocol';
 import { type Address, createPublicClient, encodeAbiParameters, getAddress, type Hex, http, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../test-support/funded-trader.js';
 import { type Harness, ManualClock, startHarness, Trader } from '../../test-support/harness.js';
+import { StreamClient, streamUrl } from '../../test-support/stream-client.js';
 import { DevnetIssuer } from './devnet-issuer.js';
 import { ReactorIndexer } from './reactor-indexer.js';
 
@@ -14,7 +16,7 @@ const SETTLED_FILL_WORDS_SLOT = 6n;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ CHAIN: 'devnet' }, { clock: new ManualClock(Date.now()) });
+  h = await startHarness({ CHAIN: 'devnet' }, { clock: new ManualClock(Date.now()), listen: true });
 });
 
 afterAll(async () => {
@@ -353,6 +355,7 @@ describe('funds on the devnet chain', () => {
     });
     await devnet.test.stopImpersonatingAccount({ address: holder });
 
+    const stream = await StreamClient.open(streamUrl(h.url, 'user-events', { token: taker.token }));
     const bid = await taker.limit(2, BUY, 90_000, 10);
     expect(bid.status).toBe('FILLED');
     const canceled = await canceledEvent(maker, ask.id);
@@ -362,6 +365,18 @@ describe('funds on the devnet chain', () => {
       return order.status === 'OPEN' ? order : undefined;
     }, 'the taker to be back on the book');
     expect(back.filledSteps).toBe(0);
+    // The answer FILLED is corrected visibly: in the history, on the stream, and on the tape.
+    const history = await taker.request<{ events: { type: string; reason: string | null }[] }>(
+      'GET',
+      `/orders/${bid.id}/history`,
+    );
+    expect(history.body.events.map((event) => event.type)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED']);
+    expect(history.body.events[2]?.reason).toBe('INSUFFICIENT_FUNDS');
+    const reverted = (await stream.waitFor((message) => message.type === 'ORDER_FILL_REVERTED')) as UserEventMessage;
+    expect(reverted).toMatchObject({ orderId: String(bid.id), status: 'ACTIVE', filledAmount: '0' });
+    await stream.close();
+    const tape = (await h.app.inject({ method: 'GET', url: '/trades/2?limit=100' })).json() as { trades: { tradeId: number }[] };
+    expect(tape.trades.map((trade) => trade.tradeId)).not.toContain(Number(reverted.fill?.tradeId));
     h.clock.advance(60_000);
     const depth = (await h.app.inject({ method: 'GET', url: '/depth/2' })).json() as { bids: [string, string][] };
     expect(depth.bids[0]).toEqual(['0.9', '10']);
@@ -373,10 +388,12 @@ describe('a chain whose state outlived its history', () => {
     const { chain } = settlement();
     const devnet = chain.devnet;
     if (devnet === null) throw new Error('not a devnet');
-    let lastTrade = 0;
-    for (const market of h.services.registry.list())
-      lastTrade = Math.max(lastTrade, (await h.services.store.trades.latest(market.book.id))?.id ?? 0);
-    const lost = lastTrade + 1;
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    await maker.limit(1, SELL, 100_000, 3);
+    expect((await taker.limit(1, BUY, 100_000, 1)).status).toBe('FILLED');
+    // Trade ids are global: the next one follows the trade just made.
+    const lost = ((await h.services.store.trades.latest(1))?.id ?? 0) + 1;
     // The reactor's bit of the next fill id set, as a node restored from a state newer than its
     // blocks has it: settled, with no block holding the event.
     const word = keccak256(
@@ -389,9 +406,6 @@ describe('a chain whose state outlived its history', () => {
       value: toHex(before | (1n << BigInt(lost & 0xff)), { size: 32 }),
     });
 
-    const maker = await fundedTrader((host) => Trader.secp256k1(host));
-    const taker = await fundedTrader((host) => Trader.ed25519(host));
-    await maker.limit(1, SELL, 100_000, 2);
     expect((await taker.limit(1, BUY, 100_000, 1)).status).toBe('FILLED');
     expect((await taker.limit(1, BUY, 100_000, 1)).status).toBe('FILLED');
     const tape = (await settledTape()) as { tradeId: number; transactionHash: string }[];

@@ -301,4 +301,33 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE nonce_floor_relays ADD COLUMN mined_block INTEGER;
     `,
   },
+  {
+    version: 7,
+    name: 'fills the reactor refused: a FILL_REVERTED history event, and trades taken off the tape',
+    sql: `
+      -- SQLite cannot change a CHECK constraint in place: the table is rebuilt with its ids.
+      CREATE TABLE order_events_v7 (
+        id INTEGER PRIMARY KEY,
+        order_id INTEGER NOT NULL REFERENCES orders (id),
+        account TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('CREATED', 'PARTIAL_FILL', 'FILLED', 'FILL_REVERTED', 'CANCELED', 'EXPIRED', 'REJECTED')),
+        timestamp INTEGER NOT NULL,
+        tx_hash TEXT,
+        reason TEXT,
+        trade_id INTEGER REFERENCES trades (id),
+        role TEXT CHECK (role IN ('maker', 'taker'))
+      ) STRICT;
+      INSERT INTO order_events_v7 (id, order_id, account, type, timestamp, tx_hash, reason, trade_id, role)
+        SELECT id, order_id, account, type, timestamp, tx_hash, reason, trade_id, role FROM order_events;
+      DROP TABLE order_events;
+      ALTER TABLE order_events_v7 RENAME TO order_events;
+      CREATE INDEX order_events_by_order ON order_events (order_id, id);
+      CREATE INDEX order_events_by_account ON order_events (account, id);
+      CREATE INDEX order_events_by_trade ON order_events (trade_id) WHERE trade_id IS NOT NULL;
+      -- A trade whose settlement failed is undone: off the tape and out of its candle from then on.
+      ALTER TABLE trades ADD COLUMN reverted_at INTEGER;
+      -- The trades of one candle, to rebuild it without a reverted one.
+      CREATE INDEX trades_by_time ON trades (book_id, executed_at);
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import type {
   FillRole,
+  NewOrderEvent,
   OrderEventRecord,
   OrderEventType,
   OrderQuery,
@@ -186,6 +187,12 @@ function insertNewOrders(statements: OrderStatements, turn: TurnWrite): void {
   }
 }
 
+/** The trade a history event refers to: one of the turn by its index, or a stored one by its id. */
+function tradeIdOf(fill: NewOrderEvent['fill'], turnTradeIds: readonly number[]): number | null {
+  if (fill === null) return null;
+  return 'tradeIndex' in fill ? (turnTradeIds[fill.tradeIndex] ?? null) : fill.tradeId;
+}
+
 /** Everything one engine turn changed; runs inside the commit's transaction. */
 function writeTurn(statements: OrderStatements, partners: TurnPartners, turn: TurnWrite): StoredTurnIds {
   insertNewOrders(statements, turn);
@@ -209,14 +216,14 @@ function writeTurn(statements: OrderStatements, partners: TurnPartners, turn: Tu
         event.type,
         event.timestamp,
         event.reason,
-        event.fill === null ? null : (tradeIds[event.fill.tradeIndex] ?? null),
+        tradeIdOf(event.fill, tradeIds),
         event.fill?.role ?? null,
         event.txHash ?? null,
       ).lastInsertRowid,
     ),
   );
   for (const [bookId, updateId] of turn.lastUpdateIds) statements.setUpdateId.run(bookId, updateId);
-  partners.settlements.failWithin(turn.settlementFailures);
+  partners.trades.revertWithin(partners.settlements.failWithin(turn.settlementFailures));
   partners.cancellations.writeWithin(turn.cancellations, turn.finalizedCancellations, turn.nonceFloors);
   for (const [account, floor] of turn.nonceFloors) {
     // Floors only rise: a late, lower cancel/all must not revive orders.

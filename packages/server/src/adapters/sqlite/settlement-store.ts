@@ -6,6 +6,7 @@ interface UnsettledRow {
   trade_id: number;
   book_id: number;
   direction: 'buy' | 'sell';
+  price: string;
   base_amount: string;
   quote_amount: string;
   status: 'pending' | 'submitted';
@@ -23,7 +24,7 @@ interface UnsettledRow {
 }
 
 const UNSETTLED = `
-  SELECT s.trade_id, t.book_id, t.direction, t.base_amount, t.quote_amount, s.status, s.tx_hash,
+  SELECT s.trade_id, t.book_id, t.direction, t.price, t.base_amount, t.quote_amount, s.status, s.tx_hash,
     m.id AS maker_id, m.account AS maker_account, m.order_hash AS maker_hash, m.signed_order AS maker_order,
     m.signature AS maker_signature,
     k.id AS taker_id, k.account AS taker_account, k.order_hash AS taker_hash, k.signed_order AS taker_order,
@@ -38,6 +39,7 @@ function toUnsettled(row: UnsettledRow): UnsettledTrade {
     tradeId: row.trade_id,
     bookId: row.book_id,
     direction: row.direction,
+    price: row.price,
     baseAmount: BigInt(row.base_amount),
     quoteAmount: BigInt(row.quote_amount),
     status: row.status,
@@ -62,8 +64,8 @@ function toUnsettled(row: UnsettledRow): UnsettledTrade {
 export interface SqliteSettlementStore extends SettlementStore {
   /** Queues new trades for settlement inside the caller's transaction. */
   insertPendingWithin(trades: readonly { id: number; executedAt: number; makerOrderId: number; takerOrderId: number }[]): void;
-  /** Marks trades failed inside the caller's transaction (settled ones are left alone). */
-  failWithin(failures: readonly SettlementFailure[]): number[];
+  /** Marks trades failed inside the caller's transaction (settled ones are left alone); returns those it marked. */
+  failWithin(failures: readonly SettlementFailure[]): SettlementFailure[];
 }
 
 /** The prepared statements of the settlement store. */
@@ -93,7 +95,7 @@ function settlementStatements(db: SqlDatabase) {
        WHERE trade_id = ? AND status <> 'settled'`,
     ),
     tradeHash: db.prepare('UPDATE trades SET transaction_hash = ? WHERE id = ?'),
-    eventHash: db.prepare('UPDATE order_events SET tx_hash = ? WHERE trade_id = ?'),
+    eventHash: db.prepare("UPDATE order_events SET tx_hash = ? WHERE trade_id = ? AND type IN ('PARTIAL_FILL', 'FILLED')"),
     fail: db.prepare(
       `UPDATE settlements SET status = 'failed', reason = ?, updated_at = ?
        WHERE trade_id = ? AND status IN ('pending', 'submitted')`,
@@ -161,9 +163,7 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
       );
     },
     failWithin(failures) {
-      return failures.flatMap(({ tradeId, reason, time }) =>
-        statements.fail.run(reason, time, tradeId).changes > 0 ? [tradeId] : [],
-      );
+      return failures.filter(({ tradeId, reason, time }) => statements.fail.run(reason, time, tradeId).changes > 0);
     },
     async unsettledTrades(tradeIds) {
       return statements.unsettledTrades.all(JSON.stringify(tradeIds)).map(toUnsettled);

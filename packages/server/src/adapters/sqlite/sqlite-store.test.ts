@@ -6,7 +6,7 @@ import { type NewBook, type NewTrade, type Store, StoreConflictError } from '../
 import { tempDataDir } from '../../test-support/harness.js';
 import { testToken } from '../../test-support/tokens.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
-import type { Migration } from './migrations.js';
+import { MIGRATIONS, type Migration } from './migrations.js';
 import { migrate, openSqliteStore } from './sqlite-store.js';
 import { CANDLE_MS } from './trade-store.js';
 
@@ -96,6 +96,7 @@ describe('migrations', () => {
         { version: 4, name: 'settlement of trades on the reactor and the indexer cursor' },
         { version: 5, name: 'dead-man switches of POST /cancel/after' },
         { version: 6, name: 'blocks of confirmed cancellations and raised floors, to send again what the chain lost' },
+        { version: 7, name: 'fills the reactor refused: a FILL_REVERTED history event, and trades taken off the tape' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -141,6 +142,30 @@ describe('migrations', () => {
     const after = await openDatabase(file);
     expect(after.prepare('SELECT * FROM schema_migrations').all()).toEqual(recorded);
     after.close();
+  });
+
+  it('keeps every history event, its id and its indexes when version 7 rebuilds the table', async () => {
+    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    try {
+      migrate(db, MIGRATIONS.slice(0, 6));
+      // History rows alone, without the orders and trades they name.
+      db.exec('PRAGMA foreign_keys = OFF');
+      const insert = db.prepare(
+        'INSERT INTO order_events (id, order_id, account, type, timestamp, tx_hash, reason, trade_id, role) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      insert.run(3, 1, '0.0.7', 'CREATED', 10, null, null, null, null);
+      insert.run(9, 1, '0.0.7', 'FILLED', 11, '0xab', null, 4, 'maker');
+      const before = db.prepare('SELECT * FROM order_events ORDER BY id').all();
+      expect(migrate(db, MIGRATIONS)).toEqual([7]);
+      expect(db.prepare('SELECT * FROM order_events ORDER BY id').all()).toEqual(before);
+      expect(
+        column(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'order_events' ORDER BY name"),
+      ).toEqual(['order_events_by_account', 'order_events_by_order', 'order_events_by_trade']);
+      insert.run(10, 1, '0.0.7', 'FILL_REVERTED', 12, null, 'NONCE_FLOOR', 4, 'maker');
+      expect(() => insert.run(11, 1, '0.0.7', 'UNDONE', 13, null, null, null, null)).toThrow(/CHECK/);
+    } finally {
+      db.close();
+    }
   });
 
   it('returns the versions it applied, and none the second time', async () => {

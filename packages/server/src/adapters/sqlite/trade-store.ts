@@ -1,3 +1,4 @@
+import type { SettlementFailure } from '../../ports/store/order-ports.js';
 import type { NewTrade, TradePage, TradeRecord, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
 import type { CandleRow } from './candle-store.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
@@ -51,6 +52,8 @@ interface CandleDelta {
 export interface SqliteTradeStore extends TradeStore {
   /** Inserts trades and folds them into the candles inside the caller's transaction; returns their ids. */
   insertWithin(trades: readonly NewTrade[]): number[];
+  /** Takes trades whose settlement failed off the tape and rebuilds their candles, inside the caller's transaction. */
+  revertWithin(failures: readonly SettlementFailure[]): void;
 }
 
 /** The prepared statements of the trade store. */
@@ -71,21 +74,33 @@ function tradeStatements(db: SqlDatabase) {
          base_volume = @base, quote_volume = @quote, trade_count = trade_count + @count
        WHERE book_id = @bookId AND start_ms = @start`,
     ),
-    pageAsc: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id ASC LIMIT ? OFFSET ?'),
-    pageDesc: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id DESC LIMIT ? OFFSET ?'),
-    countTrades: db.prepare<{ total: number }>('SELECT count(*) AS total FROM trades WHERE book_id = ?'),
-    latestTrade: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? ORDER BY id DESC LIMIT 1'),
+    pageAsc: db.prepare<TradeRow>(
+      'SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id ASC LIMIT ? OFFSET ?',
+    ),
+    pageDesc: db.prepare<TradeRow>(
+      'SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT ? OFFSET ?',
+    ),
+    countTrades: db.prepare<{ total: number }>('SELECT count(*) AS total FROM trades WHERE book_id = ? AND reverted_at IS NULL'),
+    latestTrade: db.prepare<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT 1'),
+    revert: db.prepare<TradeRow>('UPDATE trades SET reverted_at = ? WHERE id = ? AND reverted_at IS NULL RETURNING *'),
+    candleTrades: db.prepare<TradeRow>(
+      `SELECT * FROM trades WHERE book_id = ? AND executed_at >= ? AND executed_at < ? AND reverted_at IS NULL
+       ORDER BY id`,
+    ),
+    deleteCandle: db.prepare('DELETE FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
     candlesSince: db.prepare<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms'),
   };
 }
 
 type TradeStatements = ReturnType<typeof tradeStatements>;
 
+const candleStart = (executedAt: number): number => executedAt - (executedAt % CANDLE_MS);
+
 /** Folds trades into their candles: one read and one write per candle touched, not per trade. */
 function foldIntoCandles(statements: TradeStatements, trades: readonly NewTrade[]): void {
   const touched = new Map<string, CandleDelta>();
   for (const trade of trades) {
-    const start = trade.executedAt - (trade.executedAt % CANDLE_MS);
+    const start = candleStart(trade.executedAt);
     const key = `${trade.bookId}:${start}`;
     const delta = touched.get(key);
     if (delta === undefined) {
@@ -145,8 +160,24 @@ export function sqliteTradeStore(db: SqlDatabase): SqliteTradeStore {
     return ids;
   };
 
+  /** A candle's extremes cannot be taken back one trade at a time: it is rebuilt from the trades it keeps. */
+  const revertWithin = (failures: readonly SettlementFailure[]): void => {
+    const candles = new Map<string, { bookId: number; start: number }>();
+    for (const { tradeId, time } of failures) {
+      const trade = statements.revert.get(time, tradeId);
+      if (trade === undefined) continue;
+      const start = candleStart(trade.executed_at);
+      candles.set(`${trade.book_id}:${start}`, { bookId: trade.book_id, start });
+    }
+    for (const { bookId, start } of candles.values()) {
+      statements.deleteCandle.run(bookId, start);
+      foldIntoCandles(statements, statements.candleTrades.all(bookId, start, start + CANDLE_MS).map(toTrade));
+    }
+  };
+
   return {
     insertWithin,
+    revertWithin,
     async append(trades) {
       if (trades.length > 0) inTransaction(db, () => insertWithin(trades));
     },

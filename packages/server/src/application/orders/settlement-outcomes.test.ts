@@ -25,6 +25,7 @@ async function trade(steps: number, culprit: FailedFill['culprit']): Promise<Fai
     bookId: pending.bookId,
     makerOrderId: pending.maker.orderId,
     takerOrderId: pending.taker.orderId,
+    price: pending.price,
     baseAmount: pending.baseAmount,
     quoteAmount: pending.quoteAmount,
     culprit,
@@ -57,5 +58,57 @@ describe('settlement outcomes', () => {
     await desk.outcomes.unwindFills([failure]);
     expect(desk.commits.slice(commits).flatMap((commit) => commit.orderEvents)).toEqual([]);
     expect((await desk.store.orders.get(failure.makerOrderId))?.status).toBe('CANCELED');
+  });
+
+  it('records a FILL_REVERTED event on both orders with the reason and the quantity given back', async () => {
+    const failure = await trade(4, 'taker');
+    const commits = desk.commits.length;
+    await desk.outcomes.unwindFills([failure]);
+    const types = async (id: number) => (await desk.store.orders.history(id)).map((event) => event.type);
+    expect(await types(failure.makerOrderId)).toEqual(['CREATED', 'PARTIAL_FILL', 'FILL_REVERTED']);
+    expect(await types(failure.takerOrderId)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'CANCELED']);
+    const [reverted] = (await desk.store.orders.history(failure.takerOrderId)).filter((event) => event.type === 'FILL_REVERTED');
+    expect(reverted).toMatchObject({
+      reason: 'INSUFFICIENT_FUNDS',
+      txHash: null,
+      fill: { tradeId: failure.tradeId, baseAmount: failure.baseAmount, quoteAmount: failure.quoteAmount, role: 'taker' },
+    });
+    // The stream is told the status and filled size each order has after the event.
+    const told = desk.commits.slice(commits).flatMap((commit) => commit.orderEvents);
+    expect(told.map(({ orderId, type, status, filledSteps }) => ({ orderId, type, status, filledSteps }))).toEqual([
+      { orderId: failure.makerOrderId, type: 'FILL_REVERTED', status: 'OPEN', filledSteps: 0 },
+      { orderId: failure.takerOrderId, type: 'FILL_REVERTED', status: 'OPEN', filledSteps: 0 },
+      { orderId: failure.takerOrderId, type: 'CANCELED', status: 'CANCELED', filledSteps: 0 },
+    ]);
+    expect(told[0]?.fill).toMatchObject({ tradeId: failure.tradeId, price: failure.price, role: 'maker' });
+  });
+
+  it('takes a reverted trade off the tape and rebuilds its candle from the trades it keeps', async () => {
+    const first = await trade(4, 'taker');
+    const [bid] = (await desk.nonces('0.0.9', 1)) as [bigint];
+    await desk.acceptance.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 2, bid)]);
+    const before = await desk.store.trades.windowStats(1, 0);
+    expect(before.tradeCount).toBe(2);
+    await desk.outcomes.unwindFills([first]);
+    const tape = await desk.store.trades.page(1, 'desc', 0, 10);
+    expect(tape.total).toBe(1);
+    expect(tape.trades.map((each) => each.id)).not.toContain(first.tradeId);
+    const after = await desk.store.trades.windowStats(1, 0);
+    expect(after).toMatchObject({
+      tradeCount: 1,
+      baseVolume: before.baseVolume - first.baseAmount,
+      quoteVolume: before.quoteVolume - first.quoteAmount,
+    });
+    expect((await desk.store.trades.latest(1))?.id).not.toBe(first.tradeId);
+  });
+
+  it('keeps a cancelled order cancelled with the smaller fill when its fill is reverted', async () => {
+    const failure = await trade(4, null);
+    await desk.cancellations.cancel('0.0.7', [failure.makerOrderId]);
+    expect((await desk.store.orders.get(failure.makerOrderId))?.status).toBe('CANCELED');
+    await desk.outcomes.unwindFills([failure]);
+    expect(await desk.store.orders.get(failure.makerOrderId)).toMatchObject({ status: 'CANCELED', filledSteps: 0 });
+    const last = (await desk.store.orders.history(failure.makerOrderId)).at(-1);
+    expect(last).toMatchObject({ type: 'FILL_REVERTED', reason: 'SETTLEMENT_FAILED' });
   });
 });

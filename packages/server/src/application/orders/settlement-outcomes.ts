@@ -37,7 +37,10 @@ export class SettlementOutcomes {
     });
   }
 
-  /** Gives one side of a failed trade its quantity back, and decides whether it trades on. */
+  /**
+   * Gives one side of a failed trade its quantity back, with a FILL_REVERTED event in its history,
+   * and decides whether it trades on.
+   */
   private async giveBack(turn: OrderTurn, failure: FailedFill, role: 'maker' | 'taker'): Promise<void> {
     const { books } = this;
     const id = role === 'maker' ? failure.makerOrderId : failure.takerOrderId;
@@ -46,15 +49,17 @@ export class SettlementOutcomes {
     const order = live ?? (record === undefined ? undefined : storedLiveOrder(record));
     const market = books.findMarket(failure.bookId);
     if (market === undefined || order === undefined) return;
-    const steps = Number(failure.baseAmount / market.grid.sizeStepRaw);
+    const { tradeId, price, baseAmount, quoteAmount } = failure;
+    const steps = Number(baseAmount / market.grid.sizeStepRaw);
     order.filledSteps -= steps;
-    order.filledInput -= order.side === BUY ? failure.quoteAmount : failure.baseAmount;
-    order.filledOutput -= order.side === BUY ? failure.baseAmount : failure.quoteAmount;
+    order.filledInput -= order.side === BUY ? quoteAmount : baseAmount;
+    order.filledOutput -= order.side === BUY ? baseAmount : quoteAmount;
     const atFault = failure.culprit === role;
     const completed = order.status === 'FILLED';
+    // An order that ended otherwise (cancelled, expired) keeps its status with the smaller fill.
+    if (live !== undefined || completed) order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
+    turn.revertFill(order, { tradeId, price, baseAmount, quoteAmount, role }, failure.reason);
     if (live !== undefined || (completed && !atFault && books.canTradeAgain(order, turn.time))) {
-      order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
-      turn.update(order);
       if (atFault) books.remove(turn, order, failure.reason);
       else if (live !== undefined) books.replenish(turn, order, steps);
       else books.placeAgain(turn, order);
@@ -64,8 +69,6 @@ export class SettlementOutcomes {
         failure.reason === 'EXPIRED' && atFault ? 'EXPIRED' : 'CANCELED',
         atFault ? failure.reason : 'SETTLEMENT_FAILED',
       );
-    } else {
-      turn.update(order);
     }
   }
 }

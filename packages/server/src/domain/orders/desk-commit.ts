@@ -1,5 +1,5 @@
 import type { OrderFacts } from './live-orders.js';
-import type { OrderEventRecord } from './order-records.js';
+import type { OrderEventRecord, OrderState } from './order-records.js';
 import type { NewTrade } from './trade-records.js';
 
 /** A price level as `[price in ticks, total resting size in size steps]`; size 0 means the level is gone. */
@@ -27,6 +27,8 @@ export interface CommittedOrderEvent extends OrderEventRecord {
   readonly bookId: number;
   /** The order's filled size after this event, in size steps. */
   readonly filledSteps: number;
+  /** The order's status after this event. */
+  readonly status: OrderState;
   /** The order's signed terms (its size as of the end of the commit group). */
   readonly order: OrderFacts;
 }

@@ -6,7 +6,8 @@ export type OrderType = 'LIMIT' | 'MARKET';
 
 export type OrderState = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
 
-export type OrderEventType = 'CREATED' | 'PARTIAL_FILL' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
+/** `FILL_REVERTED` gives back the quantity of a fill whose settlement the reactor refused. */
+export type OrderEventType = 'CREATED' | 'PARTIAL_FILL' | 'FILLED' | 'FILL_REVERTED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
 
 export type FillRole = 'maker' | 'taker';
 
@@ -63,14 +64,23 @@ export interface OrderEventRecord {
   readonly fill: FillDetail | null;
 }
 
-/** A history event to write; a fill refers to a trade of the same turn by its index. */
+/** A fill of the turn that writes it, naming its trade by the trade's index in that turn. */
+export interface TurnFill {
+  readonly tradeIndex: number;
+  readonly role: FillRole;
+}
+
+/**
+ * A history event to write: a fill refers to a trade of the same turn by its index; a reverted
+ * fill names its stored trade.
+ */
 export interface NewOrderEvent {
   readonly orderId: number;
   readonly account: string;
   readonly type: OrderEventType;
   readonly timestamp: number;
   readonly reason: string | null;
-  readonly fill: { readonly tradeIndex: number; readonly role: FillRole } | null;
+  readonly fill: TurnFill | FillDetail | null;
   /** The transaction that made the event final (a confirmed cancellation). */
   readonly txHash?: string;
 }

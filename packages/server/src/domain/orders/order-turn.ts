@@ -3,10 +3,12 @@ import type { Market } from '../markets/market.js';
 import type { LiveOrder, LiveOrders, OrderFacts } from './live-orders.js';
 import type {
   CancellationRequest,
+  FillDetail,
   FillRole,
   NewOrderEvent,
   OrderProgress,
   OrderRecord,
+  OrderState,
   SettlementFailure,
   TurnWrite,
 } from './order-records.js';
@@ -26,6 +28,8 @@ export interface TurnOrderEvent extends NewOrderEvent {
   readonly bookId: number;
   /** The order's filled size after the event, in size steps. */
   readonly filledSteps: number;
+  /** The order's status after the event. */
+  readonly status: OrderState;
   readonly order: OrderFacts;
 }
 
@@ -98,6 +102,12 @@ export class OrderTurn {
   /** Records that a trade will never settle. */
   failSettlement(failure: SettlementFailure): void {
     this.settlementFailures.push(failure);
+  }
+
+  /** Records that one of an order's fills was undone; the caller has given the quantity back. */
+  revertFill(order: LiveOrder, fill: FillDetail, reason: string): void {
+    this.touch(order);
+    this.history(order, 'FILL_REVERTED', reason, undefined, fill);
   }
 
   /**
@@ -192,6 +202,7 @@ export class OrderTurn {
       account: order.account,
       bookId: order.bookId,
       filledSteps: order.filledSteps,
+      status: order.status,
       order,
       type: remaining === 0 ? 'FILLED' : 'PARTIAL_FILL',
       timestamp: this.time,
@@ -239,17 +250,24 @@ export class OrderTurn {
     this.touched.set(order.id, order);
   }
 
-  private history(order: LiveOrder, type: NewOrderEvent['type'], reason: string | null, txHash?: string): void {
+  private history(
+    order: LiveOrder,
+    type: NewOrderEvent['type'],
+    reason: string | null,
+    txHash?: string,
+    fill: FillDetail | null = null,
+  ): void {
     this.events.push({
       orderId: order.id,
       account: order.account,
       bookId: order.bookId,
       filledSteps: order.filledSteps,
+      status: order.status,
       order,
       type,
       timestamp: this.time,
       reason,
-      fill: null,
+      fill,
       ...(txHash === undefined ? {} : { txHash }),
     });
   }

@@ -1,12 +1,19 @@
 import { DepthChanges } from './depth-changes.js';
 import type { CommittedOrderEvent, CommittedTrade, DeskCommit } from './desk-commit.js';
-import type { OrderRecord, StoredTurnIds, TurnWrite } from './order-records.js';
+import type { FillDetail, OrderRecord, StoredTurnIds, TurnFill, TurnWrite } from './order-records.js';
 import type { TurnPublication } from './order-turn.js';
 
 function stored<T>(values: readonly T[], index: number, what: string): T {
   const value = values[index];
   if (value === undefined) throw new Error(`the store answered no ${what} for row ${index} of a turn`);
   return value;
+}
+
+/** A history event's fill with its trade's stored id: a fill of the turn is found by its index. */
+function committedFill(fill: TurnFill | FillDetail | null, turnTrades: readonly CommittedTrade[]): FillDetail | null {
+  if (fill === null || !('tradeIndex' in fill)) return fill;
+  const trade = stored(turnTrades, fill.tradeIndex, 'trade');
+  return { tradeId: trade.id, price: trade.price, baseAmount: trade.baseAmount, quoteAmount: trade.quoteAmount, role: fill.role };
 }
 
 /**
@@ -84,7 +91,6 @@ export class PendingWrites {
       const turnTrades = write.trades.map((trade, index) => ({ ...trade, id: stored(tradeIds, index, 'trade id') }));
       for (const trade of turnTrades) trades.push(trade);
       publication.orderEvents.forEach((event, index) => {
-        const trade = event.fill === null ? undefined : stored(turnTrades, event.fill.tradeIndex, 'trade');
         orderEvents.push({
           id: stored(eventIds, index, 'event id'),
           orderId: event.orderId,
@@ -96,17 +102,9 @@ export class PendingWrites {
           txHash: event.txHash ?? null,
           reason: event.reason,
           filledSteps: event.filledSteps,
+          status: event.status,
           order: event.order,
-          fill:
-            trade === undefined || event.fill === null
-              ? null
-              : {
-                  tradeId: trade.id,
-                  price: trade.price,
-                  baseAmount: trade.baseAmount,
-                  quoteAmount: trade.quoteAmount,
-                  role: event.fill.role,
-                },
+          fill: committedFill(event.fill, turnTrades),
         });
       });
       for (const { bookId, event } of publication.depthUpdates) depth.add(bookId, event);

@@ -1,12 +1,4 @@
-import type {
-  DepthDiff,
-  OrderCreatedMessage,
-  OrderStatus,
-  StreamName,
-  UserEventMessage,
-  UserEventType,
-  WelcomeMessage,
-} from '@dex/protocol';
+import type { DepthDiff, OrderCreatedMessage, StreamName, UserEventMessage, UserEventType, WelcomeMessage } from '@dex/protocol';
 import type { OrderEventType } from '../../ports/store/order-ports.js';
 
 /**
@@ -39,20 +31,11 @@ export const USER_EVENT_TYPES = {
   CREATED: 'ORDER_CREATED',
   PARTIAL_FILL: 'ORDER_PARTIALLY_FILLED',
   FILLED: 'ORDER_FILLED',
+  FILL_REVERTED: 'ORDER_FILL_REVERTED',
   CANCELED: 'ORDER_CANCELED',
   EXPIRED: 'ORDER_EXPIRED',
   REJECTED: 'ORDER_REJECTED',
 } as const satisfies Record<OrderEventType, UserEventType>;
-
-/** The order's status after each kind of event, in the live API's words. */
-export const STATUS_AFTER = {
-  CREATED: 'ACTIVE',
-  PARTIAL_FILL: 'PARTIALLY_FILLED',
-  FILLED: 'FILLED',
-  CANCELED: 'CANCELED',
-  EXPIRED: 'EXPIRED',
-  REJECTED: 'REJECTED',
-} as const satisfies Record<OrderEventType, OrderStatus>;
 
 export type ServerMessage = WelcomeMessage | DepthDiff | UserEventMessage | OrderCreatedMessage;
 

@@ -2,15 +2,9 @@ import { BUY } from '@dex/core';
 import type { Market, MarketRegistry } from '../../application/markets/market-registry.js';
 import type { CommittedOrderEvent, DeskCommit } from '../../application/orders/desk-events.js';
 import { historyEventOf } from '../../application/orders/order-views.js';
+import { wireStatus } from '../../domain/orders/wire-status.js';
 import { ConnectionIndex } from './connection-index.js';
-import {
-  encodeBody,
-  type MessageBody,
-  type OrderCreatedMessage,
-  STATUS_AFTER,
-  USER_EVENT_TYPES,
-  type UserEventMessage,
-} from './protocol.js';
+import { encodeBody, type MessageBody, type OrderCreatedMessage, USER_EVENT_TYPES, type UserEventMessage } from './protocol.js';
 import type { StreamConnection } from './stream-connection.js';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
@@ -53,7 +47,7 @@ export class UserChannel {
       orderbookId: String(event.bookId),
       timestamp: view.timestamp,
       swapper: event.order.swapper,
-      status: STATUS_AFTER[event.type],
+      status: wireStatus(event.status),
       reason: view.reason,
       filledAmount: market.grid.formatBase(market.grid.baseAmount(event.filledSteps)),
       txHash: view.txHash,

@@ -14,6 +14,8 @@ export interface UnsettledTrade {
   readonly bookId: number;
   /** The taker's side. */
   readonly direction: 'buy' | 'sell';
+  /** Display price, quote per base. */
+  readonly price: string;
   readonly baseAmount: bigint;
   readonly quoteAmount: bigint;
   readonly status: 'pending' | 'submitted';
