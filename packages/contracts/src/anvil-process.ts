@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { processLives } from './process-alive.js';
 
 /** The command line of process `pid`, or null where it cannot be read (no such process, or no /proc). */
 function commandLine(pid: number): string[] | null {
@@ -13,13 +14,9 @@ function commandLine(pid: number): string[] | null {
 export function isAnvil(pid: number): boolean {
   const args = commandLine(pid);
   if (args !== null) return args[0]?.endsWith('anvil') === true;
-  // No such process, or no /proc on this platform: signal 0 at least tells whether it lives.
-  try {
-    process.kill(pid, 0);
-    return existsSync('/proc') === false;
-  } catch {
-    return false;
-  }
+  // No such process, or no /proc on this platform: signal 0 at least tells whether it lives (as
+  // one of ours: another user's could not be signalled).
+  return processLives(pid, { othersToo: false }) && existsSync('/proc') === false;
 }
 
 /** Whether anvil `pid` was started on `stateFile` (true where the command line cannot be read). */

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { processLives } from './process-alive.js';
 
 let temps = 0;
 
@@ -71,16 +72,6 @@ export function createFileAtomic(file: string, data: string | Uint8Array, mode =
 /** A temp file of `writeTemp`: `<file>.<pid>.<n>.tmp`. */
 const TEMP = /\.(\d+)\.\d+\.tmp$/;
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as somebody else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temp files a crashed writer left in `folder` (those of processes no longer running);
  * returns their names. A running writer's temp files are left alone.
@@ -88,7 +79,7 @@ function running(pid: number): boolean {
 export function removeStrayTemps(folder: string): string[] {
   const stray = readdirSync(folder).filter((name) => {
     const pid = TEMP.exec(name)?.[1];
-    return pid !== undefined && !running(Number(pid));
+    return pid !== undefined && !processLives(Number(pid));
   });
   for (const name of stray) rmSync(join(folder, name), { force: true });
   return stray;
