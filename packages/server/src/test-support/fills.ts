@@ -1,5 +1,5 @@
 import type { Services } from '../composition/services.js';
-import type { NewTrade } from '../ports/store/ports.js';
+import type { NewTrade } from '../domain/orders/trade-records.js';
 
 /** A fill of `steps` size steps at `ticks` on a book, as the trading desk stores fills (append it to the trade store). */
 export function storedFill(

@@ -1,4 +1,4 @@
-import type { NewToken } from '../ports/store/ports.js';
+import type { NewToken } from '../domain/markets/market-records.js';
 
 /** A plain token `0.0.<num>` (6 decimals, no listing fields) for store tests; `overrides` change any field. */
 export function testToken(num: number, overrides: Partial<NewToken> = {}): NewToken {

@@ -9,8 +9,9 @@ import {
   TestToken,
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex, maxUint256 } from 'viem';
+import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
-import type { AccountKeyRecord, TokenRecord } from '../../ports/store/ports.js';
+import type { AccountKeyRecord } from '../../ports/store/ports.js';
 import type { ChainContext } from './chain-context.js';
 
 /**

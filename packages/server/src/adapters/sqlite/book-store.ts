@@ -1,4 +1,5 @@
-import type { BookRecord, BookStatus, BookStore, NewBook } from '../../ports/store/ports.js';
+import type { BookRecord, BookStatus, NewBook } from '../../domain/markets/market-records.js';
+import type { BookStore } from '../../ports/store/ports.js';
 import type { SqlDatabase } from './driver.js';
 import { conflict } from './store-conflict.js';
 

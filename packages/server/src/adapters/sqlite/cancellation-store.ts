@@ -1,4 +1,4 @@
-import type { CancellationRequest } from '../../ports/store/order-ports.js';
+import type { CancellationRequest } from '../../domain/orders/order-records.js';
 import type { CancellationStore } from '../../ports/store/settlement-ports.js';
 import { NOTHING_SENT } from '../../ports/store/settlement-ports.js';
 import { inTransaction, type SqlDatabase } from './driver.js';

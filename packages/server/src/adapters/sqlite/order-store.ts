@@ -3,15 +3,14 @@ import type {
   NewOrderEvent,
   OrderEventRecord,
   OrderEventType,
-  OrderQuery,
   OrderRecord,
   OrderState,
-  OrderStore,
   OrderType,
   StoredTurnIds,
   TurnWrite,
-} from '../../ports/store/order-ports.js';
-import type { NewTrade } from '../../ports/store/ports.js';
+} from '../../domain/orders/order-records.js';
+import type { NewTrade } from '../../domain/orders/trade-records.js';
+import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
 import type { SqliteCancellationStore } from './cancellation-store.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
 import type { SqliteSettlementStore } from './settlement-store.js';

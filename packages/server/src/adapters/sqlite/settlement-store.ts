@@ -1,4 +1,4 @@
-import type { SettlementFailure } from '../../ports/store/order-ports.js';
+import type { SettlementFailure } from '../../domain/orders/order-records.js';
 import type { SettlementStore, UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
 

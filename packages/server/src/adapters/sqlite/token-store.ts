@@ -1,4 +1,5 @@
-import type { NewToken, TokenListingChange, TokenRecord, TokenStore } from '../../ports/store/ports.js';
+import type { NewToken, TokenListingChange, TokenRecord } from '../../domain/markets/market-records.js';
+import type { TokenStore } from '../../ports/store/ports.js';
 import type { SqlDatabase } from './driver.js';
 import { conflict } from './store-conflict.js';
 

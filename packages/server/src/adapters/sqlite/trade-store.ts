@@ -1,5 +1,6 @@
-import type { SettlementFailure } from '../../ports/store/order-ports.js';
-import type { NewTrade, TradePage, TradeRecord, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
+import type { SettlementFailure } from '../../domain/orders/order-records.js';
+import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
+import type { TradePage, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
 import type { CandleRow } from './candle-store.js';
 import { inTransaction, type SqlDatabase } from './driver.js';
 

@@ -8,10 +8,10 @@ import {
   times,
   toNumber,
 } from '../../domain/data-api/native-rates.js';
+import type { TokenRecord } from '../../domain/markets/market-records.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CandleStore } from '../../ports/store/candle-ports.js';
-import type { TokenRecord } from '../../ports/store/ports.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
 import type { DataApiConfig } from './data-api-config.js';
 

@@ -3,8 +3,8 @@ import type { Farm, FarmTotal, Pool } from '@dex/protocol';
 import type { Static } from 'typebox';
 import { inverse, plus, type Ratio, ratio, TINYBAR_PER_COIN, times, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
 import { AppError } from '../../domain/errors.js';
+import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { FarmStore, PoolRecord, PoolStore } from '../../ports/store/pool-ports.js';
-import type { TokenRecord } from '../../ports/store/ports.js';
 import { type MarketPrices, type PriceSnapshot, tinybarValue, usdValue } from './market-prices.js';
 import { fullView } from './token-catalogue.js';
 

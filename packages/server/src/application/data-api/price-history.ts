@@ -11,9 +11,9 @@ import {
   times,
   ZERO,
 } from '../../domain/data-api/native-rates.js';
+import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Candle, CandleStore } from '../../ports/store/candle-ports.js';
-import type { TokenRecord } from '../../ports/store/ports.js';
 import { type MarketPrices, type PriceSnapshot, tinybarPrice, tinybarValue, usdValue, wholeUnit } from './market-prices.js';
 
 /** One bucket of trading: the candles of each book that traded in it, and prices as of its end. */

@@ -3,8 +3,8 @@ import type { Static } from 'typebox';
 import { percentChange } from '../../domain/data-api/percent-change.js';
 import { DEFAULT_TOKEN_ICON } from '../../domain/data-api/token-icon.js';
 import { AppError } from '../../domain/errors.js';
+import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { Clock } from '../../ports/clock.js';
-import type { TokenRecord } from '../../ports/store/ports.js';
 import { type MarketPrices, type PriceSnapshot, tinybarPrice, usdPrice } from './market-prices.js';
 
 export type TokenCompactBody = Static<typeof TokenCompact>;

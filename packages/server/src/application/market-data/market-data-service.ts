@@ -17,10 +17,11 @@ import {
   type RecentTrades,
 } from '@dex/protocol';
 import { AppError } from '../../domain/errors.js';
+import type { TradeRecord } from '../../domain/orders/trade-records.js';
 import { offsetOf, type SortOrder } from '../../domain/query-values.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Store, TradeRecord } from '../../ports/store/ports.js';
+import type { Store } from '../../ports/store/ports.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 

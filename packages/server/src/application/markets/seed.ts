@@ -1,6 +1,7 @@
 import { longZeroAddress } from '@dex/core';
 import { DEFAULT_FEES } from '../../domain/markets/default-fees.js';
-import type { NewBook, NewToken, Store } from '../../ports/store/ports.js';
+import type { NewBook, NewToken } from '../../domain/markets/market-records.js';
+import type { Store } from '../../ports/store/ports.js';
 
 function token(id: string, symbol: string, name: string, decimals: number, description: string): NewToken {
   return {

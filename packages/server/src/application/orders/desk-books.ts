@@ -1,8 +1,8 @@
 import { affordableSteps, BUY, type CancelReason, type OpenOrder, type OrderTerms, SELL } from '@dex/core';
 import { ExpiryQueue } from '../../domain/orders/expiry-queue.js';
 import { type LiveOrder, LiveOrders, liveOrderOf } from '../../domain/orders/live-orders.js';
+import type { OrderRecord } from '../../domain/orders/order-records.js';
 import { OrderTurn } from '../../domain/orders/order-turn.js';
-import type { OrderRecord } from '../../ports/store/order-ports.js';
 import type { BookRecovery, EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 

@@ -2,7 +2,7 @@ import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../adapters/sqlite/driver.js';
 import { storeFile } from '../../composition/services.js';
-import type { OrderEventRecord } from '../../ports/store/order-ports.js';
+import type { OrderEventRecord } from '../../domain/orders/order-records.js';
 import { type Harness, startHarness, Trader } from '../../test-support/harness.js';
 import type { DeskCommit } from './desk-events.js';
 

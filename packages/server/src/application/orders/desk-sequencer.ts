@@ -1,8 +1,8 @@
 import { AppError } from '../../domain/errors.js';
+import type { TurnWrite } from '../../domain/orders/order-records.js';
 import type { OrderTurn } from '../../domain/orders/order-turn.js';
 import { PendingWrites } from '../../domain/orders/pending-writes.js';
 import type { Logger } from '../../ports/logger.js';
-import type { TurnWrite } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeskEvents } from './desk-events.js';

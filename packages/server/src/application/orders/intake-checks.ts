@@ -1,8 +1,8 @@
 import { AppError } from '../../domain/errors.js';
 import type { LiveOrders } from '../../domain/orders/live-orders.js';
+import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { PendingWrites } from '../../domain/orders/pending-writes.js';
 import type { Holding } from '../../ports/funds.js';
-import type { OrderRecord } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 
 /** Most open orders one wallet may have (spec 8.2). */

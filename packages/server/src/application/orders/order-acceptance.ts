@@ -1,9 +1,9 @@
 import type { OrderTerms } from '@dex/core';
 import type { LiveOrder } from '../../domain/orders/live-orders.js';
+import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { NewOrderFields, OrderTurn } from '../../domain/orders/order-turn.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Holding } from '../../ports/funds.js';
-import type { OrderRecord } from '../../ports/store/order-ports.js';
 import type { DeskBooks } from './desk-books.js';
 import type { DeskSequencer } from './desk-sequencer.js';
 import type { IntakeChecks, IntakeItem } from './intake-checks.js';

@@ -13,11 +13,11 @@ import {
 } from '@dex/core';
 import { AppError } from '../../domain/errors.js';
 import { ItemChecks } from '../../domain/orders/order-checks.js';
+import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { SignatureCheck } from '../../domain/signatures/order-signatures.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FundsReader } from '../../ports/funds.js';
 import type { SignatureVerifier } from '../../ports/signature-verifier.js';
-import type { OrderRecord } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';
 import type { TradingIdentity } from '../auth/trading-identity.js';

@@ -1,8 +1,8 @@
 import type { HistoryEvent, OrderListItem } from '@dex/protocol';
 import { AppError } from '../../domain/errors.js';
+import type { OrderState } from '../../domain/orders/order-records.js';
 import { STATUS_FILTER_WORDS, stateOfStatusWord } from '../../domain/orders/wire-status.js';
 import { offsetOf, parseCount, single } from '../../domain/query-values.js';
-import type { OrderState } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
 import { historyEventOf, listItemOf } from './order-views.js';

@@ -1,7 +1,7 @@
 import { type MarketGrid, percentText, type WireOrder } from '@dex/core';
 import { type HistoryEvent, isoTime, type OrderListItem, type SavedOrder } from '@dex/protocol';
+import type { OrderEventRecord, OrderRecord } from '../../domain/orders/order-records.js';
 import { wireStatus } from '../../domain/orders/wire-status.js';
-import type { OrderEventRecord, OrderRecord } from '../../ports/store/order-ports.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 
 /**

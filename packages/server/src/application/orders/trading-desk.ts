@@ -1,9 +1,9 @@
 import type { CancelReason } from '@dex/core';
+import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
 import type { FailedFill, SettlementDesk } from '../../ports/settlement-desk.js';
-import type { OrderRecord } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { MarketRegistry } from '../markets/market-registry.js';

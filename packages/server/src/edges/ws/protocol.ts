@@ -1,5 +1,5 @@
 import type { DepthDiff, OrderCreatedMessage, StreamName, UserEventMessage, UserEventType, WelcomeMessage } from '@dex/protocol';
-import type { OrderEventType } from '../../ports/store/order-ports.js';
+import type { OrderEventType } from '../../domain/orders/order-records.js';
 
 /**
  * The wire messages of the two streams. Every message the server sends is one JSON text frame

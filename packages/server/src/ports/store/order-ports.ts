@@ -6,22 +6,6 @@ import type { OrderEventRecord, OrderRecord, OrderState, StoredTurnIds, TurnWrit
  * transaction, so a crash leaves either all of those turns or none of them.
  */
 
-export type {
-  CancellationRequest,
-  FillDetail,
-  FillRole,
-  NewOrderEvent,
-  OrderEventRecord,
-  OrderEventType,
-  OrderProgress,
-  OrderRecord,
-  OrderState,
-  OrderType,
-  SettlementFailure,
-  StoredTurnIds,
-  TurnWrite,
-} from '../../domain/orders/order-records.js';
-
 export interface OrderQuery {
   readonly account: string;
   readonly statuses: readonly OrderState[] | null;

@@ -14,16 +14,6 @@ import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js'
 import type { FarmStore, PoolStore } from './pool-ports.js';
 import type { CancellationStore, SettlementStore } from './settlement-ports.js';
 
-export type {
-  BookRecord,
-  BookStatus,
-  NewBook,
-  NewToken,
-  TokenListingChange,
-  TokenRecord,
-} from '../../domain/markets/market-records.js';
-export type { NewTrade, TakerDirection, TradeRecord } from '../../domain/orders/trade-records.js';
-
 export interface TradePage {
   readonly trades: readonly TradeRecord[];
   readonly total: number;

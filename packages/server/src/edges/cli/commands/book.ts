@@ -1,6 +1,6 @@
 import { isLedgerId, MarketGrid } from '@dex/core';
 import { DEFAULT_FEES } from '../../../domain/markets/default-fees.js';
-import type { BookRecord, BookStatus, TokenRecord } from '../../../ports/store/ports.js';
+import type { BookRecord, BookStatus, TokenRecord } from '../../../domain/markets/market-records.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { MAX_PIPS, need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';

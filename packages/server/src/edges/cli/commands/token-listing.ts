@@ -1,4 +1,4 @@
-import type { TokenListingChange } from '../../../ports/store/ports.js';
+import type { TokenListingChange } from '../../../domain/markets/market-records.js';
 import { UsageError, type Values } from '../operator-options.js';
 
 const TWITTER_HANDLE = /^@?([A-Za-z0-9_]{1,15})$/;

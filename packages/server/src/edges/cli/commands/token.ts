@@ -1,5 +1,5 @@
 import { assertTokenDecimals, isEvmAddress, isLedgerId, longZeroAddress } from '@dex/core';
-import type { TokenRecord } from '../../../ports/store/ports.js';
+import type { TokenRecord } from '../../../domain/markets/market-records.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
