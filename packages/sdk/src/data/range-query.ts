@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../transport.js';
-import { idParameter, unixSecondsParameter } from '../utils/parameters.js';
-import type { CandleInterval } from './types.js';
+import { idParameter, oneOfParameter, unixSecondsParameter } from '../utils/parameters.js';
+import { type CandleInterval, PERIODS, type Period } from './types.js';
 
 /** The span of a history request, unix seconds. */
 export interface TimeRange {
@@ -26,13 +26,25 @@ export function invertedQuery(inverted: boolean | undefined): string | undefined
   return inverted === undefined ? undefined : String(inverted);
 }
 
+/** A pool candle request of one pool (`pools` or `v2/pools`). */
+export interface PoolCandleParameters extends PoolCandleRange {
+  readonly poolId: number;
+}
+
 /** A pool candle route (`pools` or `v2/pools`): its pool id, range, width and direction, checked before anything is sent. */
-export function poolCandleRequest(
-  base: readonly string[],
-  parameters: PoolCandleRange & { readonly poolId: number },
-): RequestOptions {
+export function poolCandleRequest(base: readonly string[], parameters: PoolCandleParameters): RequestOptions {
   return {
     path: [...base, 'conversionRates', String(idParameter(parameters.poolId, 'poolId'))],
     query: { ...rangeQuery(parameters), interval: parameters.interval, inverted: invertedQuery(parameters.inverted) },
   };
+}
+
+/**
+ * A period route (`pools` or `tokens`): `/{base}/{period}`, or `/{base}/{period}/{id}` for one
+ * pool or token. `id` checks and gives its segment; it runs after the period's check, so a call
+ * wrong in both reports the period.
+ */
+export function periodRequest(base: string, period: Period, id?: () => string): RequestOptions {
+  const segment = oneOfParameter(period, PERIODS, 'period');
+  return { path: id === undefined ? [base, segment] : [base, segment, id()] };
 }

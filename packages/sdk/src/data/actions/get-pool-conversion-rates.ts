@@ -1,11 +1,9 @@
 import type { InvalidParameterError } from '../../errors.js';
 import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
-import { type PoolCandleRange, poolCandleRequest } from '../range-query.js';
+import { type PoolCandleParameters, poolCandleRequest } from '../range-query.js';
 import type { PoolCandle } from '../types.js';
 
-export interface GetPoolConversionRatesParameters extends PoolCandleRange {
-  readonly poolId: number;
-}
+export interface GetPoolConversionRatesParameters extends PoolCandleParameters {}
 
 export type GetPoolConversionRatesReturnType = DataResult<PoolCandle[]>;
 

@@ -1,7 +1,8 @@
 import type { InvalidParameterError } from '../../errors.js';
-import { idParameter, oneOfParameter } from '../../utils/parameters.js';
+import { idParameter } from '../../utils/parameters.js';
 import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
-import { PERIODS, type Period, type PoolVl } from '../types.js';
+import { periodRequest } from '../range-query.js';
+import type { Period, PoolVl } from '../types.js';
 
 export interface GetPoolVlParameters {
   readonly poolId: number;
@@ -15,7 +16,5 @@ export type GetPoolVlErrorType = InvalidParameterError | DataRequestErrorType;
 
 /** A pool's volume and liquidity over the period (`GET /pools/{period}/:poolId`). */
 export function getPoolVl(client: DataClient, parameters: GetPoolVlParameters): Promise<GetPoolVlReturnType> {
-  return client.get<PoolVl[]>({
-    path: ['pools', oneOfParameter(parameters.period, PERIODS, 'period'), String(idParameter(parameters.poolId, 'poolId'))],
-  });
+  return client.get<PoolVl[]>(periodRequest('pools', parameters.period, () => String(idParameter(parameters.poolId, 'poolId'))));
 }

@@ -1,7 +1,7 @@
 import type { InvalidParameterError } from '../../errors.js';
-import { oneOfParameter } from '../../utils/parameters.js';
 import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
-import { PERIODS, type Period, type PoolVl } from '../types.js';
+import { periodRequest } from '../range-query.js';
+import type { Period, PoolVl } from '../types.js';
 
 export interface GetPoolsVlParameters {
   readonly period: Period;
@@ -13,5 +13,5 @@ export type GetPoolsVlErrorType = InvalidParameterError | DataRequestErrorType;
 
 /** Each pool's volume and liquidity over the period (`GET /pools/{period}`). */
 export function getPoolsVl(client: DataClient, parameters: GetPoolsVlParameters): Promise<GetPoolsVlReturnType> {
-  return client.get<PoolVl[]>({ path: ['pools', oneOfParameter(parameters.period, PERIODS, 'period')] });
+  return client.get<PoolVl[]>(periodRequest('pools', parameters.period));
 }

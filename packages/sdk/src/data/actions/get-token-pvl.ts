@@ -1,7 +1,8 @@
 import type { InvalidParameterError } from '../../errors.js';
-import { ledgerIdParameter, oneOfParameter } from '../../utils/parameters.js';
+import { ledgerIdParameter } from '../../utils/parameters.js';
 import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
-import { PERIODS, type Period, type TokenPvl } from '../types.js';
+import { periodRequest } from '../range-query.js';
+import type { Period, TokenPvl } from '../types.js';
 
 export interface GetTokenPvlParameters {
   readonly tokenId: string;
@@ -18,7 +19,7 @@ export type GetTokenPvlErrorType = InvalidParameterError | DataRequestErrorType;
  * through buckets without trades (`GET /tokens/{period}/:tokenId`).
  */
 export function getTokenPvl(client: DataClient, parameters: GetTokenPvlParameters): Promise<GetTokenPvlReturnType> {
-  return client.get<TokenPvl[]>({
-    path: ['tokens', oneOfParameter(parameters.period, PERIODS, 'period'), ledgerIdParameter(parameters.tokenId, 'tokenId')],
-  });
+  return client.get<TokenPvl[]>(
+    periodRequest('tokens', parameters.period, () => ledgerIdParameter(parameters.tokenId, 'tokenId')),
+  );
 }

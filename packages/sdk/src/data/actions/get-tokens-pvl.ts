@@ -1,7 +1,7 @@
 import type { InvalidParameterError } from '../../errors.js';
-import { oneOfParameter } from '../../utils/parameters.js';
 import type { DataClient, DataRequestErrorType, DataResult } from '../data-client.js';
-import { PERIODS, type Period, type TokenPvl } from '../types.js';
+import { periodRequest } from '../range-query.js';
+import type { Period, TokenPvl } from '../types.js';
 
 export interface GetTokensPvlParameters {
   readonly period: Period;
@@ -13,5 +13,5 @@ export type GetTokensPvlErrorType = InvalidParameterError | DataRequestErrorType
 
 /** Every token's volume over the period with its price and pool liquidity now (`GET /tokens/{period}`). */
 export function getTokensPvl(client: DataClient, parameters: GetTokensPvlParameters): Promise<GetTokensPvlReturnType> {
-  return client.get<TokenPvl[]>({ path: ['tokens', oneOfParameter(parameters.period, PERIODS, 'period')] });
+  return client.get<TokenPvl[]>(periodRequest('tokens', parameters.period));
 }
