@@ -46,8 +46,16 @@ export interface DevnetNodeOptions {
   readonly logFile?: string;
   /** Seconds between checks that copy a whole state file aside as the last good snapshot. */
   readonly snapshotIntervalSeconds?: number;
-  /** Where to report a damaged state file, and a reattached node. */
+  /** Where to report a damaged state file, and a reattached or restarted node. */
   readonly log?: DevnetLog;
+  /**
+   * Milliseconds between checks that the node still runs: one found gone (killed, crashed) is
+   * started again on the same port and state file (its last good snapshot if the file is damaged),
+   * so its clients keep their address. Absent or 0: not supervised.
+   */
+  readonly superviseMs?: number;
+  /** Called after a supervised node was started again: its chain is the one its state file held. */
+  readonly onRestart?: () => void;
 }
 
 export class DevnetNodeError extends Error {
@@ -122,6 +130,22 @@ function tail(file: string, length: number): string {
 }
 
 /**
+ * Starts a node on the options' state file (checked first: a damaged one is replaced by its last
+ * good snapshot) and records its pid file.
+ */
+async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number }> {
+  if (options.stateFile !== null) checkStateFile(options.stateFile, options.log);
+  const { child, port } = await spawnAnvil(options, logFile);
+  const pid = child.pid as number;
+  const { pidFile } = options;
+  if (pidFile !== undefined) {
+    writeFileAtomic(pidFile, String(pid));
+    child.once('exit', () => releasePidFile(pidFile, pid));
+  }
+  return { pid, port };
+}
+
+/**
  * Spawns anvil, detached when it has a pid file (its own process group: a kill of the service's
  * group leaves it running), with its output appended to `logFile`, which nobody has to drain, and waits for the port it
  * listens on, read from that file.
@@ -174,11 +198,12 @@ async function spawnAnvil(options: DevnetNodeOptions, logFile: string): Promise<
 export class DevnetNode {
   private stopped: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
+  private readonly supervisor: NodeJS.Timeout | null;
+  private restarting = false;
   private lastCopied = 0;
 
   private constructor(
-    /** The node's process id (tests that kill it). */
-    readonly pid: number,
+    private currentPid: number,
     readonly rpcUrl: string,
     readonly port: number,
     /** Whether this is a node a previous run left running, rather than one this start spawned. */
@@ -188,6 +213,14 @@ export class DevnetNode {
   ) {
     this.timer = setInterval(() => this.tend(), (options.snapshotIntervalSeconds ?? 30) * 1000);
     this.timer.unref();
+    const every = options.superviseMs ?? 0;
+    this.supervisor = every > 0 ? setInterval(() => void this.supervise(), every) : null;
+    this.supervisor?.unref();
+  }
+
+  /** The node's process id (tests that kill it); a restarted node has a new one. */
+  get pid(): number {
+    return this.currentPid;
   }
 
   static async start(options: DevnetNodeOptions): Promise<DevnetNode> {
@@ -200,16 +233,10 @@ export class DevnetNode {
       if (orphan !== null) await stopAnvil(orphan, STOP_TIMEOUT_MS);
       if (orphan !== null) releasePidFile(pidFile, orphan);
     }
-    if (options.stateFile !== null) checkStateFile(options.stateFile, options.log);
-    const { child, port } = await spawnAnvil(options, logFile).catch((error: unknown) => {
+    const { pid, port } = await launch(options, logFile).catch((error: unknown) => {
       if (options.logFile === undefined) rmSync(dirname(logFile), { recursive: true, force: true });
       throw error;
     });
-    const pid = child.pid as number;
-    if (pidFile !== undefined) {
-      writeFileAtomic(pidFile, String(pid));
-      child.once('exit', () => releasePidFile(pidFile, pid));
-    }
     return new DevnetNode(pid, `http://127.0.0.1:${port}`, port, false, options, logFile);
   }
 
@@ -225,6 +252,31 @@ export class DevnetNode {
     // What it wrote last, if whole, is the last good snapshot from now on (one being written is skipped).
     if (options.stateFile !== null) keepGoodState(options.stateFile);
     return new DevnetNode(pid, rpcUrl, port, true, options, logFile);
+  }
+
+  /** Starts the node again if it is gone; a failed start is logged and tried again at the next check. */
+  private async supervise(): Promise<void> {
+    if (this.stopped !== null || this.restarting || isAnvil(this.currentPid)) return;
+    this.restarting = true;
+    const { options } = this;
+    try {
+      if (options.pidFile !== undefined) releasePidFile(options.pidFile, this.currentPid);
+      const { pid } = await launch({ ...options, port: this.port }, this.logFile);
+      if (this.stopped !== null) {
+        await stopAnvil(pid, STOP_TIMEOUT_MS);
+        return;
+      }
+      options.log?.warn(
+        { gone: this.currentPid, pid, rpcUrl: this.rpcUrl },
+        'the devnet node was gone; started it again from its saved state',
+      );
+      this.currentPid = pid;
+      options.onRestart?.();
+    } catch (error) {
+      options.log?.error({ err: error, rpcUrl: this.rpcUrl }, 'the devnet node is gone and could not be started again');
+    } finally {
+      this.restarting = false;
+    }
   }
 
   /** Periodic care: a whole state file is copied aside as the last good snapshot; the log is bounded. */
@@ -246,6 +298,7 @@ export class DevnetNode {
   stop(): Promise<void> {
     this.stopped ??= (async () => {
       clearInterval(this.timer);
+      if (this.supervisor !== null) clearInterval(this.supervisor);
       await stopAnvil(this.pid, STOP_TIMEOUT_MS);
       if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
       if (this.options.stateFile !== null) keepGoodState(this.options.stateFile);
@@ -256,7 +309,9 @@ export class DevnetNode {
 
   /** Kills the node without letting it save (tests of a crash that loses the latest state). */
   async kill(): Promise<void> {
+    this.stopped = Promise.resolve();
     clearInterval(this.timer);
+    if (this.supervisor !== null) clearInterval(this.supervisor);
     await killAnvil(this.pid, STOP_TIMEOUT_MS);
     if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
     this.removeOwnLog();

@@ -40,6 +40,27 @@ async function chainWithBalance(folder: string): Promise<string> {
 }
 
 describe('DevnetNode', () => {
+  it('starts a supervised node found gone again on the same port, from its saved state, and says so', async () => {
+    const folder = mkdtempSync(join(dir, 'supervised-'));
+    const stateFile = await chainWithBalance(folder);
+    const log = capture();
+    let restarts = 0;
+    const node = await DevnetNode.start({ chainId: 298, stateFile, superviseMs: 50, log, onRestart: () => restarts++ });
+    try {
+      const gone = node.pid;
+      process.kill(gone, 'SIGKILL');
+      for (let tries = 0; tries < 200 && restarts === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(restarts).toBe(1);
+      expect(node.pid).not.toBe(gone);
+      expect(await alive(node.pid)).toBe(true);
+      expect(await devnetClients(node.rpcUrl, 298).public.getBalance({ address })).toBe(12_345n);
+      expect(log.lines.find((line) => line.level === 'warn')?.message).toMatch(/started it again from its saved state/);
+    } finally {
+      await node.stop();
+    }
+    expect(await alive(node.pid)).toBe(false);
+  });
+
   it('serves the configured chain id on a loopback port', async () => {
     const node = await DevnetNode.start({ chainId: 298, stateFile: null });
     try {

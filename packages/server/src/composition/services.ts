@@ -7,6 +7,8 @@ import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { MirrorNodeAccountKeys } from '../adapters/accounts/mirror-node-account-keys.js';
 import { CancelRelay } from '../adapters/chain/cancel-relay.js';
 import type { ChainContext } from '../adapters/chain/chain-context.js';
+import { ChainReconciler } from '../adapters/chain/chain-reconciler.js';
+import { ChainWatch } from '../adapters/chain/chain-watch.js';
 import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
 import { openChain } from '../adapters/chain/open-chain.js';
 import { OperatorTransactions } from '../adapters/chain/operator-transactions.js';
@@ -69,7 +71,10 @@ function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRe
     : new MirrorNodeAccountKeys({ baseUrl: config.mirrorNodeUrl, clock });
 }
 
-/** Starts the settler and the indexer (after reconciling with the chain) and registers their stop. */
+/**
+ * Starts the settler, the relay and the indexer after reconciling with the chain, follows the
+ * chain (reconciling again whenever it loses blocks), and registers their stop.
+ */
 async function startSettlement(
   config: Config,
   chain: ChainContext,
@@ -78,11 +83,25 @@ async function startSettlement(
 ): Promise<Settlement> {
   if (config.chain.kind === 'off') throw new Error('settlement needs a chain');
   const transactions = new OperatorTransactions(chain);
-  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger);
+  const watch = new ChainWatch(chain);
+  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
-  const cancels = new CancelRelay(chain, transactions, indexer, deps.store, deps.logger);
+  const reconciler = new ChainReconciler({ ...deps, indexer, transactions, watch });
+  const cancels = new CancelRelay(chain, transactions, indexer, deps.store, deps.logger, async () => {
+    await reconciler.verify();
+  });
+  await reconciler.start(chain.headAtStart);
+  chain.restarts?.subscribe((head) => {
+    reconciler
+      .restarted(head)
+      .then(() => {
+        settler.wake();
+        cancels.wake();
+      })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'reconciling with the restarted chain failed'));
+  });
   await settler.start();
-  await cancels.start(chain.headAtStart, deps.clock.now());
+  cancels.start();
   // New trades and cancellations wake their loops at once instead of at the next idle check.
   const unsubscribe = deps.deskEvents.subscribe((commit) => {
     if (commit.trades.length > 0) settler.wake();
@@ -91,12 +110,25 @@ async function startSettlement(
   closers.push(async () => unsubscribe());
   closers.push(() => settler.stop());
   closers.push(() => cancels.stop());
+  let following: Promise<void> | null = null;
+  const follow = (): Promise<void> =>
+    reconciler
+      .follow()
+      .then((resend) => {
+        if (!resend) return;
+        settler.wake();
+        cancels.wake();
+      })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'following the chain failed'));
   const poll = setInterval(() => {
-    indexer.catchUp().catch((error: unknown) => deps.logger.warn({ err: error }, 'indexing reactor events failed'));
+    following ??= follow().finally(() => {
+      following = null;
+    });
   }, INDEX_POLL_MS);
   poll.unref();
   closers.push(async () => {
     clearInterval(poll);
+    await following;
     await indexer.catchUp().catch(() => {});
   });
   return { chain, transactions, indexer, settler, cancels };

@@ -24,19 +24,15 @@ export class CancelRelay {
     private readonly transactions: OperatorTransactions,
     private readonly indexer: ReactorIndexer,
     private readonly store: Store,
-    private readonly logger: Logger,
+    logger: Logger,
+    /** Brings the store in line with the chain first: after an outage the fills a floor or cancel waits for may be gone. */
+    private readonly verify: () => Promise<void> = async () => {},
   ) {
     this.loop = new WorkLoop(() => this.relayNext(), logger, 'relaying cancellations');
   }
 
-  /**
-   * Queues again what the chain lost (cancellations and floors mined after `head`, or sent and never
-   * seen mined), then relays in the background. Run after the indexer caught up with the chain.
-   */
-  async start(head: bigint, now: number): Promise<void> {
-    const lost = await this.store.cancellations.requeueLostAfter(head, now);
-    if (lost.cancellations > 0 || lost.floors > 0)
-      this.logger.warn({ ...lost, head: head.toString() }, 'the chain lost cancellations or nonce floors; sending them again');
+  /** Relays in the background, after the reconciliation with the chain. */
+  start(): void {
     this.loop.start();
   }
 
@@ -50,6 +46,7 @@ export class CancelRelay {
 
   /** Sends one batch of cancellations, or the pending nonce floors; false when nothing waits. */
   private async relayNext(): Promise<boolean> {
+    await this.verify();
     const { cancellations } = this.store;
     const unsent = await cancellations.unsent(MAX_HASHES);
     if (unsent.length > 0) {

@@ -14,5 +14,10 @@ export interface ChainContext {
   readonly indexFrom: bigint;
   /** anvil's test methods, on the embedded devnet only (funding and impersonation). */
   readonly devnet: DevnetClients | null;
+  /**
+   * On the embedded devnet: tells when the service started its node again, with the head the
+   * restored chain had then; nothing recorded after that head is on it.
+   */
+  readonly restarts?: { subscribe(listener: (head: bigint) => void): void };
   close(): Promise<void>;
 }

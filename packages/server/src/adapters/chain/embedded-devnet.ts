@@ -20,6 +20,8 @@ interface DevnetRecord {
 }
 
 export const DEVNET_RECORD_FILE = 'devnet-chain.json';
+/** How often the service checks that its devnet node runs, and starts it again if not. */
+const NODE_CHECK_MS = 1_000;
 
 export function readDevnetRecord(dataDir: string): DevnetRecord | null {
   const file = join(dataDir, DEVNET_RECORD_FILE);
@@ -55,6 +57,8 @@ export async function openEmbeddedDevnet(
   logger: Logger,
 ): Promise<ChainContext> {
   const recorded = recordOrNull(config.dataDir, logger);
+  // Bound once the chain is set up: a node started again may come from a state before the installs.
+  let reinstall = (): void => {};
   const node = await DevnetNode.start({
     chainId: config.chainId,
     stateFile: join(config.dataDir, 'devnet-chain-state.json'),
@@ -66,6 +70,8 @@ export async function openEmbeddedDevnet(
     port: config.chain.port,
     gasLimit: Math.max(30_000_000, config.chain.settlement.txGasLimit),
     binary: findAnvil(config.chain.anvil),
+    superviseMs: NODE_CHECK_MS,
+    onRestart: () => reinstall(),
   });
   try {
     const clients = devnetClients(node.rpcUrl, config.chainId);
@@ -88,6 +94,7 @@ export async function openEmbeddedDevnet(
     }
     const record: DevnetRecord = { chainId: config.chainId, reactor, rpcUrl: node.rpcUrl };
     writeFileAtomic(join(config.dataDir, DEVNET_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+    const restartListeners: ((head: bigint) => void)[] = [];
     const context: ChainContext = {
       public: clients.public,
       operator,
@@ -96,12 +103,25 @@ export async function openEmbeddedDevnet(
       headAtStart,
       indexFrom: 0n,
       devnet: clients,
+      restarts: { subscribe: (listener) => restartListeners.push(listener) },
       close: () => node.stop(),
     };
-    const issuer = DevnetIssuer.of(context);
-    await issuer.installKeyRegistry();
-    for (const token of await store.tokens.list()) await issuer.installToken(token);
-    for (const account of await store.accountKeys.list()) await issuer.publishKey(account);
+    const install = async () => {
+      const issuer = DevnetIssuer.of(context);
+      await issuer.installKeyRegistry();
+      for (const token of await store.tokens.list()) await issuer.installToken(token);
+      for (const account of await store.accountKeys.list()) await issuer.publishKey(account);
+    };
+    await install();
+    reinstall = () => {
+      clients.public
+        .getBlockNumber()
+        .then((head) => {
+          for (const listener of restartListeners) listener(head);
+        })
+        .then(install)
+        .catch((error: unknown) => logger.error({ err: error }, 'setting up the restarted devnet node failed'));
+    };
     logger.info({ rpcUrl: node.rpcUrl, reactor }, 'devnet chain running');
     return context;
   } catch (error) {

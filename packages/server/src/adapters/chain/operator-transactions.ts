@@ -6,6 +6,7 @@ import {
   encodeFunctionData,
   type Hash,
   type Hex,
+  TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from 'viem';
@@ -18,6 +19,8 @@ type WriteName = 'settle' | 'cancelFor' | 'cancelAllFor';
 const RECEIPT_TIMEOUT_MS = 120_000;
 /** First wait between receipt polls; doubled up to the client's polling interval. */
 const FIRST_POLL_MS = 1;
+/** How long the node may not know a transaction it was sent before it counts as dropped (a node restarted from an older state). */
+const UNKNOWN_FOR_MS = 5_000;
 
 export interface SentTransaction {
   readonly hash: Hash;
@@ -36,6 +39,13 @@ export class OperatorTransactions {
   private tail: Promise<unknown> = Promise.resolve();
   /** The nonce of the next transaction, or null to ask the node (pending transactions included). */
   private nonce: number | null = null;
+  /** Counts the times the chain lost blocks: a receipt awaited from before one will not come. */
+  private epoch = 0;
+  /**
+   * After a loss the node's pending pool may hold a transaction that can never be mined (its nonce
+   * past a gap): the next nonce is then the mined count, not the pending one.
+   */
+  private countMinedOnly = false;
 
   constructor(private readonly chain: ChainContext) {}
 
@@ -56,6 +66,8 @@ export class OperatorTransactions {
   sendCalldata(calldata: Hex, gas?: bigint): Promise<SentTransaction>;
   sendCalldata(calldata: Promise<Hex | null>, gas?: bigint): Promise<SentTransaction | null>;
   sendCalldata(calldata: Hex | Promise<Hex | null>, gas?: bigint): Promise<SentTransaction | null> {
+    // The caller sees its failure; if reading the nonce or fees fails first, nothing else awaits it.
+    if (calldata instanceof Promise) calldata.catch(() => {});
     const sent = this.tail.then(async () => {
       const [nonce, fees] = await Promise.all([this.nextNonce(), this.fees()]);
       const data = await calldata;
@@ -84,9 +96,23 @@ export class OperatorTransactions {
     return sent;
   }
 
+  /**
+   * The chain lost blocks (and its pending transactions): the nonce is asked again, and every
+   * receipt still awaited fails at its next poll, so what it carried is sent again.
+   */
+  chainWentBack(): void {
+    this.nonce = null;
+    this.countMinedOnly = true;
+    this.epoch++;
+  }
+
   private async nextNonce(): Promise<number> {
     const { operator, public: reads } = this.chain;
-    this.nonce ??= await reads.getTransactionCount({ address: operator.account.address, blockTag: 'pending' });
+    if (this.nonce === null) {
+      const blockTag = this.countMinedOnly ? 'latest' : 'pending';
+      this.nonce = await reads.getTransactionCount({ address: operator.account.address, blockTag });
+      this.countMinedOnly = false;
+    }
     return this.nonce;
   }
 
@@ -109,18 +135,47 @@ export class OperatorTransactions {
   private async receiptOf(hash: Hash): Promise<TransactionReceipt> {
     const reads = this.chain.public;
     const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+    const epoch = this.epoch;
     let wait = FIRST_POLL_MS;
+    let unknownSince: number | null = null;
     for (;;) {
       try {
         return await reads.getTransactionReceipt({ hash });
       } catch (error) {
-        if (!(error instanceof TransactionReceiptNotFoundError) || Date.now() > deadline) {
+        const lost = this.epoch !== epoch;
+        if (!lost && error instanceof TransactionReceiptNotFoundError) unknownSince = await this.unknownSince(hash, unknownSince);
+        const dropped = unknownSince !== null && Date.now() - unknownSince > UNKNOWN_FOR_MS;
+        if (!(error instanceof TransactionReceiptNotFoundError) || lost || dropped || Date.now() > deadline) {
           this.nonce = null;
-          throw new Error(`no receipt for transaction ${hash}`, { cause: error });
+          const why = lost
+            ? 'the chain lost the blocks after it was sent'
+            : dropped
+              ? 'the node no longer knows it'
+              : 'no receipt';
+          throw new Error(`${why}: transaction ${hash}`, { cause: error });
         }
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, reads.pollingInterval);
+    }
+  }
+
+  /**
+   * Since when the node has not known the transaction (neither pending nor mined, or pending behind
+   * a nonce gap), or null if it knows it; a failed question changes nothing.
+   */
+  private async unknownSince(hash: Hash, since: number | null): Promise<number | null> {
+    const reads = this.chain.public;
+    try {
+      const sent = await reads.getTransaction({ hash });
+      if (sent.blockNumber !== null) return null;
+      // Waiting behind a nonce gap (the node went back under it) is as good as unknown.
+      const mined = await reads.getTransactionCount({ address: sent.from, blockTag: 'latest' });
+      if (sent.nonce <= mined) return null;
+      this.countMinedOnly = true;
+      return since ?? Date.now();
+    } catch (error) {
+      return error instanceof TransactionNotFoundError ? (since ?? Date.now()) : since;
     }
   }
 }

@@ -1,5 +1,5 @@
 import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
-import { getAbiItem, type Log, parseEventLogs, type TransactionReceipt } from 'viem';
+import { getAbiItem, type Hash, type Log, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { SettlementDesk } from '../../ports/settlement-desk.js';
@@ -14,6 +14,11 @@ import { failedFill } from './fill-failure.js';
  * large answers (viem: 10 MB, about a hundred blocks of full settlement batches).
  */
 const MAX_BLOCK_RANGE = 2_000n;
+
+/** Keeps the blocks that hold what the store recorded, to notice when the chain loses them. */
+export interface RecordedBlocks {
+  remember(number: bigint, hash: Hash): void;
+}
 
 /**
  * Follows the reactor's events, the source of truth for fills: a `Filled` event settles its trade
@@ -37,6 +42,7 @@ export class ReactorIndexer {
     private readonly desk: SettlementDesk,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly recorded: RecordedBlocks | null = null,
   ) {
     this.cursorName = `reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`;
     this.operator = chain.operator.account.address.toLowerCase();
@@ -69,6 +75,7 @@ export class ReactorIndexer {
 
   /** Applies the reactor logs of the operator's mined transaction. */
   async applyReceipt(receipt: TransactionReceipt): Promise<void> {
+    this.recorded?.remember(receipt.blockNumber, receipt.blockHash);
     await this.apply(receipt.logs);
     const block = receipt.blockNumber;
     const applied = this.fromReceipts.get(block) ?? new Set<string>();
@@ -82,6 +89,7 @@ export class ReactorIndexer {
       (event) => event.address.toLowerCase() === this.chain.reactor.toLowerCase(),
     );
     if (events.length === 0) return;
+    for (const { blockNumber, blockHash } of events) this.recorded?.remember(blockNumber, blockHash);
     const settled: SettledFill[] = [];
     const rejected = new Map<number, ReturnType<typeof outcomeOf>>();
     for (const event of events) {

@@ -515,7 +515,7 @@ describe('a chain that lost the operator cancellations', () => {
       return state.cancelled && state.floor === floor ? state : undefined;
     }, 'the cancellation and the floor on the reactor again');
     expect(after).toEqual({ cancelled: true, floor });
-    expect(h.logs()).toContain('the chain lost cancellations or nonce floors; sending them again');
+    expect(h.logs()).toContain('the chain lost settled fills, cancellations or nonce floors; sending them again');
     expect((await storedOrder(single.id)).status).toBe('CANCELED');
     expect((await storedOrder(below.id)).status).toBe('CANCELED');
   });

@@ -65,16 +65,11 @@ export class Settler {
   }
 
   /**
-   * Reconciles the store with the chain, then settles in the background: fills recorded in blocks
-   * the chain no longer has are queued again, events missed while down are applied, and fills
-   * whose transaction left no trace go back in the queue.
+   * Settles in the background, after the reconciliation with the chain: fills sent in a transaction
+   * whose outcome was never applied (the service stopped before) go back in the queue.
    */
   async start(): Promise<void> {
-    const { store, chain, indexer, clock, logger } = this.deps;
-    const lost = await store.settlements.requeueSettledAfter(chain.headAtStart, clock.now());
-    if (lost > 0) logger.warn({ lost, head: chain.headAtStart.toString() }, 'the chain lost settled fills; settling them again');
-    await indexer.rewindTo(chain.headAtStart);
-    await indexer.catchUp();
+    const { store, clock } = this.deps;
     const stranded = await store.settlements.submitted();
     if (stranded.length > 0)
       await store.settlements.markPending(

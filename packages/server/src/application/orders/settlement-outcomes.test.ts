@@ -111,4 +111,56 @@ describe('settlement outcomes', () => {
     const last = (await desk.store.orders.history(failure.makerOrderId)).at(-1);
     expect(last).toMatchObject({ type: 'FILL_REVERTED', reason: 'SETTLEMENT_FAILED' });
   });
+
+  it('does not place again a completed order that a later cancel/all voided: it ends CANCELED with NONCE_FLOOR', async () => {
+    const failure = await trade(10, 'taker');
+    const maker = await desk.store.orders.get(failure.makerOrderId);
+    expect(maker?.status).toBe('FILLED');
+    await desk.cancellations.cancelBelowFloor('0.0.7', (maker?.nonce ?? 0n) + 1n);
+    await desk.outcomes.unwindFills([failure]);
+    expect(desk.books.live.get(failure.makerOrderId)).toBeUndefined();
+    expect(await desk.store.orders.get(failure.makerOrderId)).toMatchObject({
+      status: 'CANCELED',
+      reason: 'NONCE_FLOOR',
+      filledSteps: 0,
+    });
+  });
+
+  it('undoes two failed fills of one completed order in one report from the order as the first left it', async () => {
+    const [ask] = (await desk.nonces('0.0.7', 1)) as [bigint];
+    await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask)]);
+    for (const [account, steps] of [
+      ['0.0.8', 4],
+      ['0.0.9', 6],
+    ] as const) {
+      const [bid] = (await desk.nonces(account, 1)) as [bigint];
+      await desk.acceptance.accept(account, [limitCandidate(account, BUY, 25_000, steps, bid)]);
+    }
+    const failures = (await desk.store.settlements.pending(10)).map(
+      (pending): FailedFill => ({
+        tradeId: pending.tradeId,
+        bookId: pending.bookId,
+        makerOrderId: pending.maker.orderId,
+        takerOrderId: pending.taker.orderId,
+        price: pending.price,
+        baseAmount: pending.baseAmount,
+        quoteAmount: pending.quoteAmount,
+        culprit: 'maker',
+        reason: 'INSUFFICIENT_FUNDS',
+      }),
+    );
+    expect(failures).toHaveLength(2);
+    const makerId = failures[0]?.makerOrderId as number;
+    expect((await desk.store.orders.get(makerId))?.status).toBe('FILLED');
+    await desk.outcomes.unwindFills(failures);
+    expect(await desk.store.orders.get(makerId)).toMatchObject({
+      status: 'CANCELED',
+      reason: 'INSUFFICIENT_FUNDS',
+      filledSteps: 0,
+      filledInput: 0n,
+      filledOutput: 0n,
+    });
+    const types = (await desk.store.orders.history(makerId)).map((event) => event.type);
+    expect(types).toEqual(['CREATED', 'PARTIAL_FILL', 'FILLED', 'FILL_REVERTED', 'CANCELED', 'FILL_REVERTED']);
+  });
 });

@@ -1,4 +1,5 @@
 import { BUY } from '@dex/core';
+import type { LiveOrder } from '../../domain/orders/live-orders.js';
 import type { OrderTurn } from '../../domain/orders/order-turn.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FailedFill } from '../../ports/settlement-desk.js';
@@ -27,11 +28,13 @@ export class SettlementOutcomes {
       await this.sequencer.flush();
       const unsettled = await this.store.settlements.unsettled(failures.map((failure) => failure.tradeId));
       const turn = this.books.turn(this.clock.now());
+      // Orders off the books as this turn left them: the store holds them as of the turn before.
+      const retired = new Map<number, LiveOrder>();
       for (const failure of failures) {
         if (!unsettled.delete(failure.tradeId)) continue;
         turn.failSettlement({ tradeId: failure.tradeId, reason: failure.reason, time: turn.time });
-        await this.giveBack(turn, failure, 'maker');
-        await this.giveBack(turn, failure, 'taker');
+        await this.giveBack(turn, failure, 'maker', retired);
+        await this.giveBack(turn, failure, 'taker', retired);
       }
       this.sequencer.stage(turn);
     });
@@ -39,14 +42,20 @@ export class SettlementOutcomes {
 
   /**
    * Gives one side of a failed trade its quantity back, with a FILL_REVERTED event in its history,
-   * and decides whether it trades on.
+   * and decides whether it trades on. An order a cancel/all voided after it completed never rests
+   * again: the floor answered to its owner holds.
    */
-  private async giveBack(turn: OrderTurn, failure: FailedFill, role: 'maker' | 'taker'): Promise<void> {
+  private async giveBack(
+    turn: OrderTurn,
+    failure: FailedFill,
+    role: 'maker' | 'taker',
+    retired: Map<number, LiveOrder>,
+  ): Promise<void> {
     const { books } = this;
     const id = role === 'maker' ? failure.makerOrderId : failure.takerOrderId;
     const live = books.live.get(id);
-    const record = live === undefined ? await this.store.orders.get(id) : undefined;
-    const order = live ?? (record === undefined ? undefined : storedLiveOrder(record));
+    const record = live === undefined && !retired.has(id) ? await this.store.orders.get(id) : undefined;
+    const order = live ?? retired.get(id) ?? (record === undefined ? undefined : storedLiveOrder(record));
     const market = books.findMarket(failure.bookId);
     if (market === undefined || order === undefined) return;
     const { tradeId, price, baseAmount, quoteAmount } = failure;
@@ -59,7 +68,8 @@ export class SettlementOutcomes {
     // An order that ended otherwise (cancelled, expired) keeps its status with the smaller fill.
     if (live !== undefined || completed) order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
     turn.revertFill(order, { tradeId, price, baseAmount, quoteAmount, role }, failure.reason);
-    if (live !== undefined || (completed && !atFault && books.canTradeAgain(order, turn.time))) {
+    const belowFloor = completed && order.nonce < (await this.store.nonces.floor(order.account));
+    if (live !== undefined || (completed && !atFault && !belowFloor && books.canTradeAgain(order, turn.time))) {
       if (atFault) books.remove(turn, order, failure.reason);
       else if (live !== undefined) books.replenish(turn, order, steps);
       else books.placeAgain(turn, order);
@@ -67,8 +77,10 @@ export class SettlementOutcomes {
       turn.finish(
         order,
         failure.reason === 'EXPIRED' && atFault ? 'EXPIRED' : 'CANCELED',
-        atFault ? failure.reason : 'SETTLEMENT_FAILED',
+        atFault ? failure.reason : belowFloor ? 'NONCE_FLOOR' : 'SETTLEMENT_FAILED',
       );
     }
+    if (books.live.get(id) === undefined) retired.set(id, order);
+    else retired.delete(id);
   }
 }

@@ -1,0 +1,59 @@
+import { DevnetNode, devnetClients, fund } from '@dex/contracts';
+import { type Hex, zeroAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { describe, expect, it } from 'vitest';
+import type { ChainContext } from './chain-context.js';
+import { OperatorTransactions } from './operator-transactions.js';
+
+/** A chain whose node is gone: nothing listens on its port. */
+function unreachableChain(): ChainContext {
+  const clients = devnetClients('http://127.0.0.1:1', 298);
+  return {
+    public: clients.public,
+    operator: clients.wallet(privateKeyToAccount(generatePrivateKey())),
+    reactor: zeroAddress,
+    chainId: 298,
+    headAtStart: 0n,
+    indexFrom: 0n,
+    devnet: null,
+    close: async () => {},
+  };
+}
+
+describe('OperatorTransactions', () => {
+  it('leaves no unhandled rejection when the node is gone and the calldata it waited for fails afterwards', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      let fail: (error: Error) => void = () => {};
+      const calldata = new Promise<Hex | null>((_, reject) => {
+        fail = reject;
+      });
+      await expect(new OperatorTransactions(unreachableChain()).sendCalldata(calldata)).rejects.toThrow();
+      fail(new Error('the simulation failed too'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
+  it('gives up on a transaction the node no longer knows, after a few seconds instead of its two-minute bound', async () => {
+    const node = await DevnetNode.start({ chainId: 298, stateFile: null });
+    try {
+      const clients = devnetClients(node.rpcUrl, 298);
+      const operator = clients.wallet(privateKeyToAccount(generatePrivateKey()));
+      await fund(clients, operator.account.address);
+      const chain: ChainContext = { ...unreachableChain(), public: clients.public, operator, devnet: clients };
+      await clients.test.setAutomine(false);
+      const sent = await new OperatorTransactions(chain).sendCalldata('0x', 21_000n);
+      await clients.test.dropTransaction({ hash: sent.hash });
+      const started = Date.now();
+      await expect(sent.receipt).rejects.toThrow(/the node no longer knows it/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await node.stop();
+    }
+  });
+});
