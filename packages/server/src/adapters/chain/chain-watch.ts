@@ -32,7 +32,9 @@ export class ChainWatch implements RecordedBlocks {
   constructor(private readonly chain: Pick<ChainContext, 'public'>) {}
 
   remember(number: bigint, hash: Hash): void {
-    this.recorded.push({ number, hash });
+    // A batch's receipt and each of its events name the same block: it is checked once.
+    const last = this.recorded.at(-1);
+    if (last?.number !== number || last.hash !== hash) this.recorded.push({ number, hash });
   }
 
   /** Checks what it saw; answers the last block that still holds when blocks were lost, else null. */

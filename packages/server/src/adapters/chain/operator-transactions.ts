@@ -21,6 +21,8 @@ const RECEIPT_TIMEOUT_MS = 120_000;
 const FIRST_POLL_MS = 1;
 /** How long the node may not know a transaction it was sent before it counts as dropped (a node restarted from an older state). */
 const UNKNOWN_FOR_MS = 5_000;
+/** How long a receipt is awaited before the node is asked whether it knows the transaction. */
+const ASK_AFTER_MS = 1_000;
 
 export interface SentTransaction {
   readonly hash: Hash;
@@ -143,7 +145,12 @@ export class OperatorTransactions {
         return await reads.getTransactionReceipt({ hash });
       } catch (error) {
         const lost = this.epoch !== epoch;
-        if (!lost && error instanceof TransactionReceiptNotFoundError) unknownSince = await this.unknownSince(hash, unknownSince);
+        // A receipt usually comes within milliseconds: the node is asked about the transaction only
+        // once the wait lasts, not on every poll of every settlement.
+        const waited = Date.now() - (deadline - RECEIPT_TIMEOUT_MS) > ASK_AFTER_MS;
+        if (!lost && waited && error instanceof TransactionReceiptNotFoundError) {
+          unknownSince = await this.unknownSince(hash, unknownSince);
+        }
         const dropped = unknownSince !== null && Date.now() - unknownSince > UNKNOWN_FOR_MS;
         if (!(error instanceof TransactionReceiptNotFoundError) || lost || dropped || Date.now() > deadline) {
           this.nonce = null;

@@ -1,6 +1,7 @@
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FailedFill } from '../../ports/settlement-desk.js';
+import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
 
 let desk: DeskParts;
@@ -20,6 +21,11 @@ async function trade(steps: number, culprit: FailedFill['culprit']): Promise<Fai
   await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, steps, bid)]);
   const [pending] = await desk.store.settlements.pending(10);
   if (pending === undefined) throw new Error('no trade');
+  return failureOf(pending, culprit, culprit === null ? 'SETTLEMENT_FAILED' : 'INSUFFICIENT_FUNDS');
+}
+
+/** A queued trade's failure, as the settler reports it. */
+function failureOf(pending: UnsettledTrade, culprit: FailedFill['culprit'], reason: FailedFill['reason']): FailedFill {
   return {
     tradeId: pending.tradeId,
     bookId: pending.bookId,
@@ -29,7 +35,7 @@ async function trade(steps: number, culprit: FailedFill['culprit']): Promise<Fai
     baseAmount: pending.baseAmount,
     quoteAmount: pending.quoteAmount,
     culprit,
-    reason: culprit === null ? 'SETTLEMENT_FAILED' : 'INSUFFICIENT_FUNDS',
+    reason,
   };
 }
 
@@ -136,18 +142,8 @@ describe('settlement outcomes', () => {
       const [bid] = (await desk.nonces(account, 1)) as [bigint];
       await desk.acceptance.accept(account, [limitCandidate(account, BUY, 25_000, steps, bid)]);
     }
-    const failures = (await desk.store.settlements.pending(10)).map(
-      (pending): FailedFill => ({
-        tradeId: pending.tradeId,
-        bookId: pending.bookId,
-        makerOrderId: pending.maker.orderId,
-        takerOrderId: pending.taker.orderId,
-        price: pending.price,
-        baseAmount: pending.baseAmount,
-        quoteAmount: pending.quoteAmount,
-        culprit: 'maker',
-        reason: 'INSUFFICIENT_FUNDS',
-      }),
+    const failures = (await desk.store.settlements.pending(10)).map((pending) =>
+      failureOf(pending, 'maker', 'INSUFFICIENT_FUNDS'),
     );
     expect(failures).toHaveLength(2);
     const makerId = failures[0]?.makerOrderId as number;
