@@ -3,7 +3,8 @@ pragma solidity 0.8.30;
 
 /// A plain ERC-20 for the devnet. It has no constructor so the devnet can install its code at a
 /// token's ledger address (as the ledger's own tokens have) and then initialise it once; the
-/// minter (the devnet operator) mints, everything else is the standard token.
+/// minter (the devnet operator) mints, and may add other minters (the farm mints SAUCE rewards);
+/// everything else is the standard token.
 contract TestToken {
     error NotMinter();
     error AlreadyInitialized();
@@ -12,6 +13,7 @@ contract TestToken {
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
+    event MinterAdded(address indexed account);
 
     string public name;
     string public symbol;
@@ -20,6 +22,8 @@ contract TestToken {
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
+    // Appended after the original variables so tokens installed before keep their layout.
+    mapping(address => bool) public isMinter;
 
     function initialize(string calldata name_, string calldata symbol_, uint8 decimals_, address minter_) external {
         if (minter != address(0) || minter_ == address(0)) revert AlreadyInitialized();
@@ -29,8 +33,15 @@ contract TestToken {
         minter = minter_;
     }
 
-    function mint(address to, uint256 amount) external {
+    /// Lets `account` mint too; only the minter named at initialisation adds minters.
+    function addMinter(address account) external {
         if (msg.sender != minter) revert NotMinter();
+        isMinter[account] = true;
+        emit MinterAdded(account);
+    }
+
+    function mint(address to, uint256 amount) external {
+        if (msg.sender != minter && !isMinter[msg.sender]) revert NotMinter();
         totalSupply += amount;
         balanceOf[to] += amount;
         emit Transfer(address(0), to, amount);
