@@ -1,3 +1,4 @@
+export { type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-deployment.js';
 export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
@@ -13,5 +14,14 @@ export {
 } from './devnet-chain.js';
 export { type AnvilLocation, DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
 export { type DevnetLog, goodStateFile } from './devnet-state.js';
-export { DevnetAccountKeyService, PartialFillLimitOrderReactor, TestToken } from './generated/artifacts.js';
+export {
+  AmmFactory,
+  AmmPair,
+  AmmRouter,
+  DevnetAccountKeyService,
+  Farm,
+  PartialFillLimitOrderReactor,
+  SauceStaking,
+  TestToken,
+} from './generated/artifacts.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';
