@@ -11,19 +11,31 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { type EngineEvent, MatchingEngine } from '@dex/core';
+import { type EngineEvent, MatchingEngine, type Side } from '@dex/core';
 import { Side as BaselineSide, type IProcessOrder, OrderBook } from 'nodejs-order-book';
 import { applyRecord, generateWorkload, RECORD_WORDS, sharedDir, type Workload, type WorkloadSummary } from './workload.js';
+
+/**
+ * The AMM workload: the same records on a book with a constant-product pool a million size steps
+ * deep (one tick of one size step = 1 quote unit), where every odd-numbered order opts in to
+ * routing. Every 1,000 operations the pool is set 0.5 % above or below the workload's mid of
+ * 10,000 ticks, as swaps on the chain would move it, so routing keeps finding work beyond the fee.
+ */
+const POOL_GRID = { sizeStepRaw: 10_000_000n, quotePerTickStep: 1n };
+const POOL_BASE = 10_000_000_000_000n;
+const POOL_DRIFT_EVERY = 1_000;
+const DRIFTED_POOLS = [9_950n, 10_050n].map((mid) => ({ base: POOL_BASE, quote: (POOL_BASE * mid) / POOL_GRID.sizeStepRaw }));
 
 const KINDS = ['steady', 'deep'] as const;
 type Kind = (typeof KINDS)[number];
 
 const LIMIT = 0;
 const OURS = '@dex/core';
+const OURS_AMM = '@dex/core + pool';
 const BASELINE = 'nodejs-order-book';
 
 /** Informational goals for our engine; misses are reported, never fatal. */
-const TARGETS = { steady: 1_500_000, deep: 1_000_000, p99Micros: 5 } as const;
+const TARGETS = { steady: 1_500_000, deep: 1_000_000, p99Micros: 5, ammShare: 0.5 } as const;
 
 interface BenchOptions {
   readonly ops: number;
@@ -36,6 +48,8 @@ interface BenchOptions {
 /** What one pass produced; counting every result keeps the engines' output live. */
 interface Tally {
   fills: number;
+  /** Swaps with the pool (AMM workload only). */
+  swaps: number;
   filledQuantity: number;
   depthEvents: number;
   orderEvents: number;
@@ -67,7 +81,7 @@ interface Row {
 }
 
 function emptyTally(): Tally {
-  return { fills: 0, filledQuantity: 0, depthEvents: 0, orderEvents: 0, cancelled: 0 };
+  return { fills: 0, swaps: 0, filledQuantity: 0, depthEvents: 0, orderEvents: 0, cancelled: 0 };
 }
 
 function readOptions(argv: readonly string[]): BenchOptions {
@@ -107,6 +121,10 @@ function countingSink(tally: Tally): (event: EngineEvent) => void {
         tally.fills++;
         tally.filledQuantity += event.quantity;
         break;
+      case 'pool-fill':
+        tally.swaps++;
+        tally.filledQuantity += event.quantity;
+        break;
       case 'depth':
         tally.depthEvents++;
         break;
@@ -135,6 +153,55 @@ const ours: Contender = {
     for (let index = 0; index < count; index++) {
       const before = performance.now();
       applyRecord(engine, records, index);
+      samples[index] = performance.now() - before;
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    return { seconds, tally, resting: engine.openOrderCount };
+  },
+};
+
+function applyRoutedRecord(engine: MatchingEngine, records: Int32Array, index: number): void {
+  if (index % POOL_DRIFT_EVERY === 0) engine.setPool(DRIFTED_POOLS[(index / POOL_DRIFT_EVERY) & 1]);
+  const offset = index * RECORD_WORDS;
+  const id = records[offset + 1] as number;
+  if (records[offset] === 0) {
+    engine.place({
+      id,
+      side: records[offset + 2] as Side,
+      price: records[offset + 3] as number,
+      quantity: records[offset + 4] as number,
+      timeInForce: 'GTC',
+      makerOnly: false,
+      takerOnce: false,
+      useAmm: (id & 1) === 1,
+      time: index,
+    });
+  } else {
+    engine.cancel(id, 'USER', index);
+  }
+}
+
+function routedEngine(tally: Tally): MatchingEngine {
+  return new MatchingEngine(countingSink(tally), { poolGrid: POOL_GRID, pool: DRIFTED_POOLS[0] });
+}
+
+const oursWithPool: Contender = {
+  name: OURS_AMM,
+  throughput(records, count) {
+    const tally = emptyTally();
+    const engine = routedEngine(tally);
+    const start = process.hrtime.bigint();
+    for (let index = 0; index < count; index++) applyRoutedRecord(engine, records, index);
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    return { seconds, tally, resting: engine.openOrderCount };
+  },
+  latency(records, count, samples) {
+    const tally = emptyTally();
+    const engine = routedEngine(tally);
+    const start = process.hrtime.bigint();
+    for (let index = 0; index < count; index++) {
+      const before = performance.now();
+      applyRoutedRecord(engine, records, index);
       samples[index] = performance.now() - before;
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
@@ -348,6 +415,14 @@ function printTargets(rows: readonly Row[]): void {
       `deep >= 1M ops/s: ${whole.format(deep.opsPerSecond)} ${verdict(deep.opsPerSecond >= TARGETS.deep)} | ` +
       `p99 < 5 us: ${p99(steady)}, ${p99(deep)}`,
   );
+  const shares = KINDS.map((kind) => {
+    const plain = rows.find((row) => row.kind === kind && row.engine === OURS);
+    const routed = rows.find((row) => row.kind === kind && row.engine === OURS_AMM);
+    if (plain === undefined || routed === undefined) return `${kind} -`;
+    const share = routed.opsPerSecond / plain.opsPerSecond;
+    return `${kind} ${share.toFixed(2)} ${verdict(share >= TARGETS.ammShare)}`;
+  });
+  console.log(`targets (AMM workload, half the orders routed): ops/s >= 0.5 of the book-only figure: ${shares.join(', ')}`);
 }
 
 function printNotes(rows: readonly Row[]): void {
@@ -358,6 +433,13 @@ function printNotes(rows: readonly Row[]): void {
         `${row.kind} ${row.engine} events per run: fill ${whole.format(tally.fills)}, depth ${whole.format(tally.depthEvents)}, ` +
           `order ${whole.format(tally.orderEvents)}; filled ${whole.format(tally.filledQuantity)} lots`,
       );
+    }
+    if (row.engine === OURS_AMM) {
+      // The pool trades where the book alone would not, so the generator's counts do not apply.
+      console.log(
+        `${row.kind} ${row.engine} per run: fills ${whole.format(tally.fills)}, pool swaps ${whole.format(tally.swaps)}, resting ${whole.format(row.last.resting)}`,
+      );
+      continue;
     }
     const verdictText = countsMatch(row.last, row.expected) ? 'match' : row.engine === OURS ? 'FAIL' : 'differ (informational)';
     console.log(`${countLine(row.kind, row.engine, row.last, row.expected)}: ${verdictText}`);
@@ -397,6 +479,7 @@ function main(): number {
     process.stderr.write(`generating ${kind} workload (${whole.format(options.ops)} ops)\n`);
     const workload = generateWorkload(generator, kind, options.ops);
     rows.push(measure(ours, kind, workload.records, options.ops, options, workload.summary, failures));
+    rows.push(measure(oursWithPool, kind, workload.records, options.ops, options, workload.summary, failures));
     if (options.baselineOps > 0) {
       const expected = prefixSummary(generator, kind, workload, options.baselineOps);
       rows.push(measure(baseline, kind, workload.records, options.baselineOps, options, expected, failures));

@@ -2,9 +2,10 @@
 pragma solidity 0.8.30;
 
 import {IERC20} from "./interfaces/IERC20.sol";
+import {IPairFactory, IPairSwap} from "./interfaces/IPairs.sol";
 import {OrderHashing} from "./lib/OrderHashing.sol";
 import {OrderSignatures} from "./lib/OrderSignatures.sol";
-import {Fill, PartialFillLimitOrder, SignedOrder} from "./lib/OrderTypes.sol";
+import {Fill, PartialFillLimitOrder, PoolFill, SignedOrder} from "./lib/OrderTypes.sol";
 
 /// Settles the fills the exchange's off-chain engine matched, and is the source of truth for
 /// order state: how much of each order is filled, which orders are cancelled, and each swapper's
@@ -15,6 +16,11 @@ import {Fill, PartialFillLimitOrder, SignedOrder} from "./lib/OrderTypes.sol";
 /// roles (`makerOnly` never takes, `takerOnce` takes once), the signed limit price pro rata, the
 /// fee caps and the signed input amount. A fill that fails any check, or whose transfers fail,
 /// is skipped with a `FillRejected` event and the rest of the batch settles.
+///
+/// A pool fill is a taker's swap with the AMM pair of its tokens (found through the factory the
+/// owner set, never named by the operator), checked against the taker's order the same way; the
+/// pair's own invariant is the maker's limit, so a pool that moved since the engine priced the
+/// swap refuses it (`PoolMoved`) and only that fill is skipped.
 ///
 /// Rounding: the operator states both amounts of a fill; the contract checks them exactly
 /// (integer cross-multiplication, nothing rounded), so rounding of prices is the operator's,
@@ -45,7 +51,9 @@ contract PartialFillLimitOrderReactor {
         TakerFeeCap,
         MakerTransfer,
         TakerTransfer,
-        TransferReverted
+        TransferReverted,
+        NoPool,
+        PoolMoved
     }
 
     /// Whose order a rejected fill is blamed on; `None` when neither signed order is at fault.
@@ -65,6 +73,7 @@ contract PartialFillLimitOrderReactor {
     error NotOperator();
     error NotSelf();
     error TransferFailed(bool maker);
+    error PoolRefused();
 
     event Filled(
         uint64 indexed fillId,
@@ -80,10 +89,20 @@ contract PartialFillLimitOrderReactor {
     event FillRejected(
         uint64 indexed fillId, bytes32 indexed makerHash, bytes32 indexed takerHash, Reject reason, Party party
     );
+    event PoolFilled(
+        uint64 indexed fillId,
+        bytes32 indexed takerHash,
+        address indexed pair,
+        address taker,
+        uint256 amountIn,
+        uint256 amountOut,
+        uint256 takerFee
+    );
     event OrderCancelled(bytes32 indexed orderHash, address indexed swapper, address indexed by);
     event NonceFloorRaised(address indexed swapper, uint256 nonceFloor, address indexed by);
     event OperatorChanged(address operator);
     event FeeRecipientChanged(address feeRecipient);
+    event PairFactoryChanged(address pairFactory);
 
     uint256 internal constant PIPS = 1_000_000;
     /// Amounts stay below 2^128 so every price and fee product fits in 256 bits.
@@ -109,6 +128,9 @@ contract PartialFillLimitOrderReactor {
     mapping(bytes32 => uint256) private orderFlags;
     /// One bit per settled fill id.
     mapping(uint256 => uint256) private settledFillWords;
+    /// The AMM factory whose pairs pool fills swap with; none until the owner sets it. Declared last
+    /// so the storage slots above keep their places.
+    address public pairFactory;
 
     modifier onlyOwner() {
         if (msg.sender != owner) revert NotOwner();
@@ -140,6 +162,11 @@ contract PartialFillLimitOrderReactor {
         emit FeeRecipientChanged(feeRecipient_);
     }
 
+    function setPairFactory(address pairFactory_) external onlyOwner {
+        pairFactory = pairFactory_;
+        emit PairFactoryChanged(pairFactory_);
+    }
+
     function domainSeparator() public view returns (bytes32) {
         return block.chainid == deployChainId ? deployDomainSeparator : computeDomainSeparator();
     }
@@ -153,10 +180,10 @@ contract PartialFillLimitOrderReactor {
         return settledFillWords[fillId >> 8] & (1 << (fillId & 0xff)) != 0;
     }
 
-    /// Settles matched pairs and returns one outcome per fill (reason `None` when it settled), so
-    /// a simulation tells the operator which fills would fail, and whose order is at fault, before
-    /// it sends the batch.
-    function settle(SignedOrder[] calldata orders, Fill[] calldata fills)
+    /// Settles matched pairs, then pool fills, and returns one outcome per fill followed by one per
+    /// pool fill (reason `None` when it settled), so a simulation tells the operator which would
+    /// fail, and whose order is at fault, before it sends the batch.
+    function settle(SignedOrder[] calldata orders, Fill[] calldata fills, PoolFill[] calldata poolFills)
         external
         onlyOperator
         returns (Outcome[] memory outcomes)
@@ -167,9 +194,12 @@ contract PartialFillLimitOrderReactor {
             digests[i] = orderDigest(orders[i].order);
             states[i] = checkOrder(orders[i], digests[i]);
         }
-        outcomes = new Outcome[](fills.length);
+        outcomes = new Outcome[](fills.length + poolFills.length);
         for (uint256 i = 0; i < fills.length; i++) {
             outcomes[i] = settleOne(orders, digests, states, fills[i]);
+        }
+        for (uint256 i = 0; i < poolFills.length; i++) {
+            outcomes[fills.length + i] = settlePoolFill(orders, digests, states, poolFills[i]);
         }
     }
 
@@ -210,6 +240,24 @@ contract PartialFillLimitOrderReactor {
         pull(makerToken, maker, feeRecipient, amounts[3], true);
         pull(takerToken, taker, makerRecipient, amounts[1] - amounts[2], false);
         pull(takerToken, taker, feeRecipient, amounts[2], false);
+    }
+
+    /// Moves the tokens of one pool fill: the taker's input into the pair, the pair's output to the
+    /// reactor and on to the taker and the fee recipient; reverts as a whole. External only so
+    /// `settle` can contain its failure.
+    function transferPoolFill(PartialFillLimitOrder calldata taker, address pair, uint256[3] calldata amounts)
+        external
+    {
+        if (msg.sender != address(this)) revert NotSelf();
+        // amounts: taker pays, pair pays, taker's fee
+        pull(taker.input.token, taker.info.swapper, pair, amounts[0], false);
+        bool outIsToken0 = taker.output.token < taker.input.token;
+        try IPairSwap(pair).swap(outIsToken0 ? amounts[1] : 0, outIsToken0 ? 0 : amounts[1], address(this)) {}
+        catch {
+            revert PoolRefused();
+        }
+        push(taker.output.token, taker.output.recipient, amounts[1] - amounts[2]);
+        push(taker.output.token, feeRecipient, amounts[2]);
     }
 
     function computeDomainSeparator() private view returns (bytes32) {
@@ -260,6 +308,82 @@ contract PartialFillLimitOrderReactor {
         filled[takerHash] += fill.takerAmount;
         orderFlags[takerHash] |= HAS_TAKEN;
         settledFillWords[fill.fillId >> 8] |= 1 << (fill.fillId & 0xff);
+    }
+
+    function settlePoolFill(
+        SignedOrder[] calldata orders,
+        bytes32[] memory digests,
+        Reject[] memory states,
+        PoolFill calldata poolFill
+    ) private returns (Outcome memory outcome) {
+        if (poolFill.taker >= orders.length) {
+            outcome = Outcome(Reject.BadIndex, Party.None);
+            emit FillRejected(poolFill.fillId, bytes32(0), bytes32(0), outcome.reason, outcome.party);
+            return outcome;
+        }
+        PartialFillLimitOrder calldata taker = orders[poolFill.taker].order;
+        bytes32 takerHash = digests[poolFill.taker];
+        address pair = pairFactory == address(0)
+            ? address(0)
+            : IPairFactory(pairFactory).getPair(taker.input.token, taker.output.token);
+        if (isFillSettled(poolFill.fillId)) outcome = Outcome(Reject.AlreadySettled, Party.None);
+        else if (states[poolFill.taker] != Reject.None) outcome = Outcome(states[poolFill.taker], Party.Taker);
+        else if (pair == address(0)) outcome = Outcome(Reject.NoPool, Party.None);
+        else outcome = checkPoolFill(taker, poolFill, takerHash);
+        if (outcome.reason == Reject.None) outcome = executePoolFill(taker, poolFill, takerHash, pair);
+        if (outcome.reason != Reject.None) {
+            emit FillRejected(poolFill.fillId, bytes32(0), takerHash, outcome.reason, outcome.party);
+            return outcome;
+        }
+        filled[takerHash] += poolFill.amountIn;
+        orderFlags[takerHash] |= HAS_TAKEN;
+        settledFillWords[poolFill.fillId >> 8] |= 1 << (poolFill.fillId & 0xff);
+    }
+
+    function checkPoolFill(PartialFillLimitOrder calldata taker, PoolFill calldata poolFill, bytes32 takerHash)
+        private
+        view
+        returns (Outcome memory)
+    {
+        if (poolFill.amountIn == 0 || poolFill.amountOut == 0) return Outcome(Reject.ZeroAmount, Party.None);
+        if (poolFill.amountOut > MAX_AMOUNT) return Outcome(Reject.AmountTooLarge, Party.None);
+        if (taker.makerOnly) return Outcome(Reject.MakerOnly, Party.Taker);
+        if (taker.takerOnce && orderFlags[takerHash] & HAS_TAKEN != 0) return Outcome(Reject.TakerOnce, Party.Taker);
+        if (poolFill.amountIn > taker.input.amount - filled[takerHash]) return Outcome(Reject.TakerOverfill, Party.Taker);
+        if (poolFill.amountOut * taker.input.amount < taker.output.amount * poolFill.amountIn) {
+            return Outcome(Reject.TakerPrice, Party.Taker);
+        }
+        if (poolFill.takerFeePips > taker.maxTakerFeePips || poolFill.takerFeePips > PIPS) {
+            return Outcome(Reject.TakerFeeCap, Party.Taker);
+        }
+        return Outcome(Reject.None, Party.None);
+    }
+
+    function executePoolFill(
+        PartialFillLimitOrder calldata taker,
+        PoolFill calldata poolFill,
+        bytes32 takerHash,
+        address pair
+    ) private returns (Outcome memory) {
+        // Amounts above MAX_AMOUNT are refused as overfills, so this product fits.
+        uint256 takerFee = (poolFill.amountOut * poolFill.takerFeePips + PIPS - 1) / PIPS;
+        try this.transferPoolFill(taker, pair, [poolFill.amountIn, poolFill.amountOut, takerFee]) {
+            emit PoolFilled(
+                poolFill.fillId,
+                takerHash,
+                pair,
+                taker.info.swapper,
+                poolFill.amountIn,
+                poolFill.amountOut,
+                takerFee
+            );
+            return Outcome(Reject.None, Party.None);
+        } catch (bytes memory failure) {
+            if (failure.length == 4 && bytes4(failure) == PoolRefused.selector) {
+                return Outcome(Reject.PoolMoved, Party.None);
+            }
+            return transferFailure(failure);
+        }
     }
 
     function checkFill(
@@ -349,6 +473,15 @@ contract PartialFillLimitOrderReactor {
         // Tokens that return nothing succeed by not reverting; the rest must return true.
         if (!ok || (result.length != 0 && (result.length != 32 || !abi.decode(result, (bool)))) || token.code.length == 0) {
             revert TransferFailed(maker);
+        }
+    }
+
+    /// Pays out tokens the reactor holds (a pair's output on its way to the taker).
+    function push(address token, address to, uint256 amount) private {
+        if (amount == 0) return;
+        (bool ok, bytes memory result) = token.call(abi.encodeCall(IERC20.transfer, (to, amount)));
+        if (!ok || (result.length != 0 && (result.length != 32 || !abi.decode(result, (bool))))) {
+            revert TransferFailed(false);
         }
     }
 

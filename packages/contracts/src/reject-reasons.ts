@@ -27,6 +27,8 @@ export const REJECT_REASONS = [
   'MakerTransfer',
   'TakerTransfer',
   'TransferReverted',
+  'NoPool',
+  'PoolMoved',
 ] as const;
 
 export type RejectReason = (typeof REJECT_REASONS)[number];

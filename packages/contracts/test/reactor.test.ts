@@ -109,7 +109,7 @@ async function outcomes(orders: readonly SignedOrder[], fills: readonly FillArgs
     address: reactor,
     abi: PartialFillLimitOrderReactor.abi,
     functionName: 'settle',
-    args: [orders, fills],
+    args: [orders, fills, []],
   });
   return result.map(outcomeOf);
 }
@@ -121,7 +121,7 @@ async function settle(orders: readonly SignedOrder[], fills: readonly FillArgs[]
       address: reactor,
       abi: PartialFillLimitOrderReactor.abi,
       functionName: 'settle',
-      args: [orders, fills],
+      args: [orders, fills, []],
     }),
   );
   const events = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: receipt.logs });
@@ -342,7 +342,7 @@ describe('settle rejects a fill', () => {
         address: reactor,
         abi: PartialFillLimitOrderReactor.abi,
         functionName: 'settle',
-        args: [[ask, bid], [pairFill()]],
+        args: [[ask, bid], [pairFill()], []],
       }),
     ).rejects.toThrow(/NotOperator/);
   });

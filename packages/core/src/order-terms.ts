@@ -1,5 +1,7 @@
+import type { RoutedPool } from './amm/liquidity-walk.js';
 import { BUY, SELL, type Side } from './book/types.js';
 import type { MarketGrid } from './grid.js';
+import { type LevelSource, spendBudget } from './quote.js';
 
 /** The token amounts of a signed order that decide where it sits on a book. */
 export interface OrderAmounts {
@@ -105,25 +107,16 @@ export function orderTerms(amounts: OrderAmounts, tokens: BookTokens, grid: Mark
 }
 
 /**
- * The largest size in whole steps that a quote budget buys from the asks at or below a price
- * limit, walking the book best first: the size a market buy is placed with.
+ * The largest size in whole steps that a quote budget buys from the asks (and the book's pool, for
+ * a taker that routes into it) at or below a price limit, best first: the size a market buy is
+ * placed with.
  */
 export function affordableSteps(
-  book: { forEachLevel(side: Side, visit: (price: number, quantity: number) => boolean): void },
+  book: LevelSource,
   grid: MarketGrid,
   budgetQuote: bigint,
   priceLimitTicks: number,
+  pool?: RoutedPool,
 ): number {
-  let left = budgetQuote;
-  let steps = 0;
-  book.forEachLevel(SELL, (price, quantity) => {
-    if (price > priceLimitTicks) return false;
-    const perStep = grid.quoteAmount(price, 1);
-    const affordable = left / perStep;
-    const take = affordable < BigInt(quantity) ? Number(affordable) : quantity;
-    steps += take;
-    left -= perStep * BigInt(take);
-    return take === quantity;
-  });
-  return steps;
+  return spendBudget(book, grid, budgetQuote, priceLimitTicks, pool).steps;
 }

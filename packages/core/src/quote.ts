@@ -1,3 +1,6 @@
+import { amountIn, amountOut } from './amm/constant-product.js';
+import { type RoutedPool, walkLiquidity } from './amm/liquidity-walk.js';
+import { swapOf } from './amm/pool-leg.js';
 import { BUY, SELL, type Side } from './book/types.js';
 import { CoreError } from './errors.js';
 import type { MarketGrid } from './grid.js';
@@ -46,9 +49,96 @@ function ceilDiv(numerator: bigint, denominator: bigint): bigint {
   return (numerator + denominator - 1n) / denominator;
 }
 
+/** A market buy's size against the liquidity it meets for a quote budget. */
+export interface BudgetFill {
+  /** Whole size steps the budget buys. */
+  readonly steps: number;
+  /** Quote raw units those steps cost. */
+  readonly spent: bigint;
+  /** Whether any liquidity was offered at all. */
+  readonly offered: boolean;
+}
+
 /**
- * Simulates a market order that spends exactly `amount` of `input` against the current book.
- * Selling base walks the bids; spending quote walks the asks and buys whole size steps only.
+ * What a quote budget buys walking the book's asks (and the pool, if the taker routes into one)
+ * best first up to a price limit: whole size steps only, every pool swap priced by the pair.
+ */
+export function spendBudget(
+  book: LevelSource,
+  grid: MarketGrid,
+  budgetQuote: bigint,
+  limitTicks: number,
+  pool?: RoutedPool,
+): BudgetFill {
+  let left = budgetQuote;
+  let steps = 0;
+  let offered = false;
+  walkLiquidity(book, pool, BUY, limitTicks, (segment) => {
+    offered = true;
+    if (segment.source === 'book') {
+      const perStep = grid.quoteAmount(segment.price, 1);
+      const affordable = left / perStep;
+      const take = affordable < BigInt(segment.quantity) ? Number(affordable) : segment.quantity;
+      steps += take;
+      left -= perStep * BigInt(take);
+      return take;
+    }
+    const affordable = Number(amountOut(left, segment.reserves.quote, segment.reserves.base) / grid.sizeStepRaw);
+    const swap = swapOf(segment.reserves, grid, BUY, Math.min(segment.leg.steps, affordable));
+    if (swap === undefined) return 0;
+    steps += swap.steps;
+    left -= swap.quote;
+    return swap.steps;
+  });
+  return { steps, spent: budgetQuote - left, offered };
+}
+
+/** Sells up to `steps` size steps into the bids (and the pool): what comes back. */
+function sellSteps(book: LevelSource, grid: MarketGrid, steps: number, pool: RoutedPool | undefined) {
+  let left = steps;
+  let proceeds = 0n;
+  let offered = false;
+  walkLiquidity(book, pool, SELL, 1, (segment) => {
+    offered = true;
+    const take = Math.min(left, segment.source === 'book' ? segment.quantity : segment.leg.steps);
+    if (segment.source === 'book') {
+      proceeds += grid.quoteAmount(segment.price, take);
+      left -= take;
+      return take;
+    }
+    const swap = swapOf(segment.reserves, grid, SELL, take);
+    if (swap === undefined) return 0;
+    proceeds += swap.quote;
+    left -= take;
+    return take;
+  });
+  return { sold: steps - left, proceeds, offered };
+}
+
+/** Buys up to `steps` size steps from the asks (and the pool) at any price: what they cost. */
+function buySteps(book: LevelSource, grid: MarketGrid, steps: number, pool: RoutedPool | undefined) {
+  let left = steps;
+  let cost = 0n;
+  walkLiquidity(book, pool, BUY, Number.MAX_SAFE_INTEGER, (segment) => {
+    const take = Math.min(left, segment.source === 'book' ? segment.quantity : segment.leg.steps);
+    if (segment.source === 'book') {
+      cost += grid.quoteAmount(segment.price, take);
+      left -= take;
+      return take;
+    }
+    const swap = swapOf(segment.reserves, grid, BUY, take);
+    if (swap === undefined) return 0;
+    cost += swap.quote;
+    left -= take;
+    return take;
+  });
+  return { bought: steps - left, cost };
+}
+
+/**
+ * Simulates a market order that spends exactly `amount` of `input` against the current book (and
+ * the book's pool when the taker routes into it). Selling base walks the bids; spending quote walks
+ * the asks and buys whole size steps only.
  */
 export function quoteExactInput(
   book: LevelSource,
@@ -56,38 +146,27 @@ export function quoteExactInput(
   input: MarketToken,
   amount: bigint,
   slippageBps: number,
+  pool?: RoutedPool,
 ): ExactInputQuote {
   const slippage = assertSlippage(slippageBps);
-  let fillable = false;
-  let consumed = 0n;
-  let output = 0n;
+  let fillable: boolean;
+  let consumed: bigint;
+  let output: bigint;
   let snapped = amount;
 
   if (input === 'base') {
     const steps = grid.floorBaseSteps(amount);
-    let left = steps < grid.lotSteps ? 0 : steps;
-    snapped = grid.baseAmount(left);
-    book.forEachLevel(BUY, (price, quantity) => {
-      fillable = true;
-      const take = Math.min(quantity, left);
-      output += grid.quoteAmount(price, take);
-      consumed += grid.baseAmount(take);
-      left -= take;
-      return left > 0;
-    });
+    const wanted = steps < grid.lotSteps ? 0 : steps;
+    snapped = grid.baseAmount(wanted);
+    const sale = sellSteps(book, grid, wanted, pool);
+    fillable = sale.offered;
+    consumed = grid.baseAmount(sale.sold);
+    output = sale.proceeds;
   } else {
-    let left = amount;
-    book.forEachLevel(SELL, (price, quantity) => {
-      fillable = true;
-      const stepCost = grid.quoteAmount(price, 1);
-      const affordable = left / stepCost;
-      const take = affordable < BigInt(quantity) ? affordable : BigInt(quantity);
-      output += take * grid.sizeStepRaw;
-      consumed += take * stepCost;
-      left -= take * stepCost;
-      // Levels only get dearer, so once a step is unaffordable the walk is over.
-      return take === BigInt(quantity) && left > 0n;
-    });
+    const purchase = spendBudget(book, grid, amount, Number.MAX_SAFE_INTEGER, pool);
+    fillable = purchase.offered;
+    consumed = purchase.spent;
+    output = grid.baseAmount(purchase.steps);
   }
   return {
     snappedInput: snapped,
@@ -99,9 +178,9 @@ export function quoteExactInput(
 }
 
 /**
- * Simulates a market order that receives exactly `amount` of `output`. Buying base walks the asks
- * for whole size steps; receiving quote walks the bids, selling whole size steps until the
- * proceeds reach the requested amount.
+ * Simulates a market order that receives exactly `amount` of `output` (the book's pool included
+ * when the taker routes into it). Buying base buys whole size steps; receiving quote sells whole
+ * size steps until the proceeds reach the requested amount.
  */
 export function quoteExactOutput(
   book: LevelSource,
@@ -109,36 +188,41 @@ export function quoteExactOutput(
   output: MarketToken,
   amount: bigint,
   slippageBps: number,
+  pool?: RoutedPool,
 ): ExactOutputQuote {
   const slippage = assertSlippage(slippageBps);
   if (output === 'base') {
     const steps = grid.floorBaseSteps(amount);
     const wanted = steps < grid.lotSteps ? 0 : steps;
-    let left = wanted;
-    let cost = 0n;
-    book.forEachLevel(SELL, (price, quantity) => {
-      const take = Math.min(quantity, left);
-      cost += grid.quoteAmount(price, take);
-      left -= take;
-      return left > 0;
-    });
+    const purchase = buySteps(book, grid, wanted, pool);
     return {
       snappedOutput: grid.baseAmount(wanted),
-      expectedInput: cost,
-      suggestedInput: ceilDiv(cost * (BPS + slippage), BPS),
-      fillable: wanted > 0 && left === 0,
+      expectedInput: purchase.cost,
+      suggestedInput: ceilDiv(purchase.cost * (BPS + slippage), BPS),
+      fillable: wanted > 0 && purchase.bought === wanted,
     };
   }
 
   let received = 0n;
   let sold = 0n;
-  book.forEachLevel(BUY, (price, quantity) => {
-    const stepValue = grid.quoteAmount(price, 1);
-    const needed = ceilDiv(amount - received, stepValue);
-    const take = needed < BigInt(quantity) ? needed : BigInt(quantity);
-    received += take * stepValue;
-    sold += take;
-    return received < amount;
+  walkLiquidity(book, pool, SELL, 1, (segment) => {
+    if (received >= amount) return 0;
+    if (segment.source === 'book') {
+      const stepValue = grid.quoteAmount(segment.price, 1);
+      const needed = ceilDiv(amount - received, stepValue);
+      const take = needed < BigInt(segment.quantity) ? Number(needed) : segment.quantity;
+      received += BigInt(take) * stepValue;
+      sold += BigInt(take);
+      return take;
+    }
+    // The least base that brings in what is missing, in whole steps; all the leg if it cannot.
+    const baseNeeded = amountIn(amount - received, segment.reserves.base, segment.reserves.quote);
+    const steps = baseNeeded === undefined ? segment.leg.steps : Number(ceilDiv(baseNeeded, grid.sizeStepRaw));
+    const swap = swapOf(segment.reserves, grid, SELL, Math.min(steps, segment.leg.steps));
+    if (swap === undefined) return 0;
+    received += swap.quote;
+    sold += BigInt(swap.steps);
+    return swap.steps;
   });
   const expectedInput = sold * grid.sizeStepRaw;
   const buffered = ceilDiv(expectedInput * (BPS + slippage), BPS);

@@ -1,5 +1,5 @@
 /**
- * A 64-bit non-cryptographic hash (two 32-bit murmur3-style lanes) of a stream of safe integers.
+ * A 64-bit non-cryptographic hash (two 32-bit murmur3-style lanes) of a stream of integers.
  * Deterministic across platforms, so two replays of the same journal can compare book states.
  */
 export class StateHasher {
@@ -13,6 +13,13 @@ export class StateHasher {
     this.mix(value >>> 0);
     this.mix(high >>> 0);
     return this;
+  }
+
+  /** Adds a non-negative bigint of any size: its 32-bit words, low first, then their count. */
+  addBig(value: bigint): this {
+    let words = 0;
+    for (let rest = value; rest > 0n; rest >>= 32n, words++) this.mix(Number(rest & 0xffff_ffffn));
+    return this.add(words);
   }
 
   digest(): string {

@@ -51,3 +51,14 @@ struct Fill {
     uint256 makerAmount;
     uint256 takerAmount;
 }
+
+/// A taker's swap with the AMM pair of its two tokens, which the engine routed part of the order
+/// into. The taker pays `amountIn` of its input token into the pair; the pair pays `amountOut` of
+/// the taker's output token, which reaches the taker less its fee (pips of what it receives).
+struct PoolFill {
+    uint64 fillId;
+    uint16 taker;
+    uint32 takerFeePips;
+    uint256 amountIn;
+    uint256 amountOut;
+}

@@ -1,3 +1,4 @@
+import type { PoolReserves } from '../amm/pool-leg.js';
 import type { CancelReason, OrderStatus, RejectReason, Side } from './types.js';
 
 /** A trade between a resting maker and an incoming taker, at the maker's price. */
@@ -11,6 +12,26 @@ export interface FillEvent {
   /** Base quantity in size steps. */
   readonly quantity: number;
   readonly makerRemaining: number;
+  readonly takerRemaining: number;
+  readonly time: number;
+}
+
+/**
+ * A taker's swap with the book's liquidity pool: whole size steps of base against the exact quote
+ * amount of the pair's formula, so its price is generally between ticks.
+ */
+export interface PoolFillEvent {
+  readonly type: 'pool-fill';
+  readonly takerId: number;
+  readonly takerSide: Side;
+  /** Base quantity in size steps. */
+  readonly quantity: number;
+  /** Base raw units the pool gives (taker buys) or receives (taker sells). */
+  readonly base: bigint;
+  /** Quote raw units the taker pays (buys) or receives (sells). */
+  readonly quote: bigint;
+  /** The pool's reserves after this swap. */
+  readonly reserves: PoolReserves;
   readonly takerRemaining: number;
   readonly time: number;
 }
@@ -39,6 +60,6 @@ export interface OrderEvent {
   readonly time: number;
 }
 
-export type EngineEvent = FillEvent | DepthEvent | OrderEvent;
+export type EngineEvent = FillEvent | PoolFillEvent | DepthEvent | OrderEvent;
 
 export type EventSink = (event: EngineEvent) => void;

@@ -1,3 +1,11 @@
+import {
+  type PoolBound,
+  type PoolGrid,
+  type PoolPriceBounds,
+  type PoolReserves,
+  poolLeg,
+  poolPriceBounds,
+} from '../amm/pool-leg.js';
 import { StateHasher } from '../state-hash.js';
 import { BookSide } from './book-side.js';
 import type { EventSink, OrderEvent } from './events.js';
@@ -39,6 +47,13 @@ export interface MatchingEngineOptions {
   /** Continue the depth update ids of an earlier run (recovery). */
   readonly lastUpdateId?: number;
   readonly halted?: boolean;
+  /**
+   * The book's grid in raw units, for a book that routes opted-in takers into a liquidity pool;
+   * without it the engine never trades with a pool.
+   */
+  readonly poolGrid?: PoolGrid;
+  /** The pool's reserves at the start. */
+  readonly pool?: PoolReserves;
 }
 
 /**
@@ -51,6 +66,11 @@ export interface MatchingEngineOptions {
  *   longer crosses the book; when it still crosses it is cancelled with TAKER_ONCE, because resting
  *   it would leave a crossed book. IOC remainders are always cancelled.
  * - A halted book rejects new orders with MARKET_HALTED; cancels still work.
+ * - A taker that opts in to the pool (on a book given a pool grid and reserves) walks the levels
+ *   best first and, before each level, swaps with the pool while the pool's marginal price beats
+ *   that level's (ties go to the book); past the last level it can reach, the pool serves it up to
+ *   its limit. The engine moves its own pool snapshot with every swap; `setPool` replaces it when
+ *   the chain says otherwise.
  * - No clock, no randomness: time and order ids come in with each command, and every change comes
  *   out as an event through the sink, in the order it happened.
  */
@@ -62,6 +82,9 @@ export class MatchingEngine {
   private readonly slots = new OrderSlots();
   private updateId: number;
   private halted: boolean;
+  private readonly poolGrid: PoolGrid | undefined;
+  private reserves: PoolReserves | undefined;
+  private poolBounds: PoolPriceBounds = { buyFrom: Number.MAX_SAFE_INTEGER, sellTo: -1 };
 
   constructor(
     private readonly emit: EventSink,
@@ -69,6 +92,19 @@ export class MatchingEngine {
   ) {
     this.updateId = options.lastUpdateId ?? 0;
     this.halted = options.halted ?? false;
+    this.poolGrid = options.poolGrid;
+    this.setPool(options.pool);
+  }
+
+  /** The pool's reserves as the engine last knew or moved them; undefined without a pool. */
+  get pool(): PoolReserves | undefined {
+    return this.reserves;
+  }
+
+  /** Replaces the pool snapshot (from the chain's own record of the pair); undefined takes the pool away. */
+  setPool(reserves: PoolReserves | undefined): void {
+    this.reserves = reserves;
+    if (reserves !== undefined && this.poolGrid !== undefined) this.poolBounds = poolPriceBounds(reserves, this.poolGrid);
   }
 
   get lastUpdateId(): number {
@@ -92,6 +128,9 @@ export class MatchingEngine {
         return this.cancel(command.id, command.reason, command.time);
       case 'replenish':
         return this.replenish(command.id, command.quantity, command.time);
+      case 'pool':
+        this.setPool(command.reserves);
+        return true;
       case 'halt':
         this.halted = true;
         return true;
@@ -232,6 +271,8 @@ export class MatchingEngine {
   /** Hash of everything that decides future matching: flags, update id, every order in priority order. */
   stateHash(): string {
     const hasher = new StateHasher().add(this.halted ? 1 : 0).add(this.updateId);
+    const pool = this.reserves;
+    if (pool !== undefined && this.poolGrid !== undefined) hasher.addBig(pool.base).addBig(pool.quote);
     for (const bookSide of [this.bids, this.asks]) {
       const levels = bookSide.levels;
       hasher.add(levels.length);
@@ -268,53 +309,89 @@ export class MatchingEngine {
     return best !== undefined && best.price >= price;
   }
 
-  /** Fills the taker against the opposite side; returns the taker's remaining quantity. */
+  /** Fills the taker against the pool and the opposite side; returns the taker's remaining quantity. */
   private match(taker: PlaceOrder): number {
-    const { id: takerId, side, price: limit, time } = taker;
-    const slots = this.slots;
+    const { side, price: limit } = taker;
     const buying = side === BUY;
     const opposite = buying ? this.asks : this.bids;
+    const routed = taker.useAmm === true && !taker.takerOnce && this.poolGrid !== undefined;
     let remaining = taker.quantity;
-    let level = opposite.best();
-    while (level !== undefined && remaining > 0 && (buying ? level.price <= limit : level.price >= limit)) {
-      let maker = level.head;
-      while (maker !== NONE && remaining > 0) {
-        const makerId = slots.id(maker);
-        const makerLeft = slots.remaining(maker);
-        const quantity = Math.min(makerLeft, remaining);
-        const makerRemaining = makerLeft - quantity;
-        slots.setRemaining(maker, makerRemaining);
-        level.total -= quantity;
-        remaining -= quantity;
-        const next = slots.next(maker);
-        this.emit({
-          type: 'fill',
-          makerId,
-          takerId,
-          takerSide: side,
-          price: level.price,
-          quantity,
-          makerRemaining,
-          takerRemaining: remaining,
-          time,
-        });
-        const makerFilled = slots.quantity(maker) - makerRemaining;
-        if (makerRemaining === 0) {
-          level.remove(slots, maker);
-          slots.release(maker);
-          this.orders.delete(makerId);
-          this.emitOrder(makerId, 'FILLED', opposite.side, level.price, makerFilled, 0, null, time);
-        } else {
-          this.emitOrder(makerId, 'PARTIALLY_FILLED', opposite.side, level.price, makerFilled, makerRemaining, null, time);
-        }
-        maker = next;
-        if (taker.takerOnce) break;
+    for (;;) {
+      const best = opposite.best();
+      const level = best !== undefined && (buying ? best.price <= limit : best.price >= limit) ? best : undefined;
+      if (routed) {
+        remaining =
+          level === undefined ? this.swap(taker, limit, 'limit', remaining) : this.swap(taker, level.price, 'before', remaining);
       }
-      if (level.count === 0) opposite.drop(level);
-      this.emitDepth(opposite.side, level.price, level.total, time);
-      if (taker.takerOnce) break;
-      level = opposite.best();
+      if (level === undefined || remaining === 0) return remaining;
+      remaining = this.matchLevel(taker, level, remaining);
+      if (taker.takerOnce) return remaining;
     }
+  }
+
+  /** The taker's swap with the pool up to a price, if the pool beats it; returns what remains. */
+  private swap(taker: PlaceOrder, ticks: number, bound: PoolBound, remaining: number): number {
+    if (this.reserves === undefined || (taker.side === BUY ? ticks < this.poolBounds.buyFrom : ticks > this.poolBounds.sellTo)) {
+      return remaining;
+    }
+    const leg = poolLeg(this.reserves, this.poolGrid as PoolGrid, taker.side, ticks, bound, remaining);
+    if (leg === undefined) return remaining;
+    this.setPool(leg.after);
+    const left = remaining - leg.steps;
+    this.emit({
+      type: 'pool-fill',
+      takerId: taker.id,
+      takerSide: taker.side,
+      quantity: leg.steps,
+      base: leg.base,
+      quote: leg.quote,
+      reserves: leg.after,
+      takerRemaining: left,
+      time: taker.time,
+    });
+    return left;
+  }
+
+  /** Fills the taker against one level's makers, oldest first; returns the taker's remaining quantity. */
+  private matchLevel(taker: PlaceOrder, level: PriceLevel, remaining: number): number {
+    const { id: takerId, side, time } = taker;
+    const slots = this.slots;
+    const opposite = side === BUY ? this.asks : this.bids;
+    let maker = level.head;
+    while (maker !== NONE && remaining > 0) {
+      const makerId = slots.id(maker);
+      const makerLeft = slots.remaining(maker);
+      const quantity = Math.min(makerLeft, remaining);
+      const makerRemaining = makerLeft - quantity;
+      slots.setRemaining(maker, makerRemaining);
+      level.total -= quantity;
+      remaining -= quantity;
+      const next = slots.next(maker);
+      this.emit({
+        type: 'fill',
+        makerId,
+        takerId,
+        takerSide: side,
+        price: level.price,
+        quantity,
+        makerRemaining,
+        takerRemaining: remaining,
+        time,
+      });
+      const makerFilled = slots.quantity(maker) - makerRemaining;
+      if (makerRemaining === 0) {
+        level.remove(slots, maker);
+        slots.release(maker);
+        this.orders.delete(makerId);
+        this.emitOrder(makerId, 'FILLED', opposite.side, level.price, makerFilled, 0, null, time);
+      } else {
+        this.emitOrder(makerId, 'PARTIALLY_FILLED', opposite.side, level.price, makerFilled, makerRemaining, null, time);
+      }
+      maker = next;
+      if (taker.takerOnce) break;
+    }
+    if (level.count === 0) opposite.drop(level);
+    this.emitDepth(opposite.side, level.price, level.total, time);
     return remaining;
   }
 

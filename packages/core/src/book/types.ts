@@ -1,3 +1,5 @@
+import type { PoolReserves } from '../amm/pool-leg.js';
+
 /** 0 = buy (bid), 1 = sell (ask); numbers rather than strings keep the matching loop monomorphic. */
 export type Side = 0 | 1;
 export const BUY: Side = 0;
@@ -50,6 +52,11 @@ export interface PlaceOrder {
   readonly makerOnly: boolean;
   /** Takes at most one fill; see MatchingEngine for what happens to the remainder. */
   readonly takerOnce: boolean;
+  /**
+   * Opts in to the book's liquidity pool: the engine then takes from the pool wherever its price
+   * beats the book's next level (takerOnce orders never do, as they take a single fill).
+   */
+  readonly useAmm?: boolean;
   readonly time: number;
 }
 
@@ -57,5 +64,6 @@ export type EngineCommand =
   | ({ readonly type: 'place' } & PlaceOrder)
   | { readonly type: 'cancel'; readonly id: number; readonly reason: CancelReason; readonly time: number }
   | { readonly type: 'replenish'; readonly id: number; readonly quantity: number; readonly time: number }
+  | { readonly type: 'pool'; readonly reserves: PoolReserves | undefined; readonly time: number }
   | { readonly type: 'halt'; readonly time: number }
   | { readonly type: 'resume'; readonly time: number };

@@ -1,4 +1,4 @@
-import type { DevnetClients } from '@dex/contracts';
+import type { AmmDeployment, DevnetClients } from '@dex/contracts';
 import type { Account, Address, Chain, HttpTransport, PublicClient, WalletClient } from 'viem';
 
 /** The settlement chain as the service uses it: reads, the operator's wallet and the reactor. */
@@ -12,6 +12,11 @@ export interface ChainContext {
   readonly headAtStart: bigint;
   /** First block the indexer reads when it has no cursor yet. */
   readonly indexFrom: bigint;
+  /**
+   * The AMM beside the reactor (pair factory, router, farm, SAUCE staking): deployed by the embedded
+   * devnet on its first boot; on a chain reached over RPC, null (pools are not read there yet).
+   */
+  readonly amm: AmmDeployment | null;
   /** anvil's test methods, on the embedded devnet only (funding and impersonation). */
   readonly devnet: DevnetClients | null;
   /**

@@ -102,6 +102,7 @@ export async function openEmbeddedDevnet(
       chainId: config.chainId,
       headAtStart,
       indexFrom: 0n,
+      amm: null,
       devnet: clients,
       restarts: { subscribe: (listener) => restartListeners.push(listener) },
       close: () => node.stop(),

@@ -15,6 +15,7 @@ function unreachableChain(): ChainContext {
     chainId: 298,
     headAtStart: 0n,
     indexFrom: 0n,
+    amm: null,
     devnet: null,
     close: async () => {},
   };

@@ -44,6 +44,7 @@ export async function openRpcChain(config: ChainSettings & { chain: { kind: 'rpc
     headAtStart,
     // A reactor deployed before this service first ran has no fills of it to find earlier.
     indexFrom: headAtStart,
+    amm: null,
     devnet: null,
     close: async () => {},
   };

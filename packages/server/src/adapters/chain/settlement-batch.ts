@@ -41,7 +41,7 @@ export function encodeBatch(batch: SettlementBatch): EncodedBatch {
   const calldata = encodeFunctionData({
     abi: PartialFillLimitOrderReactor.abi,
     functionName: 'settle',
-    args: [batch.orders, batch.fills],
+    args: [batch.orders, batch.fills, []],
   });
   return { ...batch, calldata };
 }

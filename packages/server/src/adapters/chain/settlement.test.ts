@@ -164,6 +164,7 @@ async function simulateSettle(makerId: number, takerId: number) {
           takerAmount: 2_600_000n,
         },
       ],
+      [],
     ],
   });
   return result.map(outcomeOf);

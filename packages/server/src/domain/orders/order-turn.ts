@@ -136,7 +136,10 @@ export class OrderTurn {
     for (const event of events) {
       if (event.type === 'fill') this.fill(market, event);
       else if (event.type === 'order') this.status(event);
-      else {
+      else if (event.type === 'pool-fill') {
+        // Desk engines are built without a pool grid, and only such an engine swaps with a pool.
+        throw new Error(`book ${market.book.id} swapped with a pool, which this desk does not settle`);
+      } else {
         this.lastUpdateIds.set(market.book.id, event.updateId);
         this.depthUpdates.push({ bookId: market.book.id, event });
       }
