@@ -1,3 +1,4 @@
+import { amountIn as poolAmountIn, amountOut as poolAmountOut } from '@dex/core';
 import {
   type Abi,
   type Address,
@@ -111,18 +112,15 @@ export async function reservesOf(devnet: TestDevnet, pair: Address): Promise<{ r
   return { reserve0, reserve1 };
 }
 
-// The formulas the contracts implement, written out again in bigint for the tests to check them
-// against (to the unit).
+// The formulas the contracts implement. The pair's are the engine's own (@dex/core), so these tests
+// also show that the engine prices a swap exactly as the pair settles it.
 
-export const FEE_SCALE = 1000n;
-export const AFTER_FEE = 997n;
-
-export function amountOut(paid: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
-  return (paid * AFTER_FEE * reserveOut) / (reserveIn * FEE_SCALE + paid * AFTER_FEE);
-}
+export const amountOut = poolAmountOut;
 
 export function amountIn(bought: bigint, reserveIn: bigint, reserveOut: bigint): bigint {
-  return (reserveIn * bought * FEE_SCALE) / ((reserveOut - bought) * AFTER_FEE) + 1n;
+  const paid = poolAmountIn(bought, reserveIn, reserveOut);
+  if (paid === undefined) throw new Error(`a pool of ${reserveOut} cannot pay ${bought}`);
+  return paid;
 }
 
 export function quote(amountA: bigint, reserveA: bigint, reserveB: bigint): bigint {
