@@ -31,6 +31,7 @@ export const OPTIONS = {
   status: { type: 'string' },
   book: { type: 'string' },
   'cancel-on-disconnect': { type: 'boolean' },
+  known: { type: 'boolean' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

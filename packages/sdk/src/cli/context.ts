@@ -1,4 +1,5 @@
 import { type Client, createClient, type FetchFn, normaliseBaseUrl } from '../client.js';
+import { createDataClient, type DataClient } from '../data/data-client.js';
 import { InvalidParameterError } from '../errors.js';
 import { type OptionValues, UsageError } from './arguments.js';
 import { type Credentials, loadCredentials } from './credentials.js';
@@ -55,6 +56,24 @@ export class CommandContext {
   /** A client without credentials, for the public routes. */
   publicClient(): Client {
     return createClient({ baseUrl: this.baseUrl, fetch: this.#fetch });
+  }
+
+  /**
+   * A client of the data API: at DEX_DATA_API_URL, else under `/data` on the server, with the
+   * operator-issued key of DEX_API_KEY (never read from the command line, never printed).
+   */
+  dataClient(command: string): DataClient {
+    const apiKey = this.io.env.DEX_API_KEY;
+    if (apiKey === undefined || apiKey === '') {
+      throw new UsageError(`${command} reads the data API: set DEX_API_KEY to the key the operator issued`);
+    }
+    const baseUrl = this.io.env.DEX_DATA_API_URL || `${this.baseUrl}/data`;
+    try {
+      return createDataClient({ baseUrl, apiKey, fetch: this.#fetch });
+    } catch (error) {
+      if (error instanceof InvalidParameterError) throw new UsageError(`${command}: ${error.message}`);
+      throw error;
+    }
   }
 
   /** The key and account the environment configures; read once, on first use. */

@@ -7,6 +7,7 @@ import { orderCancelAfterCommand, orderCancelCommand } from './commands/order-ca
 import { orderEventsCommand } from './commands/order-events.js';
 import { orderPlaceCommand } from './commands/order-place.js';
 import { orderHistoryCommand, orderListCommand } from './commands/order-queries.js';
+import { farmsCommand, poolsCommand } from './commands/pools.js';
 import { quoteCommand } from './commands/quote.js';
 import { loginCommand, logoutCommand } from './commands/session.js';
 import { tradesCommand } from './commands/trades.js';
@@ -24,6 +25,8 @@ const COMMANDS: readonly Command[] = [
   depthCommand,
   tradesCommand,
   quoteCommand,
+  poolsCommand,
+  farmsCommand,
   loginCommand,
   logoutCommand,
   orderPlaceCommand,
