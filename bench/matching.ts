@@ -24,7 +24,8 @@ import { applyRecord, generateWorkload, RECORD_WORDS, sharedDir, type Workload, 
 const POOL_GRID = { sizeStepRaw: 10_000_000n, quotePerTickStep: 1n };
 const POOL_BASE = 10_000_000_000_000n;
 const POOL_DRIFT_EVERY = 1_000;
-const DRIFTED_POOLS = [9_950n, 10_050n].map((mid) => ({ base: POOL_BASE, quote: (POOL_BASE * mid) / POOL_GRID.sizeStepRaw }));
+const poolAt = (mid: bigint) => ({ base: POOL_BASE, quote: (POOL_BASE * mid) / POOL_GRID.sizeStepRaw });
+const DRIFTED_POOLS = [poolAt(9_950n), poolAt(10_050n)] as const;
 
 const KINDS = ['steady', 'deep'] as const;
 type Kind = (typeof KINDS)[number];
@@ -161,7 +162,7 @@ const ours: Contender = {
 };
 
 function applyRoutedRecord(engine: MatchingEngine, records: Int32Array, index: number): void {
-  if (index % POOL_DRIFT_EVERY === 0) engine.setPool(DRIFTED_POOLS[(index / POOL_DRIFT_EVERY) & 1]);
+  if (index % POOL_DRIFT_EVERY === 0) engine.setPool(DRIFTED_POOLS[(index / POOL_DRIFT_EVERY) & 1 ? 1 : 0]);
   const offset = index * RECORD_WORDS;
   const id = records[offset + 1] as number;
   if (records[offset] === 0) {

@@ -2,6 +2,7 @@ export * from './amm/constant-product.js';
 export * from './amm/liquidity-walk.js';
 export * from './amm/pool-leg.js';
 export * from './amount.js';
+export * from './book/book-views.js';
 export * from './book/events.js';
 export * from './book/matching-engine.js';
 export * from './book/types.js';

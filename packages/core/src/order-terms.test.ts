@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDecimal } from './amount.js';
-import type { DepthLevel } from './book/matching-engine.js';
+import type { DepthLevel } from './book/book-views.js';
 import { BUY, SELL } from './book/types.js';
 import { type GridSpec, MarketGrid } from './grid.js';
 import {

@@ -37,7 +37,10 @@ const scenario = fc.record({
 });
 
 /** A book with resting makers on the side a taker of `side` meets, and a pool at its own price. */
-function market(spec: fc.RecordValue<typeof scenario>) {
+/** One generated case: resting makers, the taker's side, the pool and an amount. */
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function market(spec: Scenario) {
   const reserves = { base: spec.poolBase, quote: (spec.poolBase * BigInt(spec.poolPrice)) / GRID.sizeStepRaw };
   const { engine, events } = recordingEngine({ poolGrid: GRID, pool: reserves });
   spec.makers.forEach((maker, index) => {

@@ -1,3 +1,4 @@
+import type { DepthLevel } from './book-views.js';
 import { PriceLevel } from './price-level.js';
 import type { Side } from './types.js';
 
@@ -39,6 +40,17 @@ export class BookSide {
     const level = new PriceLevel(this.side, price);
     levels.splice(index, 0, level);
     return level;
+  }
+
+  /** The best `maxLevels` levels as [price, total] pairs, best first. */
+  top(maxLevels: number): DepthLevel[] {
+    const levels = this.levels;
+    const out: DepthLevel[] = [];
+    for (let index = levels.length - 1; index >= 0 && out.length < maxLevels; index--) {
+      const level = levels[index] as PriceLevel;
+      out.push([level.price, level.total]);
+    }
+    return out;
   }
 
   /** Removes an empty level. */

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { limit, recordingEngine } from '../test-support/engine-fixtures.js';
+import type { OpenOrder } from './book-views.js';
 import type { EngineEvent } from './events.js';
-import type { MatchingEngine, OpenOrder } from './matching-engine.js';
+import type { MatchingEngine } from './matching-engine.js';
 import { BUY, type EngineCommand, SELL, type Side } from './types.js';
 
 type Step =

@@ -1,13 +1,8 @@
-import {
-  type PoolBound,
-  type PoolGrid,
-  type PoolPriceBounds,
-  type PoolReserves,
-  poolLeg,
-  poolPriceBounds,
-} from '../amm/pool-leg.js';
+import { BookPool } from '../amm/book-pool.js';
+import type { PoolBound, PoolGrid, PoolReserves } from '../amm/pool-leg.js';
 import { StateHasher } from '../state-hash.js';
 import { BookSide } from './book-side.js';
+import type { DepthSnapshot, OpenOrder } from './book-views.js';
 import type { EventSink, OrderEvent } from './events.js';
 import { OrderIndex } from './order-index.js';
 import { NONE, OrderSlots } from './order-slots.js';
@@ -24,24 +19,6 @@ import {
 } from './types.js';
 
 const MAX = Number.MAX_SAFE_INTEGER;
-
-/** One price level of a depth snapshot: [price in ticks, quantity in size steps]. */
-export type DepthLevel = [price: number, quantity: number];
-
-export interface DepthSnapshot {
-  readonly bids: DepthLevel[];
-  readonly asks: DepthLevel[];
-  /** Update id of the last depth event reflected in this snapshot. */
-  readonly lastUpdateId: number;
-}
-
-export interface OpenOrder {
-  readonly id: number;
-  readonly side: Side;
-  readonly price: number;
-  readonly quantity: number;
-  readonly remaining: number;
-}
 
 export interface MatchingEngineOptions {
   /** Continue the depth update ids of an earlier run (recovery). */
@@ -66,11 +43,9 @@ export interface MatchingEngineOptions {
  *   longer crosses the book; when it still crosses it is cancelled with TAKER_ONCE, because resting
  *   it would leave a crossed book. IOC remainders are always cancelled.
  * - A halted book rejects new orders with MARKET_HALTED; cancels still work.
- * - A taker that opts in to the pool (on a book given a pool grid and reserves) walks the levels
- *   best first and, before each level, swaps with the pool while the pool's marginal price beats
- *   that level's (ties go to the book); past the last level it can reach, the pool serves it up to
- *   its limit. The engine moves its own pool snapshot with every swap; `setPool` replaces it when
- *   the chain says otherwise.
+ * - A taker that opts in to the pool (see `poolLeg`) swaps with it before each level it reaches
+ *   while the pool's marginal price beats the level's (ties go to the book), and past the last
+ *   one up to its limit. Each swap moves the pool snapshot; `setPool` replaces it from the chain.
  * - No clock, no randomness: time and order ids come in with each command, and every change comes
  *   out as an event through the sink, in the order it happened.
  */
@@ -82,9 +57,7 @@ export class MatchingEngine {
   private readonly slots = new OrderSlots();
   private updateId: number;
   private halted: boolean;
-  private readonly poolGrid: PoolGrid | undefined;
-  private reserves: PoolReserves | undefined;
-  private poolBounds: PoolPriceBounds = { buyFrom: Number.MAX_SAFE_INTEGER, sellTo: -1 };
+  private readonly bookPool: BookPool | undefined;
 
   constructor(
     private readonly emit: EventSink,
@@ -92,19 +65,17 @@ export class MatchingEngine {
   ) {
     this.updateId = options.lastUpdateId ?? 0;
     this.halted = options.halted ?? false;
-    this.poolGrid = options.poolGrid;
-    this.setPool(options.pool);
+    this.bookPool = options.poolGrid && new BookPool(options.poolGrid, options.pool);
   }
 
   /** The pool's reserves as the engine last knew or moved them; undefined without a pool. */
   get pool(): PoolReserves | undefined {
-    return this.reserves;
+    return this.bookPool?.reserves;
   }
 
-  /** Replaces the pool snapshot (from the chain's own record of the pair); undefined takes the pool away. */
+  /** Replaces the pool snapshot from the chain; undefined takes it away (no-op without a pool grid). */
   setPool(reserves: PoolReserves | undefined): void {
-    this.reserves = reserves;
-    if (reserves !== undefined && this.poolGrid !== undefined) this.poolBounds = poolPriceBounds(reserves, this.poolGrid);
+    this.bookPool?.set(reserves);
   }
 
   get lastUpdateId(): number {
@@ -262,8 +233,8 @@ export class MatchingEngine {
   /** The aggregated book, best levels first, at most `maxLevels` per side. */
   depth(maxLevels = MAX): DepthSnapshot {
     return {
-      bids: collectLevels(this.bids, maxLevels),
-      asks: collectLevels(this.asks, maxLevels),
+      bids: this.bids.top(maxLevels),
+      asks: this.asks.top(maxLevels),
       lastUpdateId: this.updateId,
     };
   }
@@ -271,8 +242,8 @@ export class MatchingEngine {
   /** Hash of everything that decides future matching: flags, update id, every order in priority order. */
   stateHash(): string {
     const hasher = new StateHasher().add(this.halted ? 1 : 0).add(this.updateId);
-    const pool = this.reserves;
-    if (pool !== undefined && this.poolGrid !== undefined) hasher.addBig(pool.base).addBig(pool.quote);
+    const pool = this.bookPool?.reserves;
+    if (pool !== undefined) hasher.addBig(pool.base).addBig(pool.quote);
     for (const bookSide of [this.bids, this.asks]) {
       const levels = bookSide.levels;
       hasher.add(levels.length);
@@ -314,7 +285,7 @@ export class MatchingEngine {
     const { side, price: limit } = taker;
     const buying = side === BUY;
     const opposite = buying ? this.asks : this.bids;
-    const routed = taker.useAmm === true && !taker.takerOnce && this.poolGrid !== undefined;
+    const routed = taker.useAmm === true && !taker.takerOnce && this.bookPool !== undefined;
     let remaining = taker.quantity;
     for (;;) {
       const best = opposite.best();
@@ -331,12 +302,8 @@ export class MatchingEngine {
 
   /** The taker's swap with the pool up to a price, if the pool beats it; returns what remains. */
   private swap(taker: PlaceOrder, ticks: number, bound: PoolBound, remaining: number): number {
-    if (this.reserves === undefined || (taker.side === BUY ? ticks < this.poolBounds.buyFrom : ticks > this.poolBounds.sellTo)) {
-      return remaining;
-    }
-    const leg = poolLeg(this.reserves, this.poolGrid as PoolGrid, taker.side, ticks, bound, remaining);
+    const leg = this.bookPool?.take(taker.side, ticks, bound, remaining);
     if (leg === undefined) return remaining;
-    this.setPool(leg.after);
     const left = remaining - leg.steps;
     this.emit({
       type: 'pool-fill',
@@ -426,14 +393,4 @@ export class MatchingEngine {
   ): void {
     this.emit({ type: 'order', orderId, status, side, price, filled, remaining, reason, time });
   }
-}
-
-function collectLevels(bookSide: BookSide, maxLevels: number): DepthLevel[] {
-  const levels = bookSide.levels;
-  const out: DepthLevel[] = [];
-  for (let index = levels.length - 1; index >= 0 && out.length < maxLevels; index--) {
-    const level = levels[index] as PriceLevel;
-    out.push([level.price, level.total]);
-  }
-  return out;
 }
