@@ -65,7 +65,9 @@ export interface TestTokenSpec {
 /**
  * Installs the devnet ERC-20 at a fixed address (a token's ledger address, as the ledger's own
  * tokens have), initialised by `sender` with `minter` (default: the sender) as the only minter.
- * Skips a token already there.
+ * A token already there keeps its storage (name, balances, minter); its code is replaced when it
+ * differs from this build's, so a devnet made by an older TestToken gains what was added since
+ * (new variables are only ever appended, so the old slots keep their meaning).
  */
 export async function installTestToken(
   clients: DevnetClients,
@@ -73,8 +75,12 @@ export async function installTestToken(
   token: TestTokenSpec,
   minter: Address = sender.account.address,
 ): Promise<void> {
-  if (await hasCode(clients, token.address)) return;
+  const code = await clients.public.getCode({ address: token.address });
+  if (code?.toLowerCase() === TestToken.deployedBytecode.toLowerCase()) return;
   await clients.test.setCode({ address: token.address, bytecode: TestToken.deployedBytecode });
+  // Initialised before (old code replaced): left as it was.
+  const current = await clients.public.readContract({ address: token.address, abi: TestToken.abi, functionName: 'minter' });
+  if (BigInt(current) !== 0n) return;
   const hash = await sender.writeContract({
     address: token.address,
     abi: TestToken.abi,

@@ -23,5 +23,6 @@ export {
   PartialFillLimitOrderReactor,
   SauceStaking,
   TestToken,
+  TokenTransfers,
 } from './generated/artifacts.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -308,7 +308,7 @@ describe('rewards', () => {
   });
 
   it('stakes LP tokens of an AMM pair', async () => {
-    const amm = await deployAmm(devnet, operator, { sauce });
+    const amm = await deployAmm(devnet, operator, { sauce, sauceMinter: operator });
     const usdc = await newToken(devnet, operator, 'USDC', 6);
     const alice = await devnet.newWallet();
     for (const token of [sauce, usdc]) {

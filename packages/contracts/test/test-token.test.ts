@@ -1,5 +1,7 @@
-import { type Address, encodeAbiParameters, keccak256, parseEventLogs } from 'viem';
+import { type Address, encodeAbiParameters, getAddress, keccak256, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installTestToken } from '../src/devnet-chain.js';
+import { TestTokenBeforeMinters } from '../src/generated/artifacts.js';
 import { balanceOf, mined, mintTo, newToken, revertOf, TestToken } from './support/amm.js';
 import { startTestDevnet, type TestDevnet, type Wallet } from './support/devnet.js';
 
@@ -87,5 +89,54 @@ describe('TestToken minters', () => {
     expect(await slot('0x3')).toBe(1234n);
     expect(await slot(mappingSlot(holder.account.address, 4n))).toBe(1234n);
     expect(await slot(mappingSlot(holder.account.address, 6n))).toBe(1n);
+  });
+});
+
+describe('installing a test token', () => {
+  const spec = (address: Address) => ({ address, name: 'Wrapped HBAR', symbol: 'WHBAR', decimals: 8 });
+  const read = <name extends 'name' | 'symbol' | 'decimals' | 'minter' | 'totalSupply'>(address: Address, functionName: name) =>
+    devnet.public.readContract({ address, abi: TestToken.abi, functionName });
+
+  it('initialises a fresh token once and leaves an installed one alone', async () => {
+    const address = getAddress('0x00000000000000000000000000000000000a0001');
+    await installTestToken(devnet, operator, spec(address));
+    await mintTo(devnet, operator, address, operator.account.address, 99n);
+    await installTestToken(devnet, operator, { ...spec(address), name: 'Another name' });
+    expect(await read(address, 'name')).toBe('Wrapped HBAR');
+    expect(await read(address, 'minter')).toBe(operator.account.address);
+    expect(await balanceOf(devnet, address, operator.account.address)).toBe(99n);
+  });
+
+  it('upgrades a token of the code before minters were added, keeping its name, minter and balances', async () => {
+    const address = getAddress('0x00000000000000000000000000000000000a0002');
+    const holder = await devnet.newWallet();
+    // A devnet made before: the old code, initialised and minted from.
+    await devnet.test.setCode({ address, bytecode: TestTokenBeforeMinters.deployedBytecode });
+    await mined(
+      devnet,
+      operator.writeContract({
+        address,
+        abi: TestTokenBeforeMinters.abi,
+        functionName: 'initialize',
+        args: ['Wrapped HBAR', 'WHBAR', 8, operator.account.address],
+      }),
+    );
+    await mintTo(devnet, operator, address, holder.account.address, 1234n);
+    const addMinter = () =>
+      operator.writeContract({ address, abi: TestToken.abi, functionName: 'addMinter', args: [holder.account.address] });
+    await expect(addMinter()).rejects.toThrow();
+
+    const stranger = await devnet.newWallet();
+    await installTestToken(devnet, stranger, spec(address));
+    expect((await devnet.public.getCode({ address }))?.toLowerCase()).toBe(TestToken.deployedBytecode.toLowerCase());
+    expect(await read(address, 'symbol')).toBe('WHBAR');
+    expect(await read(address, 'decimals')).toBe(8);
+    expect(await read(address, 'minter')).toBe(operator.account.address);
+    expect(await read(address, 'totalSupply')).toBe(1234n);
+    expect(await balanceOf(devnet, address, holder.account.address)).toBe(1234n);
+    // What the new code added works on the old storage.
+    await mined(devnet, addMinter());
+    await mintTo(devnet, holder, address, holder.account.address, 1n);
+    expect(await balanceOf(devnet, address, holder.account.address)).toBe(1235n);
   });
 });
