@@ -2,6 +2,7 @@ export { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID }
 export { type AppDeps, buildApp } from './composition/app.js';
 export { type Config, ConfigError, loadConfig, type MarketMakerConfig, type Network } from './composition/config.js';
 export { devnetIssuer, type KeyFileAccount, keyFileAccount } from './composition/devnet/devnet-accounts.js';
+export { devnetAmm } from './composition/devnet/devnet-amm.js';
 export { createLogger } from './composition/logging.js';
 export { type Companion, type ServiceLogger, type StartCompanion, serve } from './composition/serve.js';
 export { type RunningServer, startServer } from './composition/server.js';
@@ -16,4 +17,5 @@ export type {
   UserEventType,
   WelcomeMessage,
 } from './edges/ws/protocol.js';
+export type { AmmPool, DevnetAmm, FarmPool, FarmState, LiquidityAdded, LiquidityRequest } from './ports/devnet-amm.js';
 export type { DevnetFunding } from './ports/devnet-funding.js';

@@ -1,20 +1,22 @@
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { generateKeyPair } from '../adapters/accounts/key-pairs.js';
-import { connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
+import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
 import type { OperatorIo } from '../edges/cli/operator-io.js';
 
 /** What a caller of the operator CLI chooses; the adapters behind the rest are this module's to pick. */
-export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'newKeyPair' | 'devnet'> & {
-  /** DATA_DIR of the service whose devnet chain funds accounts; without it nothing is funded. */
+export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'newKeyPair' | 'devnet' | 'amm'> & {
+  /** DATA_DIR of the service whose devnet chain funds accounts and runs the AMM; without it neither is reached. */
   readonly devnetDataDir?: string;
 };
 
-/** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, and the running devnet chain. */
+/** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, and the running devnet chain and its AMM. */
 export function operatorIo({ devnetDataDir, ...setting }: OperatorSetting): OperatorIo {
   return {
     ...setting,
     accounts: new DevnetAccountKeys(setting.store.accountKeys),
     newKeyPair: generateKeyPair,
-    ...(devnetDataDir === undefined ? {} : { devnet: () => connectRunningDevnet(devnetDataDir) }),
+    ...(devnetDataDir === undefined
+      ? {}
+      : { devnet: () => connectRunningDevnet(devnetDataDir), amm: () => connectRunningAmm(devnetDataDir) }),
   };
 }

@@ -46,4 +46,6 @@ export interface ChainSettings {
   readonly reactorAddress: string | null;
   readonly signatureDomainName: string;
   readonly signatureDomainVersion: string;
+  /** The protocol token (the data API's, SAUCE on the devnet): the embedded devnet's AMM farm mints it. */
+  readonly dataApi: { readonly protocolTokenId: string | null };
 }

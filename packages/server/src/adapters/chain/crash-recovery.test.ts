@@ -8,7 +8,7 @@ import { tempDataDir } from '../../test-support/harness.js';
 import type { ServiceChildMessage, ServiceParentMessage } from '../../test-support/service-child.js';
 import { until as pollUntil } from '../../test-support/until.js';
 import { openDatabase } from '../sqlite/driver.js';
-import { DEVNET_RECORD_FILE } from './embedded-devnet.js';
+import { DEVNET_RECORD_FILE } from './devnet-record.js';
 
 const CHILD = new URL('../../test-support/service-child.ts', import.meta.url);
 const TRADES = 60;

@@ -1,16 +1,15 @@
-import { devnetClients } from '@dex/contracts';
+import { type DevnetClients, devnetClients } from '@dex/contracts';
 import { getAddress } from 'viem';
+import type { DevnetAmm } from '../../ports/devnet-amm.js';
 import { DevnetNotRunningError } from '../../ports/devnet-funding.js';
+import { DevnetAmmAdmin } from './devnet-amm-admin.js';
 import { DevnetIssuer } from './devnet-issuer.js';
-import { readDevnetRecord } from './embedded-devnet.js';
+import { type DevnetRecord, readDevnetRecord } from './devnet-record.js';
 
 const PING_TIMEOUT_MS = 2_000;
 
-/**
- * The issuer of the devnet chain a running service started on this data folder (its address is
- * in the devnet record): what the operator CLI funds accounts through.
- */
-export async function connectRunningDevnet(dataDir: string): Promise<DevnetIssuer> {
+/** The devnet chain a running service started on this data folder, found through its record. */
+async function connectRecorded(dataDir: string): Promise<{ record: DevnetRecord; clients: DevnetClients }> {
   const record = readDevnetRecord(dataDir);
   if (record === null) throw new DevnetNotRunningError('the devnet chain has not run on this DATA_DIR yet: start the service');
   const clients = devnetClients(record.rpcUrl, record.chainId);
@@ -23,5 +22,18 @@ export async function connectRunningDevnet(dataDir: string): Promise<DevnetIssue
   } catch {
     throw new DevnetNotRunningError(`the devnet chain is not running at ${record.rpcUrl}: start the service`);
   }
+  return { record, clients };
+}
+
+/** The issuer of the running devnet chain: what the operator CLI funds accounts through. */
+export async function connectRunningDevnet(dataDir: string): Promise<DevnetIssuer> {
+  const { record, clients } = await connectRecorded(dataDir);
   return new DevnetIssuer(clients, getAddress(record.reactor));
+}
+
+/** The AMM of the running devnet chain, worked as its administrator: what the operator CLI's pool and farm commands use. */
+export async function connectRunningAmm(dataDir: string): Promise<DevnetAmm> {
+  const { record, clients } = await connectRecorded(dataDir);
+  if (record.amm === undefined) throw new DevnetNotRunningError('the devnet chain has no AMM yet: start the service');
+  return new DevnetAmmAdmin(clients, new DevnetIssuer(clients, getAddress(record.reactor)), record.amm);
 }

@@ -2,6 +2,7 @@ import {
   ACCOUNT_KEY_SERVICE_ADDRESS,
   DevnetAccountKeyService,
   type DevnetClients,
+  type DevnetWallet,
   fund,
   installAccountKeyService,
   installTestToken,
@@ -97,8 +98,11 @@ export class DevnetIssuer implements DevnetFunding {
     }
   }
 
-  /** Runs `work` with the issuer's wallet; the issuer stays impersonated (other processes may use it too). */
-  private async asIssuer<T>(work: (issuer: ReturnType<DevnetClients['wallet']>) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` with the issuer's wallet (its nonces come from the node, so any process may send as
+   * the issuer); the issuer stays impersonated (other processes may use it too).
+   */
+  async asIssuer<T>(work: (issuer: DevnetWallet) => Promise<T>): Promise<T> {
     // Gas money and impersonation once per issuer, not per transaction.
     this.ready ??= fund(this.devnet, DEVNET_ISSUER_ADDRESS).then(() =>
       this.devnet.test.impersonateAccount({ address: DEVNET_ISSUER_ADDRESS }),

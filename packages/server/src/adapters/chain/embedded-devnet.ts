@@ -1,6 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DevnetNode, devnetClients, findAnvil, fund, PartialFillLimitOrderReactor, writeFileAtomic } from '@dex/contracts';
+import {
+  type DevnetClients,
+  DevnetNode,
+  type DevnetWallet,
+  devnetClients,
+  findAnvil,
+  fund,
+  PartialFillLimitOrderReactor,
+} from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey } from 'viem/accounts';
 import type { Logger } from '../../ports/logger.js';
@@ -8,26 +15,13 @@ import type { Store } from '../../ports/store/ports.js';
 import { localSecret } from '../secrets/local-secret.js';
 import type { ChainSettings } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
+import { openDevnetAmm } from './devnet-amm.js';
 import { DevnetIssuer } from './devnet-issuer.js';
+import { DEVNET_RECORD_FILE, type DevnetRecord, readDevnetRecord, writeDevnetRecord } from './devnet-record.js';
 import { operatorAccount } from './operator-account.js';
 
-/** What the devnet deployed, kept in DATA_DIR so a restart reuses it. */
-interface DevnetRecord {
-  readonly chainId: number;
-  readonly reactor: Address;
-  /** RPC address of the running node, for the operator CLI. */
-  readonly rpcUrl: string;
-}
-
-export const DEVNET_RECORD_FILE = 'devnet-chain.json';
 /** How often the service checks that its devnet node runs, and starts it again if not. */
 const NODE_CHECK_MS = 1_000;
-
-export function readDevnetRecord(dataDir: string): DevnetRecord | null {
-  const file = join(dataDir, DEVNET_RECORD_FILE);
-  if (!existsSync(file)) return null;
-  return JSON.parse(readFileSync(file, 'utf8')) as DevnetRecord;
-}
 
 /** The record, or null if it is missing or unreadable (a start then deploys afresh if it must). */
 function recordOrNull(dataDir: string, logger: Logger): DevnetRecord | null {
@@ -46,10 +40,10 @@ export function devnetOperatorKey(dataDir: string): Hex {
 
 /**
  * Starts the embedded devnet chain: an anvil node on loopback with its state in DATA_DIR. On the
- * first boot it deploys the reactor (operator and fee recipient: the devnet operator); on later
- * boots it reuses the recorded reactor. Every boot installs what is missing: the key registry at
- * 0x16a, the registry's tokens as devnet ERC-20s at their ledger addresses, and the keys of the
- * devnet's Ed25519 accounts.
+ * first boot it deploys the reactor (operator and fee recipient: the devnet operator) and, once the
+ * tokens are there, the AMM (see openDevnetAmm); later boots reuse what the record names. Every
+ * boot installs what is missing: the key registry at 0x16a, the registry's tokens as devnet ERC-20s
+ * at their ledger addresses, and the keys of the devnet's Ed25519 accounts.
  */
 export async function openEmbeddedDevnet(
   config: ChainSettings & { chain: { kind: 'devnet' } },
@@ -78,42 +72,32 @@ export async function openEmbeddedDevnet(
     const headAtStart = await clients.public.getBlockNumber();
     const operator = clients.wallet(operatorAccount(devnetOperatorKey(config.dataDir)));
     await fund(clients, operator.account.address);
-
-    let reactor = recorded?.reactor;
-    const code = reactor === undefined ? undefined : await clients.public.getCode({ address: reactor });
-    if (reactor === undefined || code === undefined || code === '0x') {
-      const hash = await operator.deployContract({
-        abi: PartialFillLimitOrderReactor.abi,
-        bytecode: PartialFillLimitOrderReactor.bytecode,
-        args: [config.signatureDomainName, config.signatureDomainVersion, operator.account.address, operator.account.address],
-      });
-      const receipt = await clients.public.waitForTransactionReceipt({ hash });
-      if (!receipt.contractAddress) throw new Error('the reactor deployment created no contract');
-      reactor = getAddress(receipt.contractAddress);
-      logger.info({ reactor }, 'deployed the reactor on the devnet chain');
-    }
+    const reactor = await reactorOf(clients, operator, config, recorded, logger);
     const record: DevnetRecord = { chainId: config.chainId, reactor, rpcUrl: node.rpcUrl };
-    writeFileAtomic(join(config.dataDir, DEVNET_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
-    const restartListeners: ((head: bigint) => void)[] = [];
-    const context: ChainContext = {
-      public: clients.public,
-      operator,
-      reactor,
-      chainId: config.chainId,
-      headAtStart,
-      indexFrom: 0n,
-      amm: null,
-      devnet: clients,
-      restarts: { subscribe: (listener) => restartListeners.push(listener) },
-      close: () => node.stop(),
-    };
+    // The recorded AMM stays named until this boot knows better: a crash in between must not forget it.
+    writeDevnetRecord(config.dataDir, recorded?.amm === undefined ? record : { ...record, amm: recorded.amm });
+    const issuer = new DevnetIssuer(clients, reactor);
     const install = async () => {
-      const issuer = DevnetIssuer.of(context);
       await issuer.installKeyRegistry();
       for (const token of await store.tokens.list()) await issuer.installToken(token);
       for (const account of await store.accountKeys.list()) await issuer.publishKey(account);
     };
     await install();
+    const amm = await openDevnetAmm({
+      clients,
+      operator,
+      issuer,
+      reactor,
+      sauce: await protocolTokenAddress(config, store),
+      recorded: recorded?.amm,
+      logger,
+    }).catch((error: unknown) => {
+      logger.error({ err: error }, 'the AMM could not be set up: the devnet runs without pools and farms');
+      return null;
+    });
+    // A failed set-up keeps the recorded AMM for the next boot to try again.
+    if (amm !== null) writeDevnetRecord(config.dataDir, { ...record, amm });
+    const restartListeners: ((head: bigint) => void)[] = [];
     reinstall = () => {
       clients.public
         .getBlockNumber()
@@ -123,10 +107,51 @@ export async function openEmbeddedDevnet(
         .then(install)
         .catch((error: unknown) => logger.error({ err: error }, 'setting up the restarted devnet node failed'));
     };
-    logger.info({ rpcUrl: node.rpcUrl, reactor }, 'devnet chain running');
-    return context;
+    logger.info({ rpcUrl: node.rpcUrl, reactor, amm }, 'devnet chain running');
+    return {
+      public: clients.public,
+      operator,
+      reactor,
+      chainId: config.chainId,
+      headAtStart,
+      indexFrom: 0n,
+      amm,
+      devnet: clients,
+      restarts: { subscribe: (listener) => restartListeners.push(listener) },
+      close: () => node.stop(),
+    };
   } catch (error) {
     await node.stop();
     throw error;
   }
+}
+
+/** The recorded reactor while it has code; else a new one, deployed by the operator (its owner). */
+async function reactorOf(
+  clients: DevnetClients,
+  operator: DevnetWallet,
+  config: ChainSettings,
+  recorded: DevnetRecord | null,
+  logger: Logger,
+): Promise<Address> {
+  const code = recorded === null ? undefined : await clients.public.getCode({ address: recorded.reactor });
+  if (recorded !== null && code !== undefined && code !== '0x') return recorded.reactor;
+  const hash = await operator.deployContract({
+    abi: PartialFillLimitOrderReactor.abi,
+    bytecode: PartialFillLimitOrderReactor.bytecode,
+    args: [config.signatureDomainName, config.signatureDomainVersion, operator.account.address, operator.account.address],
+  });
+  const receipt = await clients.public.waitForTransactionReceipt({ hash });
+  if (!receipt.contractAddress) throw new Error('the reactor deployment created no contract');
+  const reactor = getAddress(receipt.contractAddress);
+  logger.info({ reactor }, 'deployed the reactor on the devnet chain');
+  return reactor;
+}
+
+/** The EVM address of the protocol token (the data API's PROTOCOL_TOKEN_ID), if the registry has it. */
+async function protocolTokenAddress(config: ChainSettings, store: Store): Promise<Address | null> {
+  const id = config.dataApi.protocolTokenId;
+  if (id === null) return null;
+  const token = (await store.tokens.list()).find((candidate) => candidate.id === id);
+  return token === undefined ? null : getAddress(token.evmAddress);
 }

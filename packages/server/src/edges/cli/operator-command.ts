@@ -8,6 +8,8 @@ export interface CommandInput {
   readonly action: string;
   /** The word after it: a book or key id. */
   readonly argument: string | undefined;
+  /** Every word after the action (`argument` is the first). */
+  readonly operands: readonly string[];
   /** Writes `value` as one JSON line with --json, else `text`. */
   print(value: unknown, text: string): void;
 }

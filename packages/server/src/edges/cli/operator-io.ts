@@ -1,6 +1,7 @@
 import type { Network } from '../../domain/network.js';
 import type { AccountRegistrar } from '../../ports/account-registrar.js';
 import type { Clock } from '../../ports/clock.js';
+import type { DevnetAmm } from '../../ports/devnet-amm.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { NewKeyPair } from '../../ports/key-pairs.js';
 import type { Store } from '../../ports/store/ports.js';
@@ -19,4 +20,6 @@ export interface OperatorIo {
   readonly newKeyPair: NewKeyPair;
   /** The funding of the running service's devnet chain; rejects with DevnetNotRunningError when none runs. */
   readonly devnet?: () => Promise<DevnetFunding>;
+  /** The running devnet chain's AMM, as its administrator; rejects with DevnetNotRunningError when none runs. */
+  readonly amm?: () => Promise<DevnetAmm>;
 }

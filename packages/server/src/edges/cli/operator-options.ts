@@ -39,6 +39,7 @@ export const OPTIONS = {
   'key-file': { type: 'string' },
   amount: { type: 'string' },
   fund: { type: 'boolean' },
+  from: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

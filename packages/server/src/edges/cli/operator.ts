@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { CoreError } from '@dex/core';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
+import { DevnetAmmRefusal } from '../../ports/devnet-amm.js';
 import { StoreConflictError } from '../../ports/store/ports.js';
 import { accountAddCommand, accountCreateCommand, accountListCommand } from './commands/account.js';
 import { accountFundCommand } from './commands/account-funding.js';
 import { apikeyChangeCommand, apikeyIssueCommand, apikeyListCommand, apikeyUsageCommand } from './commands/apikey.js';
 import { bookAddCommand, bookChangeCommand, bookListCommand } from './commands/book.js';
 import { devnetSeedCommand } from './commands/devnet.js';
+import { farmAddCommand, farmEmissionsCommand, farmListCommand, farmSetCommand } from './commands/farm.js';
 import { feeClearCommand, feeListCommand, feeSetCommand } from './commands/fee.js';
+import { poolAddLiquidityCommand, poolCreateCommand, poolListCommand } from './commands/pool.js';
 import { tokenAddCommand, tokenListCommand, tokenUpdateCommand } from './commands/token.js';
 import type { OperatorCommand } from './operator-command.js';
 import type { OperatorIo } from './operator-io.js';
@@ -29,6 +32,13 @@ const COMMANDS: readonly OperatorCommand[] = [
   feeClearCommand,
   feeListCommand,
   devnetSeedCommand,
+  poolCreateCommand,
+  poolAddLiquidityCommand,
+  poolListCommand,
+  farmAddCommand,
+  farmSetCommand,
+  farmEmissionsCommand,
+  farmListCommand,
   apikeyIssueCommand,
   apikeyChangeCommand,
   apikeyListCommand,
@@ -49,7 +59,7 @@ function refusal(error: unknown, io: OperatorIo): number {
     io.err(error.message);
     return 2;
   }
-  if (error instanceof StoreConflictError || error instanceof CoreError) {
+  if (error instanceof StoreConflictError || error instanceof CoreError || error instanceof DevnetAmmRefusal) {
     io.err(error.message);
     return 1;
   }
@@ -67,7 +77,8 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
     return 2;
   }
   const { values, positionals } = parsed;
-  const [area, action = '', argument] = positionals;
+  const [area, action = '', ...operands] = positionals;
+  const [argument] = operands;
   if (values.help || area === undefined) {
     io.out(OPERATOR_USAGE);
     return area === undefined && !values.help ? 2 : 0;
@@ -79,7 +90,7 @@ export async function runOperator(argv: readonly string[], io: OperatorIo): Prom
   try {
     const command = COMMANDS.find((candidate) => candidate.group === area && candidate.actions.includes(action));
     if (command === undefined) throw new UsageError(`unknown command "${`${area} ${action}`.trim()}"`);
-    return await command.run({ values, action, argument, print }, io);
+    return await command.run({ values, action, argument, operands, print }, io);
   } catch (error) {
     return refusal(error, io);
   }

@@ -1,19 +1,10 @@
-import { isLedgerId, MarketGrid } from '@dex/core';
+import { MarketGrid } from '@dex/core';
 import { DEFAULT_FEES } from '../../../domain/markets/default-fees.js';
-import type { BookRecord, BookStatus, TokenRecord } from '../../../domain/markets/market-records.js';
+import type { BookRecord, BookStatus } from '../../../domain/markets/market-records.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { MAX_PIPS, need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
-
-function findToken(tokens: readonly TokenRecord[], reference: string, name: string): TokenRecord {
-  const matches = isLedgerId(reference)
-    ? tokens.filter((token) => token.id === reference)
-    : tokens.filter((token) => token.symbol.toLowerCase() === reference.toLowerCase());
-  if (matches.length > 1) throw new UsageError(`--${name} ${reference} matches several tokens; use the token id`);
-  const [token] = matches;
-  if (token === undefined) throw new UsageError(`--${name}: no token ${reference}`);
-  return token;
-}
+import { findToken } from './token-reference.js';
 
 function describeBook(book: BookRecord): string {
   const flags = [book.status, book.isHalted ? 'HALTED' : '', book.isAmmEnabled ? 'AMM' : ''].filter(Boolean).join(' ');
@@ -22,8 +13,8 @@ function describeBook(book: BookRecord): string {
 
 async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
   const tokens = await io.store.tokens.list();
-  const base = findToken(tokens, need(values, 'base'), 'base');
-  const quote = findToken(tokens, need(values, 'quote'), 'quote');
+  const base = findToken(tokens, need(values, 'base'), '--base');
+  const quote = findToken(tokens, need(values, 'quote'), '--quote');
   if (base.id === quote.id) throw new UsageError('--base and --quote must be different tokens');
   const grid = {
     tickStep: need(values, 'tick-step'),

@@ -1,0 +1,85 @@
+/** A constant-product pool of the devnet's AMM, as the chain has it now. Addresses are 0x hex. */
+export interface AmmPool {
+  /** The pair's position in the factory's list (PairCreated's index, from 0): the pool's id. */
+  readonly id: number;
+  /** The pair contract, which is also its LP token (8 decimals). */
+  readonly pair: string;
+  /** The pair's tokens in its own order (the lower address first). */
+  readonly token0: string;
+  readonly token1: string;
+  readonly reserve0: bigint;
+  readonly reserve1: bigint;
+  /** LP units in existence. */
+  readonly lpSupply: bigint;
+}
+
+/** One pool of the farm. */
+export interface FarmPool {
+  /** Its index in the farm (from 0). */
+  readonly pid: number;
+  readonly lpToken: string;
+  readonly allocPoint: bigint;
+  /** LP units staked in it. */
+  readonly totalStaked: bigint;
+}
+
+/** The farm's rates, shared between its pools by allocation points, and what it holds to pay. */
+export interface FarmState {
+  /** The reward token the farm mints (SAUCE). */
+  readonly sauce: string;
+  /** SAUCE raw units per second. */
+  readonly saucePerSecond: bigint;
+  /** Native coin per second in the chain's smallest unit (wei on the devnet's EVM, 18 decimals). */
+  readonly nativePerSecond: bigint;
+  readonly totalAllocPoint: bigint;
+  /** The farm's native balance: what its native rewards are paid from. */
+  readonly nativeBalance: bigint;
+  readonly pools: readonly FarmPool[];
+}
+
+export interface LiquidityRequest {
+  readonly tokenA: string;
+  readonly tokenB: string;
+  /** Raw units wanted in; the pool's ratio may take less of one of them. */
+  readonly amountA: bigint;
+  readonly amountB: bigint;
+  /**
+   * Whose tokens go in, and who gets the LP tokens: a devnet account (its own balances), or null
+   * for the devnet issuer, which mints the amounts for the purpose.
+   */
+  readonly from: string | null;
+}
+
+export interface LiquidityAdded {
+  readonly pool: AmmPool;
+  readonly provider: string;
+  readonly amountA: bigint;
+  readonly amountB: bigint;
+  readonly liquidity: bigint;
+}
+
+/**
+ * The devnet's AMM as its administrator works it: pools through the factory and router, the farm
+ * as its owner. Refusals of the chain throw DevnetAmmRefusal.
+ */
+export interface DevnetAmm {
+  readonly addresses: { readonly factory: string; readonly router: string; readonly farm: string; readonly staking: string };
+  /** Decimals of the chain's native unit, the farm's native rate's unit (18: wei on the devnet's EVM). */
+  readonly nativeDecimals: number;
+  /** Creates the pair of two tokens (empty until liquidity is added). */
+  createPool(tokenA: string, tokenB: string): Promise<AmmPool>;
+  addLiquidity(request: LiquidityRequest): Promise<LiquidityAdded>;
+  pools(): Promise<AmmPool[]>;
+  /** Adds a farm pool for an LP token (the pair's address). */
+  addFarm(lpToken: string, allocPoint: bigint): Promise<FarmPool>;
+  setFarm(pid: number, allocPoint: bigint): Promise<FarmPool>;
+  setEmissions(saucePerSecond: bigint, nativePerSecond: bigint): Promise<void>;
+  /** Sends native coin to the farm, out of which it pays native rewards. */
+  fundFarm(amount: bigint): Promise<void>;
+  farm(): Promise<FarmState>;
+}
+
+/** The chain refused an AMM transaction (the message names the contract's error and its arguments). */
+export class DevnetAmmRefusal extends Error {
+  override readonly name = 'DevnetAmmRefusal';
+}
