@@ -1,6 +1,6 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DevnetAccountKeyService, TestToken } from '@dex/contracts';
+import { AmmFactory, DevnetAccountKeyService, TestToken } from '@dex/contracts';
 import { createClient, ed25519Signer, getOrderHistory, getOrders, getTrades, secp256k1Signer } from '@dex/sdk';
 import { createLogger, devnetIssuer } from '@dex/server';
 import { type Harness, RealTimeClock, startHarness, until } from '@dex/server/test-support';
@@ -118,6 +118,12 @@ describe('live devnet on the embedded chain', () => {
       }, 'a taker fill with its settlement transaction');
       expect(filled[0]?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(bot.stats.errors).toBe(0);
+
+      // Beside the books, the liquidity account seeded the pools, which drift.
+      expect(await live.pools).toBeDefined();
+      const factory = chain.amm?.factory;
+      if (factory === undefined) throw new Error('no AMM on the devnet chain');
+      expect(await chain.public.readContract({ address: factory, abi: AmmFactory.abi, functionName: 'allPairsLength' })).toBe(3n);
 
       // A balance that ran low is topped up; a full one is left alone.
       expect(await topUpBotAccounts(server.services, accounts, issuer)).toBe(0);

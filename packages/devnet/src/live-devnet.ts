@@ -11,6 +11,8 @@ import {
   type ServiceLogger,
 } from '@dex/server';
 import { provisionBotAccounts, topUpBotAccounts } from './market-maker-accounts.js';
+import type { PoolDrift } from './pool-drift.js';
+import { type PoolLiquidity, startPoolLiquidity } from './pool-liquidity.js';
 
 /** Where the seeded books start before their first trade, in USD: WHBAR/USDC 0.25, SAUCE/USDC 0.05, SAUCE/WHBAR 0.2. */
 export const DEVNET_REFERENCE_PRICES: ReferencePrices = {
@@ -25,7 +27,9 @@ const TOP_UP_CHECK_MS = 60_000;
 export interface LiveDevnet extends Companion {
   /** Resolves once the bot runs (or could not start, which is logged); for tests. */
   readonly started: Promise<MarketMaker | undefined>;
-  /** Stops the bot (cancelling its resting orders) and the top-ups; call before the server closes. */
+  /** Resolves once the pools are seeded and drift (or with undefined: no AMM, or a failure, logged); for tests. */
+  readonly pools: Promise<PoolDrift | undefined>;
+  /** Stops the bot (cancelling its resting orders), the pool drift and the top-ups; call before the server closes. */
   stop(): Promise<void>;
 }
 
@@ -51,6 +55,7 @@ export function startLiveDevnet(
   const log = logger.child({ component: 'market-maker' });
   let stopped = false;
   let topUps: NodeJS.Timeout | undefined;
+  let pools: PoolLiquidity | undefined;
   const started = (async () => {
     const issuer = devnetIssuer(server.services);
     const accounts = await provisionBotAccounts(server.services, issuer);
@@ -64,6 +69,8 @@ export function startLiveDevnet(
       referencePrices: DEVNET_REFERENCE_PRICES,
     });
     bot.start();
+    // After the bot's accounts, so theirs keep the first devnet ids.
+    pools = startPoolLiquidity(server.services, issuer, DEVNET_REFERENCE_PRICES, logger.child({ component: 'liquidity' }));
     if (issuer !== null) {
       let topping = false;
       topUps = setInterval(() => {
@@ -86,10 +93,13 @@ export function startLiveDevnet(
   return {
     name: 'market maker',
     started,
+    // Without a bot there are no pools either.
+    pools: started.then(() => pools?.started),
     stop: async () => {
       stopped = true;
       clearInterval(topUps);
-      await (await started)?.stop();
+      const bot = await started;
+      await Promise.all([bot?.stop(), pools?.stop()]);
     },
   };
 }

@@ -80,7 +80,9 @@ describe('npm start', () => {
     // SIGTERM stopped the bot (cancelling its quotes) before the server closed.
     expect(output).toMatch(/"shutting down"/);
     expect(output.indexOf('"market maker stopped"')).toBeGreaterThan(output.indexOf('"shutting down"'));
-    for (const file of ['market-maker-maker.key', 'market-maker-taker.key']) {
+    // The liquidity account seeded the pools beside the books.
+    expect(output).toMatch(/"seeded the devnet pools and farms"/);
+    for (const file of ['market-maker-maker.key', 'market-maker-taker.key', 'market-maker-liquidity.key']) {
       const key = readFileSync(join(service.dataDir, file), 'utf8').trim();
       expect(key).toMatch(/^[0-9a-f]{64}$/);
       expect(output).not.toContain(key);
