@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLedgerId, longZeroAddress, parseLedgerId } from './ledger-id.js';
+import { isLedgerId, ledgerIdOfAddress, longZeroAddress, parseLedgerId } from './ledger-id.js';
 
 describe('ledger ids', () => {
   it('parses shard.realm.num', () => {
@@ -19,5 +19,12 @@ describe('ledger ids', () => {
     expect(isLedgerId('0.0.5')).toBe(true);
     expect(isLedgerId('0x0000000000000000000000000000000000000005')).toBe(false);
     expect(isLedgerId(5)).toBe(false);
+  });
+
+  it('reads the ledger id back from a long-zero address, and none from an address of its own', () => {
+    expect(ledgerIdOfAddress('0x0000000000000000000000000000000000163B5A')).toBe('0.0.1456986');
+    expect(ledgerIdOfAddress(longZeroAddress('1.2.3'))).toBe('1.2.3');
+    expect(ledgerIdOfAddress('0x5fbdb2315678afecb367f032d93f642f64180aa3')).toBeUndefined();
+    expect(ledgerIdOfAddress('0.0.5')).toBeUndefined();
   });
 });

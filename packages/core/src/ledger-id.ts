@@ -33,3 +33,18 @@ export function longZeroAddress(text: string): string {
   const { shard, realm, num } = parseLedgerId(text);
   return `0x${shard.toString(16).padStart(8, '0')}${realm.toString(16).padStart(16, '0')}${num.toString(16).padStart(16, '0')}`;
 }
+
+/**
+ * The ledger id a long-zero address encodes, or undefined for any other address: the inverse of
+ * {@link longZeroAddress}. Contracts deployed through the EVM have addresses of their own.
+ */
+export function ledgerIdOfAddress(address: string): string | undefined {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return undefined;
+  const hex = address.slice(2).toLowerCase();
+  const shard = BigInt(`0x${hex.slice(0, 8)}`);
+  const realm = BigInt(`0x${hex.slice(8, 24)}`);
+  const num = BigInt(`0x${hex.slice(24)}`);
+  // Only the small shard and realm numbers ledgers use: a random address is not mistaken for one.
+  if (shard > 0xffffn || realm > 0xffff_ffffn) return undefined;
+  return `${shard}.${realm}.${num}`;
+}

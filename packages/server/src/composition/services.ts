@@ -5,6 +5,7 @@ import { type Eip712Domain, OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { MirrorNodeAccountKeys } from '../adapters/accounts/mirror-node-account-keys.js';
+import { AmmIndexer } from '../adapters/chain/amm-indexer.js';
 import { CancelRelay } from '../adapters/chain/cancel-relay.js';
 import type { ChainContext } from '../adapters/chain/chain-context.js';
 import { ChainReconciler } from '../adapters/chain/chain-reconciler.js';
@@ -43,6 +44,8 @@ export interface Settlement {
   readonly chain: ChainContext;
   readonly transactions: OperatorTransactions;
   readonly indexer: ReactorIndexer;
+  /** Pools, farms and staking read from the AMM; null when the chain has none. */
+  readonly amm: AmmIndexer | null;
   readonly settler: Settler;
   readonly cancels: CancelRelay;
 }
@@ -58,7 +61,7 @@ export function storeFile(config: Config): string {
   return join(config.dataDir, `${config.network}.sqlite`);
 }
 
-/** How often the indexer looks for new reactor events. */
+/** How often the indexers look for new reactor and AMM events. */
 const INDEX_POLL_MS = 500;
 /** How often resting orders are checked against their deadlines, and dead-man switches against their trigger times. */
 const EXPIRY_SWEEP_MS = 1_000;
@@ -85,8 +88,10 @@ async function startSettlement(
   const transactions = new OperatorTransactions(chain);
   const watch = new ChainWatch(chain);
   const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch);
+  const amm = chain.amm === null ? null : new AmmIndexer(chain, chain.amm, deps.store, deps.logger, watch);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
-  const reconciler = new ChainReconciler({ ...deps, indexer, transactions, watch });
+  // The AMM is read beside the reactor: rewound with it, caught up at the same polls.
+  const reconciler = new ChainReconciler({ ...deps, indexer, transactions, watch, followers: amm === null ? [] : [amm] });
   const cancels = new CancelRelay(chain, transactions, indexer, deps.store, deps.logger, async () => {
     await reconciler.verify();
   });
@@ -131,7 +136,7 @@ async function startSettlement(
     await following;
     await indexer.catchUp().catch(() => {});
   });
-  return { chain, transactions, indexer, settler, cancels };
+  return { chain, transactions, indexer, amm, settler, cancels };
 }
 
 /**

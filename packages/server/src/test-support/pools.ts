@@ -1,24 +1,23 @@
 import type { Services } from '../composition/services.js';
-import { testToken } from './tokens.js';
-
-/** The LP token of {@link recordPool}'s pool. */
-export const LP_TOKEN = testToken(2001, { symbol: 'SSLP-WHBAR-USDC', name: 'WHBAR/USDC liquidity', decimals: 8 });
 
 /** The account that holds {@link recordPool}'s stake. */
 export const STAKER = '0.0.5005';
 
 /**
- * Writes, through the store's ports as the AMM will, pool 1 (WHBAR/USDC: 1,000 WHBAR and 251 USDC
+ * Writes by hand, through the store's ports, pool 1 (WHBAR/USDC: 1,000 WHBAR and 251 USDC
  * with 500 LP tokens), farm 7 on it (1.5 protocol tokens and 0.0000002 HBAR a second, 10 LP
  * tokens staked) and {@link STAKER}'s stake of 4 LP tokens; then reloads the registry.
  */
 export async function recordPool(host: { readonly services: Services }): Promise<void> {
   const { store, clock, registry } = host.services;
-  await store.tokens.insert(LP_TOKEN, clock.now());
   await store.pools.save({
     id: 1,
     contractId: '0.0.3001',
-    lpTokenId: LP_TOKEN.id,
+    // The pair is its own LP token, not a token of the registry.
+    lpTokenId: '0.0.2001',
+    lpTokenName: 'WHBAR/USDC liquidity',
+    lpTokenSymbol: 'SSLP-WHBAR-USDC',
+    lpTokenDecimals: 8,
     tokenAId: '0.0.1001',
     tokenBId: '0.0.1002',
     lpTokenReserve: 500n * 10n ** 8n,

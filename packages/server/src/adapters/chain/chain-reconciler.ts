@@ -5,9 +5,19 @@ import type { ChainWatch } from './chain-watch.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import type { ReactorIndexer } from './reactor-indexer.js';
 
+/**
+ * Another reader of the chain with a cursor of its own (the AMM indexer): rewound with the reactor's
+ * indexer when the chain lost blocks, and caught up after it.
+ */
+export interface ChainFollower {
+  rewindTo(block: bigint): Promise<void>;
+  catchUp(): Promise<void>;
+}
+
 export interface ChainReconcilerDeps {
   readonly store: Store;
   readonly indexer: ReactorIndexer;
+  readonly followers?: readonly ChainFollower[];
   readonly transactions: OperatorTransactions;
   readonly watch: ChainWatch;
   readonly clock: Clock;
@@ -39,7 +49,10 @@ export class ChainReconciler {
    */
   async follow(): Promise<boolean> {
     const lost = await this.verify();
-    if (!lost) await this.deps.indexer.catchUp();
+    if (!lost) {
+      await this.deps.indexer.catchUp();
+      for (const follower of this.deps.followers ?? []) await follower.catchUp();
+    }
     return lost;
   }
 
@@ -94,6 +107,11 @@ export class ChainReconciler {
         { fills, cancellations, floors, block: common.toString() },
         'the chain lost settled fills, cancellations or nonce floors; sending them again',
       );
+    }
+    // Read-only followers last: what the reactor lost is sent again even if one of them fails.
+    for (const follower of this.deps.followers ?? []) {
+      await follower.rewindTo(common);
+      await follower.catchUp();
     }
   }
 }

@@ -38,17 +38,24 @@ function toStake(row: StakeRow): FarmStake {
   };
 }
 
-/** Liquidity-mining farms and the stakes of accounts in them (migration 3). */
+/** Liquidity-mining farms and the stakes of accounts in them (migration 8): from the chain (amm-store.ts), or by hand here. */
 export function sqliteFarmStore(db: SqlDatabase): FarmStore {
   const statements = {
-    list: db.prepare<FarmRow>('SELECT * FROM farms ORDER BY id'),
+    list: db.prepare<FarmRow>(
+      `SELECT id, pool_id, sauce_emissions, hbar_emissions, total_staked, updated_at FROM farms
+       WHERE pool_id IS NOT NULL ORDER BY id`,
+    ),
+    poolExists: db.prepare<{ id: number }>('SELECT id FROM pools WHERE id = ?'),
     save: db.prepare(
-      `INSERT INTO farms (id, pool_id, sauce_emissions, hbar_emissions, total_staked, updated_at)
-       VALUES (@id, @poolId, @sauceEmissions, @hbarEmissions, @totalStaked, @updatedAt)
+      `INSERT INTO farms (id, pool_id, alloc_point, sauce_emissions, hbar_emissions, total_staked, updated_at)
+       VALUES (@id, @poolId, '0', @sauceEmissions, @hbarEmissions, @totalStaked, @updatedAt)
        ON CONFLICT (id) DO UPDATE SET pool_id = excluded.pool_id, sauce_emissions = excluded.sauce_emissions,
          hbar_emissions = excluded.hbar_emissions, total_staked = excluded.total_staked, updated_at = excluded.updated_at`,
     ),
-    stakesOf: db.prepare<StakeRow>('SELECT * FROM farm_stakes WHERE account_id = ? ORDER BY farm_id'),
+    stakesOf: db.prepare<StakeRow>(
+      `SELECT s.* FROM farm_stakes s JOIN farms f ON f.id = s.farm_id
+       WHERE s.account_id IN (SELECT value FROM json_each(?)) AND f.pool_id IS NOT NULL ORDER BY s.farm_id, s.account_id`,
+    ),
     saveStake: db.prepare(
       `INSERT INTO farm_stakes (farm_id, account_id, staked, updated_at) VALUES (@farmId, @accountId, @staked, @updatedAt)
        ON CONFLICT (account_id, farm_id) DO UPDATE SET staked = excluded.staked, updated_at = excluded.updated_at`,
@@ -63,19 +70,18 @@ export function sqliteFarmStore(db: SqlDatabase): FarmStore {
       return statements.list.all().map(toFarm);
     },
     async save(farm) {
-      try {
-        statements.save.run({
-          ...farm,
-          sauceEmissions: farm.sauceEmissions.toString(),
-          hbarEmissions: farm.hbarEmissions.toString(),
-          totalStaked: farm.totalStaked.toString(),
-        });
-      } catch (error) {
-        refused(error, `farm ${farm.id} names an unknown pool`);
+      if (statements.poolExists.get(farm.poolId) === undefined) {
+        throw new StoreConflictError(`farm ${farm.id} names an unknown pool`);
       }
+      statements.save.run({
+        ...farm,
+        sauceEmissions: farm.sauceEmissions.toString(),
+        hbarEmissions: farm.hbarEmissions.toString(),
+        totalStaked: farm.totalStaked.toString(),
+      });
     },
-    async stakesOf(accountId) {
-      return statements.stakesOf.all(accountId).map(toStake);
+    async stakesOf(accountIds) {
+      return statements.stakesOf.all(JSON.stringify(accountIds)).map(toStake);
     },
     async saveStake(stake) {
       try {

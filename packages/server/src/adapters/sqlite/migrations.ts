@@ -1,3 +1,5 @@
+import { AMM_MIGRATION } from './migration-amm.js';
+
 /**
  * Versioned schema changes, applied in order, each in its own transaction. Never edit a migration
  * that has shipped; add the next version instead.
@@ -330,4 +332,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX trades_by_time ON trades (book_id, executed_at);
     `,
   },
+  AMM_MIGRATION,
 ];

@@ -26,7 +26,10 @@ function pool(overrides: Partial<PoolRecord> = {}): PoolRecord {
   return {
     id: 1,
     contractId: '0.0.3001',
-    lpTokenId: '0.0.1003',
+    lpTokenId: '0.0.3001',
+    lpTokenName: 'SaucerSwap LP Token',
+    lpTokenSymbol: 'SSLP',
+    lpTokenDecimals: 8,
     tokenAId: '0.0.1001',
     tokenBId: '0.0.1002',
     lpTokenReserve: 10n ** 40n,
@@ -49,7 +52,7 @@ describe('pool store', () => {
     await expect(store.pools.save(pool({ tokenBId: '0.0.9' }))).rejects.toBeInstanceOf(StoreConflictError);
     await expect(store.pools.save(pool({ tokenBId: '0.0.1001' }))).rejects.toBeInstanceOf(StoreConflictError);
     await store.pools.save(pool());
-    await expect(store.pools.save(pool({ id: 2, lpTokenId: '0.0.1002' }))).rejects.toBeInstanceOf(StoreConflictError);
+    await expect(store.pools.save(pool({ id: 2, lpTokenId: '0.0.3002' }))).rejects.toBeInstanceOf(StoreConflictError);
   });
 });
 
@@ -61,8 +64,10 @@ describe('farm store', () => {
     await store.farms.saveStake({ farmId: 3, accountId: '0.0.5', staked: 1n, updatedAt: NOW });
     await store.farms.saveStake({ farmId: 3, accountId: '0.0.5', staked: 2n, updatedAt: NOW + 1 });
     expect(await store.farms.list()).toEqual([farm]);
-    expect(await store.farms.stakesOf('0.0.5')).toEqual([{ farmId: 3, accountId: '0.0.5', staked: 2n, updatedAt: NOW + 1 }]);
-    expect(await store.farms.stakesOf('0.0.6')).toEqual([]);
+    expect(await store.farms.stakesOf(['0.0.5', '0x05'])).toEqual([
+      { farmId: 3, accountId: '0.0.5', staked: 2n, updatedAt: NOW + 1 },
+    ]);
+    expect(await store.farms.stakesOf(['0.0.6'])).toEqual([]);
   });
 
   it('refuses a farm of an unknown pool and a stake in an unknown farm', async () => {

@@ -1,5 +1,6 @@
 import type { Store } from '../../ports/store/ports.js';
 import { sqliteAccountKeyStore } from './account-key-store.js';
+import { sqliteAmmStore } from './amm-store.js';
 import { sqliteApiKeyStore } from './api-key-store.js';
 import { sqliteBookStore } from './book-store.js';
 import { sqliteCancelAfterStore } from './cancel-after-store.js';
@@ -11,8 +12,10 @@ import { sqliteFeeOverrideStore } from './fee-override-store.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { sqliteNonceStore } from './nonce-store.js';
 import { sqliteOrderStore } from './order-store.js';
+import { sqlitePoolCandleStore } from './pool-candle-store.js';
 import { sqlitePoolStore } from './pool-store.js';
 import { sqliteSettlementStore } from './settlement-store.js';
+import { sqliteStakingStore } from './staking-store.js';
 import { sqliteTokenStore } from './token-store.js';
 import { sqliteTradeStore } from './trade-store.js';
 
@@ -95,6 +98,9 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
     candles,
     pools,
     farms,
+    amm: sqliteAmmStore(db),
+    poolCandles: sqlitePoolCandleStore(db),
+    staking: sqliteStakingStore(db),
     cancelAfter,
     async changeMarker() {
       return Number(statements.dataVersion.get()?.data_version);

@@ -1,19 +1,23 @@
+import type { Reserves } from '../../domain/amm/pool-candle.js';
 import {
   type BookPrice,
   floorOf,
   inverse,
-  nativeRates,
   type Ratio,
   type TokenRate,
   times,
   toNumber,
 } from '../../domain/data-api/native-rates.js';
+import { type PoolReserves, tokenRates } from '../../domain/data-api/pool-rates.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
+import type { PoolCandleStore } from '../../ports/store/amm-ports.js';
 import type { CandleStore } from '../../ports/store/candle-ports.js';
+import type { PoolRecord } from '../../ports/store/pool-ports.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
 import type { DataApiConfig } from './data-api-config.js';
+import type { ListedPools } from './listed-pools.js';
 
 /** What every token is worth at one moment. */
 export interface PriceSnapshot {
@@ -28,10 +32,12 @@ export function wholeUnit(token: TokenRecord): Ratio {
 }
 
 /**
- * Prices in the native coin (tinybar) and in USD, from the exchange's own trades: each book's last
- * trade price before a moment, read from the 5-minute candles, linked to the native token through
- * the books (native-rates.ts). The USD price of the native coin is the last price of the configured
- * native/USD-stablecoin book, the stablecoin counted at one dollar.
+ * Prices in the native coin (tinybar) and in USD, from the exchange's own trades and pools: each
+ * book's last trade price before a moment, read from the 5-minute candles, linked to the native
+ * token through the books (native-rates.ts); a token no book links is priced through the deepest
+ * pool that links it to a priced token, at the pool's reserves then (pool-rates.ts). The USD price
+ * of the native coin comes from the stablecoin's own link to the native token (its book, else its
+ * pool), the stablecoin counted at one dollar.
  */
 export class MarketPrices {
   private readonly cache: TtlCache<PriceSnapshot>;
@@ -39,6 +45,8 @@ export class MarketPrices {
   constructor(
     private readonly registry: MarketRegistry,
     private readonly candles: CandleStore,
+    private readonly poolCandles: PoolCandleStore,
+    private readonly listed: ListedPools,
     private readonly pricing: Pick<DataApiConfig, 'nativeTokenId' | 'usdTokenId'>,
     private readonly clock: Clock,
     cacheMs: number,
@@ -61,27 +69,41 @@ export class MarketPrices {
     }));
   }
 
-  /** Prices given every book's last trade price. */
-  snapshot(books: readonly BookPrice[]): PriceSnapshot {
+  /** The pools, with their tokens named as the registry names them. */
+  pools(): Promise<PoolRecord[]> {
+    return this.listed.all();
+  }
+
+  /** Prices given every book's last trade price and every pool's reserves. */
+  snapshot(books: readonly BookPrice[], pools: readonly PoolReserves[] = []): PriceSnapshot {
     const native = this.pricing.nativeTokenId === null ? undefined : this.token(this.pricing.nativeTokenId);
     if (native === undefined) return { rates: new Map(), usdPerTinybar: null };
-    const rates = nativeRates(books, native);
+    const rates = tokenRates(books, native, pools);
     const usdToken = this.pricing.usdTokenId === null ? undefined : this.token(this.pricing.usdTokenId);
     const usd = usdToken === undefined ? undefined : rates.get(usdToken.id);
-    // Only the stablecoin's own book with the native token gives the native coin's USD price.
+    // Only the stablecoin's own link to the native token (a book, else a pool) gives the native coin's USD price.
     const usdPerTinybar =
       usdToken === undefined || usd === undefined || usd.hops !== 1 ? null : inverse(times(usd.rate, wholeUnit(usdToken)));
     return { rates, usdPerTinybar };
   }
 
-  /** Prices as of the last trades before `atMs` (to the 5-minute candle that holds them). */
+  /** Prices as of the last trades and pool reserves before `atMs` (to the 5-minute candle that holds them). */
   async at(atMs: number): Promise<PriceSnapshot> {
     const closes = new Map<number, number>();
     for (const market of this.registry.list()) {
       const candle = await this.candles.lastBefore(market.book.id, atMs);
       if (candle !== undefined) closes.set(market.book.id, candle.closeTicks);
     }
-    return this.snapshot(this.books((bookId) => closes.get(bookId) ?? null));
+    const pools = await this.pools();
+    const reserves = new Map<number, Reserves>();
+    for (const pool of pools) {
+      const candle = await this.poolCandles.lastBefore(pool.id, atMs);
+      if (candle !== undefined) reserves.set(pool.id, candle.close);
+    }
+    return this.snapshot(
+      this.books((bookId) => closes.get(bookId) ?? null),
+      poolReserves(pools, (poolId) => reserves.get(poolId)),
+    );
   }
 
   /** Prices now, cached for the configured time. */
@@ -93,6 +115,15 @@ export class MarketPrices {
     this.cache.set('now', snapshot, now);
     return snapshot;
   }
+}
+
+/** The pools that had reserves, with them. */
+export function poolReserves(pools: readonly PoolRecord[], reservesOf: (poolId: number) => Reserves | undefined): PoolReserves[] {
+  return pools.flatMap((pool) => {
+    const reserves = reservesOf(pool.id);
+    if (reserves === undefined) return [];
+    return [{ poolId: pool.id, tokenAId: pool.tokenAId, tokenBId: pool.tokenBId, reserveA: reserves.a, reserveB: reserves.b }];
+  });
 }
 
 /** Tinybar per whole token, rounded down; 0 when nothing prices the token. */

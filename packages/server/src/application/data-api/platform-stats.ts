@@ -2,12 +2,15 @@ import type { NativeUsdPoint, PlatformPoint, StakingStats, Stats } from '@dex/pr
 import type { Static } from 'typebox';
 import type { HistoryWindow } from '../../domain/data-api/history-window.js';
 import { windowOf } from '../../domain/data-api/history-window.js';
-import { floorOf, plus, ZERO } from '../../domain/data-api/native-rates.js';
+import { floorOf, plus, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
+import { STAKING_APR_SPAN_MS, shareRatio, stakingApr } from '../../domain/data-api/staking-apr.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
+import type { StakingStore } from '../../ports/store/amm-ports.js';
 import { type MarketPrices, usdValue } from './market-prices.js';
 import type { PoolDirectory } from './pool-directory.js';
+import type { PoolHistory } from './pool-history.js';
 import type { PriceHistory } from './price-history.js';
 
 export type StatsBody = Static<typeof Stats>;
@@ -17,10 +20,10 @@ export type NativeUsdPointBody = Static<typeof NativeUsdPoint>;
 export type PlatformField = 'LIQUIDITY' | 'VOLUME';
 
 /**
- * Exchange-wide figures. Volume is every fill valued in tinybar at the rates of the end of its UTC
- * day (the DAY buckets of the history), so `volumeTotal` is the sum of the daily VOLUME series.
- * Value locked is what the pools hold; pool liquidity has no history yet, so the LIQUIDITY series
- * is empty until the AMM issue records it.
+ * Exchange-wide figures. Volume is every fill and pool swap valued in tinybar at the rates of the
+ * end of its UTC day (the DAY buckets of the history), so `volumeTotal` is the sum of the daily
+ * VOLUME series. Value locked is what the pools hold now; the LIQUIDITY series is what they held
+ * at the end of each bucket.
  */
 export class PlatformStats {
   private readonly cache: TtlCache<StatsBody>;
@@ -28,6 +31,8 @@ export class PlatformStats {
   constructor(
     private readonly history: PriceHistory,
     private readonly pools: PoolDirectory,
+    private readonly poolHistory: PoolHistory,
+    private readonly stakes: StakingStore,
     private readonly prices: MarketPrices,
     private readonly protocolToken: () => TokenRecord | undefined,
     private readonly clock: Clock,
@@ -57,11 +62,24 @@ export class PlatformStats {
   }
 
   /**
-   * Single-sided staking of the protocol token. There is no staking contract yet: nothing is
-   * staked, a share is worth one token and the APR is 0, as of now.
+   * Single-sided staking of the protocol token, as of now: SAUCE held by the staking contract, xSAUCE
+   * in existence, SAUCE per xSAUCE, and the annual rate at which a share grew over the last five
+   * days (from the first stake, when that is younger; staking-apr.ts).
    */
-  staking(): StakingStatsBody {
-    return { avg5day: 0, ratio: 1, sauce: '0', timestampSeconds: Math.floor(this.clock.now() / 1_000), xsauce: '0' };
+  async staking(): Promise<StakingStatsBody> {
+    const now = this.clock.now();
+    const latest = await this.stakes.atOrBefore(now);
+    const timestampSeconds = Math.floor(now / 1_000);
+    if (latest === undefined) return { avg5day: 0, ratio: 1, sauce: '0', timestampSeconds, xsauce: '0' };
+    const then = (await this.stakes.atOrBefore(now - STAKING_APR_SPAN_MS)) ?? (await this.stakes.first()) ?? latest;
+    const spanStart = Math.max(then.atMs, now - STAKING_APR_SPAN_MS);
+    return {
+      avg5day: stakingApr({ ...then, atMs: spanStart }, latest, now),
+      ratio: toNumber(shareRatio(latest)),
+      sauce: latest.sauce.toString(),
+      timestampSeconds,
+      xsauce: latest.xsauce.toString(),
+    };
   }
 
   /** The native coin's USD price at the end of each minute of the window up to now, from its first price on. */
@@ -73,7 +91,13 @@ export class PlatformStats {
   }
 
   async series(field: PlatformField, window: HistoryWindow): Promise<PlatformPointBody[]> {
-    if (field === 'LIQUIDITY') return [];
+    if (field === 'LIQUIDITY') {
+      return (await this.poolHistory.liquidity(await this.pools.listed(), window)).map((point) => ({
+        timestampSeconds: point.startMs / 1_000,
+        valueHbar: floorOf(point.tinybar).toString(),
+        valueUsd: point.usd === null ? 0 : toNumber(point.usd),
+      }));
+    }
     return (await this.history.volumes(window)).map((point) => ({
       timestampSeconds: point.startMs / 1_000,
       valueHbar: floorOf(point.tinybar).toString(),

@@ -2,10 +2,11 @@ import { ledgerTimestamp } from '@dex/core';
 import type { Farm, FarmTotal, Pool } from '@dex/protocol';
 import type { Static } from 'typebox';
 import { inverse, plus, type Ratio, ratio, TINYBAR_PER_COIN, times, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
+import { heldValues } from '../../domain/data-api/pool-value.js';
 import { AppError } from '../../domain/errors.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
-import type { FarmStore, PoolRecord, PoolStore } from '../../ports/store/pool-ports.js';
-import { type MarketPrices, type PriceSnapshot, tinybarValue, usdValue } from './market-prices.js';
+import type { FarmStore, PoolRecord } from '../../ports/store/pool-ports.js';
+import { type MarketPrices, type PriceSnapshot, usdValue } from './market-prices.js';
 import { fullView } from './token-catalogue.js';
 
 export type PoolBody = Static<typeof Pool>;
@@ -18,14 +19,9 @@ function notFound(poolIdText: string): AppError {
   return new AppError('POOL_NOT_FOUND', `No pool ${poolIdText.slice(0, 64)}`);
 }
 
-/**
- * Tinybar held on each side of a pool, A then B. A constant-product pool holds equal value on both
- * sides, so a priced side stands for an unpriced one; with neither priced both count nothing.
- */
+/** Tinybar held on each side of a pool now, A then B (pool-value.ts). */
 function sideValues(pool: PoolRecord, prices: PriceSnapshot): [Ratio, Ratio] {
-  const a = tinybarValue(prices, pool.tokenAId, pool.tokenReserveA);
-  const b = tinybarValue(prices, pool.tokenBId, pool.tokenReserveB);
-  return [a ?? b ?? ZERO, b ?? a ?? ZERO];
+  return heldValues(pool, prices.rates, pool.tokenReserveA, pool.tokenReserveB);
 }
 
 /** Tinybar held by a pool. */
@@ -34,14 +30,18 @@ export function poolValue(pool: PoolRecord, prices: PriceSnapshot): Ratio {
   return plus(a, b);
 }
 
-/** The exchange's liquidity pools and farms as the store holds them (empty until the AMM issue fills them). */
+/**
+ * The exchange's liquidity pools and farms as the AMM indexer records them from the chain. A pool
+ * is listed once the registry lists both its tokens.
+ */
 export class PoolDirectory {
   constructor(
-    private readonly pools: PoolStore,
     private readonly farms: FarmStore,
     private readonly tokens: () => readonly TokenRecord[],
     private readonly prices: MarketPrices,
     private readonly protocolToken: () => TokenRecord | undefined,
+    /** The names an account's stakes may be recorded under: its id, and the addresses it acts from. */
+    private readonly stakerNames: (accountId: string) => Promise<string[]>,
   ) {}
 
   /** Every pool, or those whose two tokens are both on the known list. */
@@ -64,15 +64,26 @@ export class PoolDirectory {
 
   /** The pool an id names; 404 for an unknown or malformed id. */
   async find(poolIdText: string): Promise<PoolRecord> {
-    const pool = POOL_ID.test(poolIdText) ? await this.pools.get(Number(poolIdText)) : undefined;
-    if (pool === undefined) throw notFound(poolIdText);
+    const id = POOL_ID.test(poolIdText) ? Number(poolIdText) : undefined;
+    const pool = id === undefined ? undefined : (await this.prices.pools()).find((candidate) => candidate.id === id);
+    if (pool === undefined || !this.isListed(pool)) throw notFound(poolIdText);
     return pool;
+  }
+
+  /** The listed pools (both tokens in the registry). */
+  async listed(): Promise<PoolRecord[]> {
+    return (await this.prices.pools()).filter((pool) => this.isListed(pool));
+  }
+
+  private isListed(pool: PoolRecord): boolean {
+    const ids = new Set(this.tokens().map((token) => token.id));
+    return ids.has(pool.tokenAId) && ids.has(pool.tokenBId);
   }
 
   /** Tinybar of each token held in the pools, by token id; tokens no pool holds are absent. */
   async liquidity(prices: PriceSnapshot): Promise<Map<string, Ratio>> {
     const held = new Map<string, Ratio>();
-    for (const pool of await this.pools.list()) {
+    for (const pool of await this.listed()) {
       const [a, b] = sideValues(pool, prices);
       held.set(pool.tokenAId, plus(held.get(pool.tokenAId) ?? ZERO, a));
       held.set(pool.tokenBId, plus(held.get(pool.tokenBId) ?? ZERO, b));
@@ -82,7 +93,7 @@ export class PoolDirectory {
 
   /** Tinybar locked in every pool. */
   async totalValue(prices: PriceSnapshot): Promise<Ratio> {
-    return (await this.pools.list()).reduce((total, pool) => plus(total, poolValue(pool, prices)), ZERO);
+    return (await this.listed()).reduce((total, pool) => plus(total, poolValue(pool, prices)), ZERO);
   }
 
   /** Farms with their emissions per second in whole tokens (display numbers), and exactly in raw units. */
@@ -100,29 +111,33 @@ export class PoolDirectory {
     }));
   }
 
-  /** An account's stake in each farm it is in. */
+  /** An account's stake in each farm it is in (stakes under each of its names added up). */
   async farmTotals(accountId: string): Promise<FarmTotalBody[]> {
     const farms = new Map((await this.farms.list()).map((farm) => [farm.id, farm]));
-    return (await this.farms.stakesOf(accountId)).flatMap((stake) => {
+    const totals = new Map<number, FarmTotalBody & { updatedAt: number }>();
+    for (const stake of await this.farms.stakesOf(await this.stakerNames(accountId))) {
       const farm = farms.get(stake.farmId);
-      if (farm === undefined) return [];
-      return [
-        {
-          farmId: stake.farmId,
-          poolId: farm.poolId,
-          accountId,
-          timestamp: ledgerTimestamp(stake.updatedAt),
-          staked: stake.staked.toString(),
-        },
-      ];
-    });
+      if (farm === undefined) continue;
+      const before = totals.get(stake.farmId);
+      const staked = (before === undefined ? 0n : BigInt(before.staked)) + stake.staked;
+      const updatedAt = Math.max(before?.updatedAt ?? 0, stake.updatedAt);
+      totals.set(stake.farmId, {
+        farmId: stake.farmId,
+        poolId: farm.poolId,
+        accountId,
+        timestamp: ledgerTimestamp(updatedAt),
+        staked: staked.toString(),
+        updatedAt,
+      });
+    }
+    return [...totals.values()].map(({ updatedAt: _updatedAt, ...total }) => total);
   }
 
   private async listWhere(keep: (pool: PoolRecord, tokens: ReadonlyMap<string, TokenRecord>) => boolean): Promise<PoolBody[]> {
     const prices = await this.prices.now();
     const tokens = new Map(this.tokens().map((token) => [token.id, token]));
     const bodies: PoolBody[] = [];
-    for (const pool of await this.pools.list()) {
+    for (const pool of await this.listed()) {
       const body = this.view(pool, tokens, prices);
       if (body !== undefined && keep(pool, tokens)) bodies.push(body);
     }
@@ -134,18 +149,17 @@ export class PoolDirectory {
   }
 
   private view(pool: PoolRecord, tokens: ReadonlyMap<string, TokenRecord>, prices: PriceSnapshot): PoolBody | undefined {
-    const lp = tokens.get(pool.lpTokenId);
     const a = tokens.get(pool.tokenAId);
     const b = tokens.get(pool.tokenBId);
-    // The store's foreign keys guarantee the tokens; a registry that has not reloaded yet may lag.
-    if (lp === undefined || a === undefined || b === undefined) return undefined;
+    if (a === undefined || b === undefined) return undefined;
     // USD per whole LP token: the pool's worth over the LP tokens in existence.
-    const lpTokens = ratio(pool.lpTokenReserve, 10n ** BigInt(lp.decimals));
+    const lpTokens = ratio(pool.lpTokenReserve, 10n ** BigInt(pool.lpTokenDecimals));
     const lpPriceUsd = pool.lpTokenReserve === 0n ? 0 : usdValue(prices, times(poolValue(pool, prices), inverse(lpTokens)));
+    const lpToken = { id: pool.lpTokenId, name: pool.lpTokenName, symbol: pool.lpTokenSymbol, decimals: pool.lpTokenDecimals };
     return {
       id: pool.id,
       contractId: pool.contractId,
-      lpToken: { id: lp.id, name: lp.name, symbol: lp.symbol, decimals: lp.decimals, priceUsd: lpPriceUsd },
+      lpToken: { ...lpToken, priceUsd: lpPriceUsd },
       lpTokenReserve: pool.lpTokenReserve.toString(),
       tokenA: fullView(a, prices),
       tokenReserveA: pool.tokenReserveA.toString(),

@@ -1,4 +1,4 @@
-import { bucketStart, type HistoryWindow, INTERVAL_MS, type Interval, windowOf } from '../../domain/data-api/history-window.js';
+import { type HistoryWindow, type Interval, windowOf } from '../../domain/data-api/history-window.js';
 import {
   type BookPrice,
   floorOf,
@@ -11,18 +11,13 @@ import {
   times,
   ZERO,
 } from '../../domain/data-api/native-rates.js';
+import { heldValues, swapValue } from '../../domain/data-api/pool-value.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Candle, CandleStore } from '../../ports/store/candle-ports.js';
-import { type MarketPrices, type PriceSnapshot, tinybarPrice, tinybarValue, usdValue, wholeUnit } from './market-prices.js';
-
-/** One bucket of trading: the candles of each book that traded in it, and prices as of its end. */
-interface Bucket {
-  readonly startMs: number;
-  readonly endMs: number;
-  readonly candles: ReadonlyMap<number, readonly Candle[]>;
-  readonly snapshot: PriceSnapshot;
-}
+import type { PoolRecord } from '../../ports/store/pool-ports.js';
+import type { Bucket, HistoryBuckets } from './history-buckets.js';
+import { type MarketPrices, tinybarPrice, tinybarValue, usdValue, wholeUnit } from './market-prices.js';
 
 /** A token's candle: prices per whole token and volume in tinybar, exact; USD figures as display numbers. */
 export interface TokenCandle {
@@ -54,6 +49,8 @@ export interface TokenActivity {
   readonly price: bigint;
   /** Tinybar traded in the bucket. */
   readonly volume: bigint;
+  /** Tinybar of the token held in the pools at the end of the bucket. */
+  readonly liquidity: bigint;
 }
 
 /** The exchange's volume in one bucket. */
@@ -83,39 +80,80 @@ function holds(book: BookPrice, token: TokenRecord): boolean {
   return book.baseId === token.id || book.quoteId === token.id;
 }
 
-/** Tinybar `token` traded in the books of a bucket that hold it, at its rate at the end of the bucket. */
-function tokenVolume(token: TokenRecord, rate: Ratio, books: readonly BookPrice[], bucket: Bucket): Ratio {
+/**
+ * Tinybar `token` traded in a bucket, at its rate at the end of the bucket: in the books that hold
+ * it, and in and out of the pools that hold it.
+ */
+function tokenVolume(
+  token: TokenRecord,
+  rate: Ratio,
+  books: readonly BookPrice[],
+  pools: readonly PoolRecord[],
+  bucket: Bucket,
+): Ratio {
   const mine = books.filter((book) => holds(book, token));
-  const raw = sum(mine.map((book) => volumeOf(book, bucket.candles.get(book.bookId) ?? [], token.id)));
+  let raw = sum(mine.map((book) => volumeOf(book, bucket.candles.get(book.bookId) ?? [], token.id)));
+  for (const pool of pools) {
+    const isA = pool.tokenAId === token.id;
+    if (!isA && pool.tokenBId !== token.id) continue;
+    for (const candle of bucket.poolCandles.get(pool.id) ?? []) raw += isA ? candle.aIn + candle.aOut : candle.bIn + candle.bOut;
+  }
   return times(rate, { num: raw, den: 1n });
 }
 
+/** Tinybar of `token` the pools hold at the end of a bucket (its side of each pool that holds it). */
+function tokenLiquidity(token: TokenRecord, pools: readonly PoolRecord[], bucket: Bucket): Ratio {
+  let held = ZERO;
+  for (const pool of pools) {
+    const close = bucket.poolCloses.get(pool.id);
+    if (close === undefined || (pool.tokenAId !== token.id && pool.tokenBId !== token.id)) continue;
+    const [a, b] = heldValues(pool, bucket.snapshot.rates, close.reserves.a, close.reserves.b);
+    held = plus(held, pool.tokenAId === token.id ? a : b);
+  }
+  return held;
+}
+
+/** What the pools held at the end of a bucket, and what their swaps moved in it, tinybar. */
+export function poolFigures(pool: PoolRecord, bucket: Bucket): { liquidity: Ratio; volume: Ratio; swaps: number } {
+  const close = bucket.poolCloses.get(pool.id);
+  const [a, b] = close === undefined ? [ZERO, ZERO] : heldValues(pool, bucket.snapshot.rates, close.reserves.a, close.reserves.b);
+  let volume = ZERO;
+  let swaps = 0;
+  for (const candle of bucket.poolCandles.get(pool.id) ?? []) {
+    volume = plus(volume, swapValue(pool, bucket.snapshot.rates, candle));
+    swaps += candle.swaps;
+  }
+  return { liquidity: plus(a, b), volume, swaps };
+}
+
 /**
- * Histories aggregated from the 5-minute candles: token candles priced in tinybar and USD, token
- * activity, the exchange's volume and the native coin's USD price. Each bucket is priced as of its
- * end, with every book's last price by then (native-rates.ts): a token's open, high, low and close
- * are those of the book that links it to the native token, converted at the other token's rate at
- * the end of the bucket; its volume is what it traded in every book, valued at its own rate then.
- * Candles and volumes leave out buckets without trades; activity and native prices carry the last
- * price through them.
+ * Histories aggregated from the books' and pools' 5-minute candles: token candles priced in tinybar
+ * and USD, token activity, the exchange's volume and the native coin's USD price. Each bucket is
+ * priced as of its end, with every book's last price and every pool's reserves by then
+ * (market-prices.ts): a token's open, high, low and close are those of the book that links it to
+ * the native token, converted at the other token's rate at the end of the bucket; its volume is
+ * what it traded in every book and pool, and its liquidity what the pools hold of it, valued at its
+ * own rate then. Candles and volumes leave out buckets without trades or swaps; activity and native
+ * prices carry the last price through them.
  */
 export class PriceHistory {
   constructor(
     private readonly candles: CandleStore,
     private readonly prices: MarketPrices,
     private readonly clock: Clock,
+    private readonly cut: HistoryBuckets,
   ) {}
 
   /** The token's candles in a window, oldest first. */
   async tokenCandles(token: TokenRecord, window: HistoryWindow): Promise<TokenCandle[]> {
-    const books = this.prices.books(() => null);
+    const { buckets, books, pools } = await this.cut.of(window);
     const mine = books.filter((book) => holds(book, token));
     const result: TokenCandle[] = [];
-    for (const bucket of await this.buckets(window)) {
+    for (const bucket of buckets) {
       const traded = mine.filter((book) => bucket.candles.has(book.bookId));
       const rate = bucket.snapshot.rates.get(token.id);
       if (traded.length === 0 || rate === undefined) continue;
-      result.push(this.candleOf(token, rate, traded, books, bucket));
+      result.push(this.candleOf(token, rate, books, pools, bucket));
     }
     return result;
   }
@@ -134,16 +172,17 @@ export class PriceHistory {
 
   /** Each token's price and volume in every bucket of the window up to now, from its first price on. */
   async activity(tokens: readonly TokenRecord[], window: HistoryWindow): Promise<Map<string, TokenActivity[]>> {
-    const books = this.prices.books(() => null);
+    const { buckets, books, pools } = await this.cut.of(window, true);
     const series = new Map<string, TokenActivity[]>(tokens.map((token) => [token.id, []]));
-    for (const bucket of await this.buckets(window, true)) {
+    for (const bucket of buckets) {
       for (const token of tokens) {
         const rate = bucket.snapshot.rates.get(token.id);
         if (rate === undefined) continue;
         series.get(token.id)?.push({
           startMs: bucket.startMs,
           price: tinybarPrice(bucket.snapshot, token),
-          volume: floorOf(tokenVolume(token, rate.rate, books, bucket)),
+          volume: floorOf(tokenVolume(token, rate.rate, books, pools, bucket)),
+          liquidity: floorOf(tokenLiquidity(token, pools, bucket)),
         });
       }
     }
@@ -153,18 +192,27 @@ export class PriceHistory {
   /** The native coin's USD price at the end of every bucket of the window up to now, from its first one on. */
   async nativeUsd(window: HistoryWindow): Promise<NativeUsdPoint[]> {
     const coin = { num: TINYBAR_PER_COIN, den: 1n };
-    return (await this.buckets(window, true)).flatMap(({ startMs, snapshot }) =>
+    return (await this.cut.of(window, true)).buckets.flatMap(({ startMs, snapshot }) =>
       snapshot.usdPerTinybar === null ? [] : [{ startMs, usd: usdValue(snapshot, coin) }],
     );
   }
 
-  /** What the exchange traded in each bucket, every book valued at its quote token's rate (else its base token's). */
+  /**
+   * What the exchange traded in each bucket: every book valued at its quote token's rate (else its
+   * base token's), every pool's swaps as pool-value.ts values them; fills and swaps count as trades.
+   */
   async volumes(window: HistoryWindow): Promise<VolumePoint[]> {
-    const books = new Map(this.prices.books(() => null).map((book) => [book.bookId, book]));
+    const cut = await this.cut.of(window);
+    const books = new Map(cut.books.map((book) => [book.bookId, book]));
     const points: VolumePoint[] = [];
-    for (const bucket of await this.buckets(window)) {
+    for (const bucket of cut.buckets) {
       let tinybar = ZERO;
       let trades = 0;
+      for (const pool of cut.pools) {
+        const { volume, swaps } = poolFigures(pool, bucket);
+        tinybar = plus(tinybar, volume);
+        trades += swaps;
+      }
       for (const [bookId, candles] of bucket.candles) {
         const book = books.get(bookId);
         if (book === undefined) continue;
@@ -174,6 +222,8 @@ export class PriceHistory {
           tinybarValue(bucket.snapshot, book.baseId, volumeOf(book, candles, book.baseId));
         if (value !== undefined) tinybar = plus(tinybar, value);
       }
+      // A bucket in which pools only changed by deposits and withdrawals traded nothing.
+      if (trades === 0) continue;
       points.push({ startMs: bucket.startMs, tinybar, usd: usdValue(bucket.snapshot, tinybar), trades });
     }
     return points;
@@ -182,8 +232,8 @@ export class PriceHistory {
   private candleOf(
     token: TokenRecord,
     rate: TokenRate,
-    traded: readonly BookPrice[],
     books: readonly BookPrice[],
+    pools: readonly PoolRecord[],
     bucket: Bucket,
   ): TokenCandle {
     const closeRate = rate.rate;
@@ -212,7 +262,8 @@ export class PriceHistory {
       avg = times(other.rate, isBase ? ratio(quote, base) : ratio(base, quote));
     }
     const perToken = (value: Ratio) => times(value, wholeUnit(token));
-    const volume = tokenVolume(token, closeRate, traded, bucket);
+    const volume = tokenVolume(token, closeRate, books, pools, bucket);
+    const liquidity = tokenLiquidity(token, pools, bucket);
     const usd = (value: Ratio) => usdValue(bucket.snapshot, value);
     return {
       tokenId: token.id,
@@ -227,49 +278,11 @@ export class PriceHistory {
       closeUsd: usd(perToken(close)),
       avgUsd: usd(perToken(avg)),
       volume: floorOf(volume),
-      // Pool liquidity has no history yet (the AMM issue records it); no pool holds any today.
-      liquidity: 0n,
+      liquidity: floorOf(liquidity),
       volumeUsd: usd(volume),
-      liquidityUsd: 0,
+      liquidityUsd: usd(liquidity),
       timestampSeconds: Math.floor(Math.min(bucket.endMs, this.clock.now()) / 1_000),
       startTimestampSeconds: bucket.startMs / 1_000,
     };
-  }
-
-  /**
-   * The buckets of a window, oldest first, each priced as of its end: those in which some book
-   * traded, or with `every` each bucket that has begun by now.
-   */
-  private async buckets(window: HistoryWindow, every = false): Promise<Bucket[]> {
-    const width = INTERVAL_MS[window.interval];
-    const closes = new Map<number, number>();
-    const all: Candle[] = [];
-    for (const book of this.prices.books(() => null)) {
-      const before = await this.candles.lastBefore(book.bookId, window.startMs);
-      if (before !== undefined) closes.set(book.bookId, before.closeTicks);
-      all.push(...(await this.candles.range(book.bookId, window.startMs, window.endMs)));
-    }
-    all.sort((a, b) => a.startMs - b.startMs || a.bookId - b.bookId);
-    const lastStart = Math.min(window.endMs, this.clock.now() + 1);
-    const buckets: Bucket[] = [];
-    let snapshot: PriceSnapshot | undefined;
-    let index = 0;
-    for (let startMs = window.startMs; every ? startMs < lastStart : index < all.length; startMs += width) {
-      if (!every) startMs = bucketStart((all[index] as Candle).startMs, window.interval);
-      const candles = new Map<number, Candle[]>();
-      for (; index < all.length && (all[index] as Candle).startMs < startMs + width; index++) {
-        const candle = all[index] as Candle;
-        closes.set(candle.bookId, candle.closeTicks);
-        const list = candles.get(candle.bookId);
-        if (list === undefined) candles.set(candle.bookId, [candle]);
-        else list.push(candle);
-      }
-      // Prices move only with trades: a bucket without any keeps the last snapshot.
-      if (snapshot === undefined || candles.size > 0) {
-        snapshot = this.prices.snapshot(this.prices.books((bookId) => closes.get(bookId) ?? null));
-      }
-      buckets.push({ startMs, endMs: startMs + width, candles, snapshot });
-    }
-    return buckets;
   }
 }

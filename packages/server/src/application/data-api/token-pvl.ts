@@ -13,7 +13,7 @@ export type TokenPvlBody = Static<typeof TokenPvl>;
 /**
  * Price, volume and liquidity of tokens over a period (periods.ts), all in tinybar. A token's series
  * has a point per bucket from its first price on, the price carried through buckets without trades
- * (volume "0"); pool liquidity has no history yet, so its points say "0". The summary of every
+ * (volume "0"), with what the pools held of it at the end of the bucket. The summary of every
  * token gives the period's volume with the price and pool liquidity of now.
  */
 export class TokenPvlHistory {
@@ -30,7 +30,7 @@ export class TokenPvlHistory {
       timestampSeconds: point.startMs / 1_000,
       tokenId: token.id,
       price: point.price.toString(),
-      liquidity: '0',
+      liquidity: point.liquidity.toString(),
       volume: point.volume.toString(),
     }));
   }

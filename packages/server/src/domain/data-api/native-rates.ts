@@ -58,9 +58,9 @@ export function bookRate(grid: MarketGrid, ticks: number): Ratio {
 /** A token's value in tinybar per raw unit, and the book it was priced through. */
 export interface TokenRate {
   readonly rate: Ratio;
-  /** The book that links it to a token nearer the native one; null for the native token. */
+  /** The book that links it to a token nearer the native one; null for the native token and a token priced through a pool. */
   readonly via: number | null;
-  /** Books between it and the native token. */
+  /** Books and pools between it and the native token. */
   readonly hops: number;
 }
 
@@ -74,14 +74,21 @@ export function rateThrough(book: BookPrice, ticks: number, token: string, other
  * Prices every token that trades, directly or through other tokens, against the native token:
  * breadth first from the native token over the books that have traded, so each token takes the
  * path of fewest books (the lower book id on a tie) and the price of its last trade. The native
- * token is worth exactly one coin; every rate is an exact ratio.
+ * token is worth exactly one coin; every rate is an exact ratio. pool-rates.ts adds the tokens
+ * only pools reach.
  */
 export function nativeRates(books: readonly BookPrice[], native: { id: string; decimals: number }): Map<string, TokenRate> {
   const rates = new Map<string, TokenRate>([
     [native.id, { rate: ratio(TINYBAR_PER_COIN, 10n ** BigInt(native.decimals)), via: null, hops: 0 }],
   ]);
+  spreadThroughBooks(rates, books, native.id);
+  return rates;
+}
+
+/** Prices, breadth first from `start`, every token the books that traded reach and that has no rate yet. */
+export function spreadThroughBooks(rates: Map<string, TokenRate>, books: readonly BookPrice[], start: string): void {
   const traded = [...books].filter((book) => book.ticks !== null).sort((a, b) => a.bookId - b.bookId);
-  const queue = [native.id];
+  const queue = [start];
   for (let index = 0; index < queue.length; index++) {
     const token = queue[index] as string;
     const from = rates.get(token) as TokenRate;
@@ -96,7 +103,6 @@ export function nativeRates(books: readonly BookPrice[], native: { id: string; d
       queue.push(other);
     }
   }
-  return rates;
 }
 
 export function plus(a: Ratio, b: Ratio): Ratio {

@@ -7,6 +7,7 @@ import type {
   TokenRecord,
 } from '../../domain/markets/market-records.js';
 import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
+import type { AmmStore, PoolCandleStore, StakingStore } from './amm-ports.js';
 import type { ApiKeyStore } from './api-key-ports.js';
 import type { CancelAfterStore } from './cancel-after-ports.js';
 import type { CandleStore } from './candle-ports.js';
@@ -67,6 +68,10 @@ export interface Store {
   readonly candles: CandleStore;
   readonly pools: PoolStore;
   readonly farms: FarmStore;
+  /** What the AMM indexer writes: pools, farms and staking from the chain. */
+  readonly amm: AmmStore;
+  readonly poolCandles: PoolCandleStore;
+  readonly staking: StakingStore;
   readonly cancelAfter: CancelAfterStore;
   /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
   changeMarker(): Promise<number>;

@@ -1,10 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DataApiConfig } from '../../../application/data-api/data-api-config.js';
+import { HistoryBuckets } from '../../../application/data-api/history-buckets.js';
+import { ListedPools } from '../../../application/data-api/listed-pools.js';
 import { MarketPrices } from '../../../application/data-api/market-prices.js';
 import { PlatformStats } from '../../../application/data-api/platform-stats.js';
 import { PoolDirectory } from '../../../application/data-api/pool-directory.js';
+import { PoolHistory } from '../../../application/data-api/pool-history.js';
 import { PriceHistory } from '../../../application/data-api/price-history.js';
 import { QuotaMeter } from '../../../application/data-api/quota-meter.js';
+import { stakerNames } from '../../../application/data-api/staker-names.js';
 import { TokenCatalogue } from '../../../application/data-api/token-catalogue.js';
 import { TokenPvlHistory } from '../../../application/data-api/token-pvl.js';
 import { TokenStatsBoard } from '../../../application/data-api/token-stats.js';
@@ -53,20 +57,24 @@ async function keyedRoutes(app: FastifyInstance, deps: DataApiDeps & { readonly 
     app.addHook('onRequest', apiKeyAuth({ keys: store.apiKeys, meter, network: config.network, clock }));
   }
   const tokens = () => registry.tokens();
-  const prices = new MarketPrices(registry, store.candles, config.dataApi, clock, cacheMs);
-  const history = new PriceHistory(store.candles, prices, clock);
+  const listed = new ListedPools(store.pools, tokens);
+  const prices = new MarketPrices(registry, store.candles, store.poolCandles, listed, config.dataApi, clock, cacheMs);
+  const cut = new HistoryBuckets(store.candles, store.poolCandles, prices, clock);
+  const history = new PriceHistory(store.candles, prices, clock, cut);
   const protocolToken = () => (protocolTokenId === null ? undefined : prices.token(protocolTokenId));
-  const pools = new PoolDirectory(store.pools, store.farms, tokens, prices, protocolToken);
+  const pools = new PoolDirectory(store.farms, tokens, prices, protocolToken, stakerNames(store.accountKeys));
+  const poolHistory = new PoolHistory(cut, store.poolCandles, prices, tokens, clock);
   const docs = { requireKeys };
 
   const catalogue = new TokenCatalogue(tokens, prices, clock);
-  const stats = new TokenStatsBoard(tokens, prices, pools, clock);
+  const board = new TokenStatsBoard(tokens, prices, pools, clock);
   const pvl = new TokenPvlHistory(history, prices, pools, clock);
-  await app.register(tokenRoutes, { catalogue, stats, history, pvl, pools, docs });
+  await app.register(tokenRoutes, { catalogue, stats: board, history, pvl, pools, docs });
   await app.register(poolRoutes, { pools, docs });
-  await app.register(poolHistoryRoutes, { pools, docs });
+  await app.register(poolHistoryRoutes, { pools, history: poolHistory, docs });
   await app.register(v2Routes, { docs });
-  await app.register(statsRoutes, { stats: new PlatformStats(history, pools, prices, protocolToken, clock, cacheMs), docs });
+  const stats = new PlatformStats(history, pools, poolHistory, store.staking, prices, protocolToken, clock, cacheMs);
+  await app.register(statsRoutes, { stats, docs });
   // Unknown paths under the data API pass the gate too, so they carry the quota headers and count.
   if (deps.ownRoot) app.setNotFoundHandler(answerNotFound);
 }

@@ -18,7 +18,7 @@ function get<T = Record<string, unknown>>(path: string) {
 
 const RANGE = 'from=1795300000&to=1795348800&interval=HOUR';
 
-describe('pool routes without pool history', () => {
+describe('pool routes of a pool recorded by hand, without history', () => {
   it('lists /pools/full like /pools, never taken for a pool id', async () => {
     const full = await get<{ id: number }[]>('/pools/full');
     expect(full.status).toBe(200);
@@ -27,9 +27,13 @@ describe('pool routes without pool history', () => {
   });
 
   it.each(['daily', 'weekly', 'monthly', 'yearly'])(
-    'answers /pools/%s and its series of a recorded pool with [], and 404 for an unknown pool',
+    'answers /pools/%s with the pool (no volume), its series with [] (no changes recorded), and 404 for an unknown pool',
     async (period) => {
-      expect(await get(`/pools/${period}`)).toMatchObject({ status: 200, body: [] });
+      // 1,000 WHBAR (the native token) and, by the pool's equal sides, as much again in USDC: 2,000 HBAR now.
+      expect(await get(`/pools/${period}`)).toMatchObject({
+        status: 200,
+        body: [{ poolId: 1, timestampSeconds: 1795348800, liquidity: '200000000000', volume: '0' }],
+      });
       expect(await get(`/pools/${period}/1`)).toMatchObject({ status: 200, body: [] });
       expect(await get(`/pools/${period}/9`)).toMatchObject({ status: 404, body: { code: 'POOL_NOT_FOUND' } });
     },

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { PoolDirectory } from '../../../application/data-api/pool-directory.js';
+import type { PoolHistory } from '../../../application/data-api/pool-history.js';
 import { CANDLE_INTERVALS, parseHistoryQuery, parseInterval } from '../../../domain/data-api/history-window.js';
 import { PERIOD_NAMES } from '../../../domain/data-api/periods.js';
 import { AppError } from '../../../domain/errors.js';
@@ -12,15 +13,16 @@ import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
 
 export interface PoolHistoryRoutesOptions {
   readonly pools: PoolDirectory;
+  readonly history: PoolHistory;
   readonly docs: DataRouteDocs;
 }
 
-const NO_HISTORY = 'Pool history (reserves and swaps over time) is recorded from the AMM on; until then it is empty.';
+const FIGURES =
+  'Liquidity and volume are tinybar at the rates of the end of each bucket; history is what the AMM indexer recorded from the chain.';
 
 /**
  * `/pools/{period}` and `/pools/conversionRates/...`: volume, liquidity and price candles of the
- * pools. Nothing records a pool's reserves or swaps over time yet (the AMM issue will), so these
- * answer the published shapes with what exists: empty lists, and 404 for an unknown pool.
+ * pools, from their 5-minute candles (pool-history.ts); 404 for an unknown pool.
  */
 export async function poolHistoryRoutes(fastify: FastifyInstance, options: PoolHistoryRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -29,7 +31,7 @@ export async function poolHistoryRoutes(fastify: FastifyInstance, options: PoolH
 }
 
 /** `/pools/{period}` and `/pools/{period}/:poolId`: volume and liquidity series. */
-function periodRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesOptions): void {
+function periodRoutes(app: TypedApp, { pools, history, docs }: PoolHistoryRoutesOptions): void {
   const schema = dataRouteSchema(docs, 'pools and farms');
   for (const period of PERIOD_NAMES) {
     app.get(
@@ -37,11 +39,11 @@ function periodRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesOptions):
       {
         schema: schema(
           `Pool volume and liquidity, ${period}`,
-          `Each pool's ${period} volume and liquidity. ${NO_HISTORY}`,
+          `Each pool's volume over the ${period} period and its liquidity now. ${FIGURES}`,
           Type.Array(PoolVl),
         ),
       },
-      () => [],
+      async () => history.summaries(await pools.listed(), period),
     );
     app.get(
       `/pools/${period}/:poolId`,
@@ -49,23 +51,20 @@ function periodRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesOptions):
         schema: {
           ...schema(
             `Pool series, ${period}`,
-            `The pool's volume and liquidity over the ${period} period. ${NO_HISTORY}`,
+            `The pool's volume and liquidity per bucket of the ${period} period, from its first change on. ${FIGURES}`,
             Type.Array(PoolVl),
             404,
           ),
           params: PoolParams,
         },
       },
-      async (request) => {
-        await pools.find(request.params.poolId);
-        return [];
-      },
+      async (request) => history.series(await pools.find(request.params.poolId), period),
     );
   }
 }
 
 /** `/pools/conversionRates/...`: the pools' price candles. */
-function conversionRateRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesOptions): void {
+function conversionRateRoutes(app: TypedApp, { pools, history, docs }: PoolHistoryRoutesOptions): void {
   const schema = dataRouteSchema(docs, 'pools and farms');
   app.get(
     '/pools/conversionRates/:poolId',
@@ -73,7 +72,7 @@ function conversionRateRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesO
       schema: {
         ...schema(
           'Pool candles',
-          `Candles of the pool's price (token A in token B; \`inverted\`: B in A) per bucket of \`interval\` overlapping \`from\`..\`to\`. ${NO_HISTORY}`,
+          `Candles of the pool's price (token A in token B, whole tokens; \`inverted\`: B in A) per bucket of \`interval\` overlapping \`from\`..\`to\` that holds a swap. ${FIGURES}`,
           Type.Array(PoolCandle),
           400,
           404,
@@ -83,10 +82,9 @@ function conversionRateRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesO
       },
     },
     async (request) => {
-      parseHistoryQuery(request.query, CANDLE_INTERVALS);
-      parseFlag(request.query.inverted, 'inverted');
-      await pools.find(request.params.poolId);
-      return [];
+      const window = parseHistoryQuery(request.query, CANDLE_INTERVALS);
+      const inverted = parseFlag(request.query.inverted, 'inverted');
+      return history.poolCandles(await pools.find(request.params.poolId), window, inverted);
     },
   );
   app.get(
@@ -95,7 +93,7 @@ function conversionRateRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesO
       schema: {
         ...schema(
           'Latest pool candle',
-          `The candle (\`interval\`, default FIVEMIN) of the pool's last swap; 404 NO_PRICE_HISTORY for a pool without swaps. ${NO_HISTORY}`,
+          `The candle (\`interval\`, default FIVEMIN) of the pool's last swap; 404 NO_PRICE_HISTORY for a pool without swaps. ${FIGURES}`,
           PoolCandle,
           400,
           404,
@@ -105,11 +103,13 @@ function conversionRateRoutes(app: TypedApp, { pools, docs }: PoolHistoryRoutesO
       },
     },
     async (request) => {
-      parseInterval(request.query.interval, CANDLE_INTERVALS, 'FIVEMIN');
-      parseFlag(request.query.inverted, 'inverted');
+      const interval = parseInterval(request.query.interval, CANDLE_INTERVALS, 'FIVEMIN');
+      const inverted = parseFlag(request.query.inverted, 'inverted');
       const pool = await pools.find(request.params.poolId);
+      const candle = await history.latest(pool, interval, inverted);
       // The published answer is one candle object: with no swap to make it from, there is none to give.
-      throw new AppError('NO_PRICE_HISTORY', `Pool ${pool.id} has no swaps to make a candle from`);
+      if (candle === undefined) throw new AppError('NO_PRICE_HISTORY', `Pool ${pool.id} has no swaps to make a candle from`);
+      return candle;
     },
   );
 }

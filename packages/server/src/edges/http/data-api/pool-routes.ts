@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { PoolDirectory } from '../../../application/data-api/pool-directory.js';
-import { ledgerAccount } from './account-param.js';
+import { stakerAccount } from './account-param.js';
 import { type DataRouteDocs, dataRouteSchema } from './route-docs.js';
 
 export interface PoolRoutesOptions {
@@ -37,17 +37,28 @@ export async function poolRoutes(fastify: FastifyInstance, options: PoolRoutesOp
   );
   app.get(
     '/farms',
-    { schema: schema('Farms', 'Every liquidity-mining farm with its emissions per second.', Type.Array(Farm)) },
+    {
+      schema: schema(
+        'Farms',
+        "Every liquidity-mining farm of a pool, with its share of the farm's emissions per second by allocation points.",
+        Type.Array(Farm),
+      ),
+    },
     () => pools.farmList(),
   );
   app.get(
     '/farms/totals/:accountId',
     {
       schema: {
-        ...schema('Stakes of an account', "The account's stake in each farm it is in.", Type.Array(FarmTotal), 400),
+        ...schema(
+          'Stakes of an account',
+          "The account's stake in each farm it is in; the account is a ledger id or the EVM address it stakes from.",
+          Type.Array(FarmTotal),
+          400,
+        ),
         params: AccountParams,
       },
     },
-    (request) => pools.farmTotals(ledgerAccount(request.params.accountId)),
+    (request) => pools.farmTotals(stakerAccount(request.params.accountId)),
   );
 }

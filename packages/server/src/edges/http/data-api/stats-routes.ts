@@ -32,7 +32,13 @@ export async function statsRoutes(fastify: FastifyInstance, options: StatsRoutes
 
   app.get(
     '/stats',
-    { schema: schema('Exchange totals', 'Fills, volume (tinybar and USD) and value locked since the exchange opened.', Stats) },
+    {
+      schema: schema(
+        'Exchange totals',
+        'Fills and pool swaps, their volume (tinybar and USD) since the exchange opened, and the value locked in the pools.',
+        Stats,
+      ),
+    },
     () => stats.stats(),
   );
   app.get(
@@ -40,7 +46,7 @@ export async function statsRoutes(fastify: FastifyInstance, options: StatsRoutes
     {
       schema: schema(
         'Single-sided staking',
-        'Staked protocol tokens, their shares, the share ratio and the 5-day APR; no staking contract exists yet, so nothing is staked.',
+        'Protocol tokens held by the staking contract, its shares in existence, tokens per share and the APR of the last five days, from the chain.',
         StakingStats,
       ),
     },

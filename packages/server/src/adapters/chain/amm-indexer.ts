@@ -1,0 +1,115 @@
+import { type AmmDeployment, AmmPair } from '@dex/contracts';
+import type { Address } from 'viem';
+import { type CreatedPair, foldAmmEvents } from '../../domain/amm/amm-batch.js';
+import { chainEntityId } from '../../domain/amm/contract-ids.js';
+import type { Logger } from '../../ports/logger.js';
+import type { ChainPool } from '../../ports/store/amm-ports.js';
+import type { Store } from '../../ports/store/ports.js';
+import { AmmLogReader } from './amm-log-reader.js';
+import type { ChainContext } from './chain-context.js';
+import type { RecordedBlocks } from './reactor-indexer.js';
+
+/** Most blocks per run read and written together; halved when a query fails, as the reactor's indexer does. */
+const MAX_BLOCK_RANGE = 2_000n;
+
+/**
+ * Follows the AMM (pair factory, pairs, farm, SAUCE staking) from its own cursor, in block order,
+ * and records pools, farms, stakes and their history in the store: each run of blocks and the
+ * cursor in one transaction, so a crash at any point keeps both or neither and a restart reads on
+ * from the cursor. When the chain lost blocks, `rewindTo` drops what was recorded from them and the
+ * next catch-up reads the new ones.
+ */
+export class AmmIndexer {
+  readonly cursorName: string;
+  private catching: Promise<void> | null = null;
+  /** The last catch-up or rewind: each waits for the one before, so that a rewind never meets a run in flight. */
+  private queue: Promise<void> = Promise.resolve();
+  private range = MAX_BLOCK_RANGE;
+  private readonly reader: AmmLogReader;
+
+  constructor(
+    private readonly chain: Pick<ChainContext, 'public' | 'chainId' | 'indexFrom'>,
+    amm: AmmDeployment,
+    private readonly store: Store,
+    private readonly logger: Logger,
+    private readonly recorded: RecordedBlocks | null = null,
+  ) {
+    this.cursorName = `amm:${chain.chainId}:${amm.factory.toLowerCase()}`;
+    this.reader = new AmmLogReader(chain, amm);
+  }
+
+  /** Records every AMM event from the cursor to the head; concurrent calls share one run. */
+  catchUp(): Promise<void> {
+    this.catching ??= this.inTurn(() => this.readToHead()).finally(() => {
+      this.catching = null;
+    });
+    return this.catching;
+  }
+
+  /** Drops what was recorded from blocks after `block` (after any run under way) and moves the cursor back to it. */
+  rewindTo(block: bigint): Promise<void> {
+    return this.inTurn(async () => {
+      const cursor = await this.store.amm.cursor(this.cursorName);
+      if (cursor === null || cursor <= block) return;
+      await this.store.amm.rewindTo(this.cursorName, block);
+      this.logger.warn({ block: block.toString(), from: cursor.toString() }, 'the chain lost AMM blocks; reading them again');
+    });
+  }
+
+  private inTurn(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.catch(() => {}).then(task);
+    this.queue = run;
+    return run;
+  }
+
+  private async readToHead(): Promise<void> {
+    // Never a cached head: a catch-up asked for after a transaction must see its block.
+    const head = await this.chain.public.getBlockNumber({ cacheTime: 0 });
+    let from = ((await this.store.amm.cursor(this.cursorName)) ?? this.chain.indexFrom - 1n) + 1n;
+    while (from <= head) {
+      const to = from + this.range - 1n < head ? from + this.range - 1n : head;
+      try {
+        await this.readRange(from, to);
+      } catch (error) {
+        if (to === from) throw error;
+        this.range = (to - from + 1n) / 2n;
+        continue;
+      }
+      from = to + 1n;
+      this.range = this.range * 2n < MAX_BLOCK_RANGE ? this.range * 2n : MAX_BLOCK_RANGE;
+    }
+  }
+
+  private async readRange(from: bigint, to: bigint): Promise<void> {
+    const pairs = await this.store.amm.pairs();
+    const logs = await this.reader.read(from, to, [...pairs.keys()]);
+    const changes = foldAmmEvents(logs.events, pairs, await this.store.amm.stakingTotals());
+    const newPools = await Promise.all(changes.created.map((pair) => this.describe(pair)));
+    const { created: _created, ...rest } = changes;
+    await this.store.amm.commit({ ...rest, newPools, cursorName: this.cursorName, cursor: to });
+    for (const block of logs.blocks) this.recorded?.remember(block.number, block.hash);
+    if (newPools.length > 0) this.logger.info({ pools: newPools.map((pool) => pool.poolId) }, 'recorded new AMM pools');
+  }
+
+  /** A new pair as the store keeps it: its LP token's name, symbol and decimals read from the pair. */
+  private async describe(pair: CreatedPair): Promise<ChainPool> {
+    const address = pair.address as Address;
+    const read = <name extends 'name' | 'symbol' | 'decimals'>(functionName: name) =>
+      this.chain.public.readContract({ address, abi: AmmPair.abi, functionName, blockNumber: pair.block });
+    const [name, symbol, decimals] = await Promise.all([read('name'), read('symbol'), read('decimals')]);
+    const id = chainEntityId(pair.address);
+    return {
+      poolId: pair.poolId,
+      address: pair.address,
+      contractId: id,
+      lpTokenId: id,
+      lpTokenName: name,
+      lpTokenSymbol: symbol,
+      lpTokenDecimals: Number(decimals),
+      tokenAId: chainEntityId(pair.token0),
+      tokenBId: chainEntityId(pair.token1),
+      createdBlock: pair.block,
+      atMs: pair.atMs,
+    };
+  }
+}
