@@ -47,7 +47,7 @@ export class AmmChain {
       await installTestToken(clients, operator, { address, name: token.name, symbol: token.symbol, decimals: token.decimals });
       tokens[token.symbol as TokenSymbol] = address;
     }
-    const amm = await deployAmm(clients, operator, { sauce: tokens.SAUCE });
+    const amm = await deployAmm(clients, operator, { sauce: tokens.SAUCE, sauceMinter: operator });
     return new AmmChain(node, clients, operator, amm, tokens);
   }
 

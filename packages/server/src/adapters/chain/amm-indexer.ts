@@ -91,11 +91,14 @@ export class AmmIndexer {
     if (newPools.length > 0) this.logger.info({ pools: newPools.map((pool) => pool.poolId) }, 'recorded new AMM pools');
   }
 
-  /** A new pair as the store keeps it: its LP token's name, symbol and decimals read from the pair. */
+  /**
+   * A new pair as the store keeps it: its LP token's name, symbol and decimals read from the pair.
+   * They never change, so they are read at the head: a devnet node keeps no old states to read at.
+   */
   private async describe(pair: CreatedPair): Promise<ChainPool> {
     const address = pair.address as Address;
     const read = <name extends 'name' | 'symbol' | 'decimals'>(functionName: name) =>
-      this.chain.public.readContract({ address, abi: AmmPair.abi, functionName, blockNumber: pair.block });
+      this.chain.public.readContract({ address, abi: AmmPair.abi, functionName });
     const [name, symbol, decimals] = await Promise.all([read('name'), read('symbol'), read('decimals')]);
     const id = chainEntityId(pair.address);
     return {

@@ -51,7 +51,7 @@ export class ChainReconciler {
     const lost = await this.verify();
     if (!lost) {
       await this.deps.indexer.catchUp();
-      for (const follower of this.deps.followers ?? []) await follower.catchUp();
+      await this.eachFollower((follower) => follower.catchUp());
     }
     return lost;
   }
@@ -109,9 +109,21 @@ export class ChainReconciler {
       );
     }
     // Read-only followers last: what the reactor lost is sent again even if one of them fails.
-    for (const follower of this.deps.followers ?? []) {
+    await this.eachFollower(async (follower) => {
       await follower.rewindTo(common);
       await follower.catchUp();
+    });
+  }
+
+  /**
+   * Runs work on each follower; a failing follower is logged and tried again at the next poll, and
+   * never holds up settlement, which waits on this reconciler.
+   */
+  private async eachFollower(work: (follower: ChainFollower) => Promise<void>): Promise<void> {
+    for (const follower of this.deps.followers ?? []) {
+      await work(follower).catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'a chain follower failed; it tries again'),
+      );
     }
   }
 }
