@@ -11,7 +11,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { type EngineEvent, MatchingEngine, type Side } from '@dex/core';
+import { type EngineEvent, MatchingEngine } from '@dex/core';
 import { Side as BaselineSide, type IProcessOrder, OrderBook } from 'nodejs-order-book';
 import { applyRecord, generateWorkload, RECORD_WORDS, sharedDir, type Workload, type WorkloadSummary } from './workload.js';
 
@@ -163,23 +163,7 @@ const ours: Contender = {
 
 function applyRoutedRecord(engine: MatchingEngine, records: Int32Array, index: number): void {
   if (index % POOL_DRIFT_EVERY === 0) engine.setPool(DRIFTED_POOLS[(index / POOL_DRIFT_EVERY) & 1 ? 1 : 0]);
-  const offset = index * RECORD_WORDS;
-  const id = records[offset + 1] as number;
-  if (records[offset] === 0) {
-    engine.place({
-      id,
-      side: records[offset + 2] as Side,
-      price: records[offset + 3] as number,
-      quantity: records[offset + 4] as number,
-      timeInForce: 'GTC',
-      makerOnly: false,
-      takerOnce: false,
-      useAmm: (id & 1) === 1,
-      time: index,
-    });
-  } else {
-    engine.cancel(id, 'USER', index);
-  }
+  applyRecord(engine, records, index, true);
 }
 
 function routedEngine(tally: Tally): MatchingEngine {

@@ -45,9 +45,10 @@ export const RECORD_WORDS = 5;
 
 /**
  * Applies record `index` to an engine, building the command object per call as the service does.
- * The record index doubles as the command's time.
+ * The record index doubles as the command's time. With `routeOdd`, odd-numbered orders opt in to
+ * the book's pool (the AMM workload).
  */
-export function applyRecord(engine: MatchingEngine, records: Int32Array, index: number): void {
+export function applyRecord(engine: MatchingEngine, records: Int32Array, index: number, routeOdd = false): void {
   const offset = index * RECORD_WORDS;
   const id = records[offset + 1] as number;
   if (records[offset] === 0) {
@@ -59,6 +60,7 @@ export function applyRecord(engine: MatchingEngine, records: Int32Array, index: 
       timeInForce: 'GTC',
       makerOnly: false,
       takerOnce: false,
+      useAmm: routeOdd && (id & 1) === 1,
       time: index,
     });
   } else {

@@ -287,9 +287,7 @@ contract PartialFillLimitOrderReactor {
         Fill calldata fill
     ) private returns (Outcome memory outcome) {
         if (fill.maker >= orders.length || fill.taker >= orders.length) {
-            outcome = Outcome(Reject.BadIndex, Party.None);
-            emit FillRejected(fill.fillId, bytes32(0), bytes32(0), outcome.reason, outcome.party);
-            return outcome;
+            return rejected(fill.fillId, bytes32(0), bytes32(0), Outcome(Reject.BadIndex, Party.None));
         }
         bytes32 makerHash = digests[fill.maker];
         bytes32 takerHash = digests[fill.taker];
@@ -300,14 +298,9 @@ contract PartialFillLimitOrderReactor {
         if (outcome.reason == Reject.None) {
             outcome = execute(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
         }
-        if (outcome.reason != Reject.None) {
-            emit FillRejected(fill.fillId, makerHash, takerHash, outcome.reason, outcome.party);
-            return outcome;
-        }
+        if (outcome.reason != Reject.None) return rejected(fill.fillId, makerHash, takerHash, outcome);
         filled[makerHash] += fill.makerAmount;
-        filled[takerHash] += fill.takerAmount;
-        orderFlags[takerHash] |= HAS_TAKEN;
-        settledFillWords[fill.fillId >> 8] |= 1 << (fill.fillId & 0xff);
+        recordTaken(fill.fillId, takerHash, fill.takerAmount);
     }
 
     function settlePoolFill(
@@ -317,9 +310,7 @@ contract PartialFillLimitOrderReactor {
         PoolFill calldata poolFill
     ) private returns (Outcome memory outcome) {
         if (poolFill.taker >= orders.length) {
-            outcome = Outcome(Reject.BadIndex, Party.None);
-            emit FillRejected(poolFill.fillId, bytes32(0), bytes32(0), outcome.reason, outcome.party);
-            return outcome;
+            return rejected(poolFill.fillId, bytes32(0), bytes32(0), Outcome(Reject.BadIndex, Party.None));
         }
         PartialFillLimitOrder calldata taker = orders[poolFill.taker].order;
         bytes32 takerHash = digests[poolFill.taker];
@@ -331,13 +322,24 @@ contract PartialFillLimitOrderReactor {
         else if (pair == address(0)) outcome = Outcome(Reject.NoPool, Party.None);
         else outcome = checkPoolFill(taker, poolFill, takerHash);
         if (outcome.reason == Reject.None) outcome = executePoolFill(taker, poolFill, takerHash, pair);
-        if (outcome.reason != Reject.None) {
-            emit FillRejected(poolFill.fillId, bytes32(0), takerHash, outcome.reason, outcome.party);
-            return outcome;
-        }
-        filled[takerHash] += poolFill.amountIn;
+        if (outcome.reason != Reject.None) return rejected(poolFill.fillId, bytes32(0), takerHash, outcome);
+        recordTaken(poolFill.fillId, takerHash, poolFill.amountIn);
+    }
+
+    /// Reports a skipped fill (or pool fill) and returns its outcome.
+    function rejected(uint64 fillId, bytes32 makerHash, bytes32 takerHash, Outcome memory outcome)
+        private
+        returns (Outcome memory)
+    {
+        emit FillRejected(fillId, makerHash, takerHash, outcome.reason, outcome.party);
+        return outcome;
+    }
+
+    /// What a settled fill leaves: the taker's input spent, its having taken, and the fill id used.
+    function recordTaken(uint64 fillId, bytes32 takerHash, uint256 takerPaid) private {
+        filled[takerHash] += takerPaid;
         orderFlags[takerHash] |= HAS_TAKEN;
-        settledFillWords[poolFill.fillId >> 8] |= 1 << (poolFill.fillId & 0xff);
+        settledFillWords[fillId >> 8] |= 1 << (fillId & 0xff);
     }
 
     function checkPoolFill(PartialFillLimitOrder calldata taker, PoolFill calldata poolFill, bytes32 takerHash)

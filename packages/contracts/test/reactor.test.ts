@@ -4,17 +4,11 @@ import { orderArbitrary } from '@dex/core/test-support/order-arbitraries';
 import fc from 'fast-check';
 import { type Address, hashTypedData, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installTestToken } from '../src/devnet-chain.js';
 import { PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
 import { outcomeOf, PARTIES, REJECT_REASONS, type RejectReason } from '../src/reject-reasons.js';
-import { startTestDevnet, type TestDevnet, type Wallet } from './support/devnet.js';
+import type { TestDevnet, Wallet } from './support/devnet.js';
 import { fill, type SignedOrder, TestOrder } from './support/orders.js';
-
-const BASE = '0x00000000000000000000000000000000000003e9' as Address;
-const QUOTE = '0x00000000000000000000000000000000000003ea' as Address;
-const FEES = '0x000000000000000000000000000000000000fee5' as Address;
-const E8 = 100_000_000n;
-const E6 = 1_000_000n;
+import { BASE, E6, E8, FEES, QUOTE, startReactorChain } from './support/reactor-chain.js';
 
 let devnet: TestDevnet;
 let operator: Wallet;
@@ -22,17 +16,7 @@ let reactor: Address;
 let domain: Eip712Domain;
 
 beforeAll(async () => {
-  devnet = await startTestDevnet();
-  operator = await devnet.newWallet();
-  reactor = await devnet.deploy(operator, PartialFillLimitOrderReactor, [
-    'PartialFillLimitOrderReactor',
-    '1',
-    operator.account.address,
-    FEES,
-  ]);
-  domain = { name: 'PartialFillLimitOrderReactor', version: '1', chainId: devnet.chain.id, verifyingContract: reactor };
-  await installTestToken(devnet, operator, { address: BASE, name: 'Wrapped HBAR', symbol: 'WHBAR', decimals: 8 });
-  await installTestToken(devnet, operator, { address: QUOTE, name: 'USD Coin', symbol: 'USDC', decimals: 6 });
+  ({ devnet, operator, reactor, domain } = await startReactorChain());
 });
 
 afterAll(async () => {
