@@ -45,16 +45,10 @@ export async function openDevnetAmm(setup: DevnetAmmSetup): Promise<AmmDeploymen
   return amm;
 }
 
-/** Sets the reactor's pair factory unless it is set already; a reactor too old to have one is logged and left. */
-async function pointReactorAt({ clients, operator, reactor, logger }: DevnetAmmSetup, factory: Address): Promise<void> {
+/** Sets the reactor's pair factory unless it is set already (the boot checked the reactor has one). */
+async function pointReactorAt({ clients, operator, reactor }: DevnetAmmSetup, factory: Address): Promise<void> {
   const abi = PartialFillLimitOrderReactor.abi;
-  let current: Address;
-  try {
-    current = await clients.public.readContract({ address: reactor, abi, functionName: 'pairFactory' });
-  } catch (error) {
-    logger.warn({ err: error, reactor }, 'the reactor predates pool fills: its trades never swap with the AMM');
-    return;
-  }
+  const current = await clients.public.readContract({ address: reactor, abi, functionName: 'pairFactory' });
   if (getAddress(current) === factory) return;
   const hash = await operator.writeContract({ address: reactor, abi, functionName: 'setPairFactory', args: [factory] });
   const receipt = await clients.public.waitForTransactionReceipt({ hash });

@@ -126,6 +126,23 @@ export async function openEmbeddedDevnet(
   }
 }
 
+/**
+ * Refuses a recorded reactor from before pool fills: its `settle` takes no pool fills, so every
+ * batch this service sends would revert. Its orders are signed for it, so it cannot be swapped for
+ * a new one under them; the devnet has to start afresh.
+ */
+async function assertSettlesPoolFills(clients: DevnetClients, reactor: Address): Promise<void> {
+  try {
+    await clients.public.readContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'pairFactory' });
+  } catch (error) {
+    throw new Error(
+      `the devnet chain in DATA_DIR has a reactor (${reactor}) from an earlier version that cannot settle pool fills: ` +
+        'start with an empty DATA_DIR (move the old one away)',
+      { cause: error },
+    );
+  }
+}
+
 /** The recorded reactor while it has code; else a new one, deployed by the operator (its owner). */
 async function reactorOf(
   clients: DevnetClients,
@@ -135,7 +152,10 @@ async function reactorOf(
   logger: Logger,
 ): Promise<Address> {
   const code = recorded === null ? undefined : await clients.public.getCode({ address: recorded.reactor });
-  if (recorded !== null && code !== undefined && code !== '0x') return recorded.reactor;
+  if (recorded !== null && code !== undefined && code !== '0x') {
+    await assertSettlesPoolFills(clients, recorded.reactor);
+    return recorded.reactor;
+  }
   const hash = await operator.deployContract({
     abi: PartialFillLimitOrderReactor.abi,
     bytecode: PartialFillLimitOrderReactor.bytecode,
