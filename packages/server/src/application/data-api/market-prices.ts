@@ -8,7 +8,7 @@ import {
   times,
   toNumber,
 } from '../../domain/data-api/native-rates.js';
-import { type PoolReserves, tokenRates } from '../../domain/data-api/pool-rates.js';
+import { type PoolHoldings, tokenRates } from '../../domain/data-api/pool-rates.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
@@ -75,7 +75,7 @@ export class MarketPrices {
   }
 
   /** Prices given every book's last trade price and every pool's reserves. */
-  snapshot(books: readonly BookPrice[], pools: readonly PoolReserves[] = []): PriceSnapshot {
+  snapshot(books: readonly BookPrice[], pools: readonly PoolHoldings[] = []): PriceSnapshot {
     const native = this.pricing.nativeTokenId === null ? undefined : this.token(this.pricing.nativeTokenId);
     if (native === undefined) return { rates: new Map(), usdPerTinybar: null };
     const rates = tokenRates(books, native, pools);
@@ -118,7 +118,7 @@ export class MarketPrices {
 }
 
 /** The pools that had reserves, with them. */
-export function poolReserves(pools: readonly PoolRecord[], reservesOf: (poolId: number) => Reserves | undefined): PoolReserves[] {
+export function poolReserves(pools: readonly PoolRecord[], reservesOf: (poolId: number) => Reserves | undefined): PoolHoldings[] {
   return pools.flatMap((pool) => {
     const reserves = reservesOf(pool.id);
     if (reserves === undefined) return [];

@@ -1,7 +1,7 @@
 import { type BookPrice, nativeRates, type Ratio, ratio, spreadThroughBooks, type TokenRate, times } from './native-rates.js';
 
 /** A pool's tokens and reserves at one moment (token A is the pair's token0). */
-export interface PoolReserves {
+export interface PoolHoldings {
   readonly poolId: number;
   readonly tokenAId: string;
   readonly tokenBId: string;
@@ -20,7 +20,7 @@ const greater = (x: Ratio, y: Ratio): boolean => x.num * y.den > y.num * x.den;
  */
 export function deepestPoolLink(
   rates: ReadonlyMap<string, TokenRate>,
-  pools: readonly PoolReserves[],
+  pools: readonly PoolHoldings[],
 ): { token: string; rate: TokenRate } | undefined {
   let best: { token: string; rate: TokenRate; depth: Ratio; poolId: number } | undefined;
   for (const pool of pools) {
@@ -57,7 +57,7 @@ export function deepestPoolLink(
 export function tokenRates(
   books: readonly BookPrice[],
   native: { id: string; decimals: number },
-  pools: readonly PoolReserves[],
+  pools: readonly PoolHoldings[],
 ): Map<string, TokenRate> {
   const rates = nativeRates(books, native);
   for (let link = deepestPoolLink(rates, pools); link !== undefined; link = deepestPoolLink(rates, pools)) {
