@@ -6,6 +6,7 @@ import {
   type DevnetClients,
   type DevnetWallet,
   Farm,
+  SauceStaking,
   TestToken,
 } from '@dex/contracts';
 import { type KeyFileAccount, keyFileAccount, type Services } from '@dex/server';
@@ -175,6 +176,50 @@ export class LiquidityAccount {
     await this.mined(
       'unstaking',
       this.wallet.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'withdraw', args: [pid, amount] }),
+    );
+  }
+
+  /** The SAUCE token the staking contract takes. */
+  async sauce(): Promise<Address> {
+    return getAddress(
+      await this.clients.public.readContract({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'sauce' }),
+    );
+  }
+
+  /** xSAUCE the account holds. */
+  xSauce(): Promise<bigint> {
+    return this.clients.public.readContract({
+      address: this.amm.staking,
+      abi: SauceStaking.abi,
+      functionName: 'balanceOf',
+      args: [this.address],
+    });
+  }
+
+  /** SAUCE the staking contract holds: every staker's stake and the rewards sent to it. */
+  stakedSauceTotal(): Promise<bigint> {
+    return this.clients.public.readContract({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'sauceHeld' });
+  }
+
+  /** Stakes SAUCE for xSAUCE at the contract's ratio. */
+  async enterStaking(amount: bigint): Promise<void> {
+    await this.approve(await this.sauce(), this.amm.staking);
+    await this.mined(
+      'staking SAUCE',
+      this.wallet.writeContract({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'enter', args: [amount] }),
+    );
+  }
+
+  /** Sends SAUCE to the staking contract: a reward every xSAUCE shares in, so the ratio rises. */
+  async rewardStakers(amount: bigint): Promise<void> {
+    await this.mined(
+      'rewarding SAUCE stakers',
+      this.wallet.writeContract({
+        address: await this.sauce(),
+        abi: TestToken.abi,
+        functionName: 'transfer',
+        args: [this.amm.staking, amount],
+      }),
     );
   }
 

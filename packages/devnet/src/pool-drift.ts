@@ -14,9 +14,12 @@ export interface DriftOptions {
 /** An action every 20 to 60 seconds. */
 export const DRIFT_DEFAULTS: DriftOptions = { minDelayMs: 20_000, maxDelayMs: 60_000, seed: 16 };
 
-/** Out of 10 actions: 8 swaps, 1 deposit, 1 withdrawal. */
-const SWAP_CHANCE = 0.8;
+/** Out of 20 actions: 15 swaps, 2 deposits, 2 withdrawals and 1 reward to the SAUCE stakers. */
+const SWAP_CHANCE = 0.75;
+const REWARD_CHANCE_OF_REST = 0.2;
 const ADD_CHANCE_OF_REST = 0.5;
+/** A reward sends 0.01 % to 0.05 % of the SAUCE the staking contract holds (in per million). */
+const REWARD_PER_MILLION = { min: 100, max: 500 };
 /** A swap sells 0.1 % to 1 % of the pool's reserve of what it sells (about 100 to 1,000 USD on a seeded pool). */
 const SWAP_PER_MILLE = { min: 1, max: 10 };
 /** A deposit adds, and a withdrawal takes out, 0.1 % to 0.5 % of the pool (or of the stake). */
@@ -28,6 +31,7 @@ export interface DriftStats {
   swaps: number;
   deposits: number;
   withdrawals: number;
+  rewards: number;
   failures: number;
 }
 
@@ -38,7 +42,7 @@ export interface DriftStats {
  * failure is logged and the next action comes as planned; it never throws.
  */
 export class PoolDrift {
-  readonly stats: DriftStats = { swaps: 0, deposits: 0, withdrawals: 0, failures: 0 };
+  readonly stats: DriftStats = { swaps: 0, deposits: 0, withdrawals: 0, rewards: 0, failures: 0 };
   private readonly prng: Prng;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -70,9 +74,16 @@ export class PoolDrift {
   async step(): Promise<void> {
     const pool = this.pools[this.prng.int(0, this.pools.length - 1)];
     if (pool === undefined) return;
-    const kind = this.prng.chance(SWAP_CHANCE) ? 'swap' : this.prng.chance(ADD_CHANCE_OF_REST) ? 'deposit' : 'withdrawal';
+    const kind = this.prng.chance(SWAP_CHANCE)
+      ? 'swap'
+      : this.prng.chance(REWARD_CHANCE_OF_REST)
+        ? 'reward'
+        : this.prng.chance(ADD_CHANCE_OF_REST)
+          ? 'deposit'
+          : 'withdrawal';
     try {
       if (kind === 'swap') await this.swap(pool);
+      else if (kind === 'reward') await this.reward();
       else if (kind === 'deposit') await this.deposit(pool);
       else await this.withdraw(pool);
     } catch (error) {
@@ -107,6 +118,18 @@ export class PoolDrift {
     await this.account.swap(tokenIn, tokenOut, amountIn, (quoted * (1000n - SLIPPAGE_PER_MILLE)) / 1000n);
     this.stats.swaps++;
     this.logger.debug({ pool: pool.pair, tokenIn, amountIn: amountIn.toString(), quoted: quoted.toString() }, 'pool drift swap');
+  }
+
+  /** SAUCE to the staking contract, as the protocol's buy-backs would send it: the xSAUCE ratio rises. */
+  private async reward(): Promise<void> {
+    const sauce = await this.account.sauce();
+    const held = await this.account.stakedSauceTotal();
+    const amount = (held * BigInt(this.prng.int(REWARD_PER_MILLION.min, REWARD_PER_MILLION.max))) / 1_000_000n;
+    if (amount === 0n) return;
+    if ((await this.account.balanceOf(sauce)) < amount) await this.topUp();
+    await this.account.rewardStakers(amount);
+    this.stats.rewards++;
+    this.logger.debug({ amount: amount.toString() }, 'pool drift reward to SAUCE stakers');
   }
 
   private async deposit(pool: LivePool): Promise<void> {

@@ -97,6 +97,11 @@ describe('the live devnet pools', () => {
       expect(pool.totalStaked).toBe(supply - 1_000n);
     }
     expect(h.logs()).toContain('seeded the devnet pools and farms');
+    // A fortieth of its SAUCE is staked for xSAUCE, at 1:1 on an empty staking contract.
+    const account = await LiquidityAccount.open(h.services, chain().devnet, chain().amm);
+    const staked = await account.stakedSauceTotal();
+    expect(staked).toBeGreaterThan(0n);
+    expect(await account.xSauce()).toBe(staked);
   });
 
   it('are not seeded again by a restart: same pools, farm pools and reserves', async () => {
@@ -109,13 +114,16 @@ describe('the live devnet pools', () => {
     expect(h.logs()).toContain('the devnet pools are seeded already');
   });
 
-  it('drift: the liquidity account swaps both ways on the pools and adds and removes a little liquidity, without failures', async () => {
+  it('drift: the liquidity account swaps both ways on the pools, adds and removes a little liquidity and rewards SAUCE stakers, without failures', async () => {
     await stopAll();
     const from = await chain().reads.getBlockNumber();
     const drift = await start({ minDelayMs: 1, maxDelayMs: 20, seed: 7 });
     await until(
-      async () => (drift.stats.swaps >= 6 && drift.stats.deposits > 0 && drift.stats.withdrawals > 0 ? true : undefined),
-      'swaps, a deposit and a withdrawal',
+      async () =>
+        drift.stats.swaps >= 6 && drift.stats.deposits > 0 && drift.stats.withdrawals > 0 && drift.stats.rewards > 0
+          ? true
+          : undefined,
+      'swaps, a deposit, a withdrawal and a reward',
       40_000,
     );
     await stopAll();
@@ -129,6 +137,8 @@ describe('the live devnet pools', () => {
     expect(swaps.some((swap) => swap.args.amount1In > 0n)).toBe(true);
     const account = await LiquidityAccount.open(h.services, chain().devnet, chain().amm);
     expect(swaps.every((swap) => getAddress(swap.args.to) === account.address)).toBe(true);
+    // Rewards went to the stakers: the SAUCE behind each xSAUCE grew past 1:1.
+    expect(await account.stakedSauceTotal()).toBeGreaterThan(await account.xSauce());
   });
 
   it('drift: a failed action is logged and counted, and the next one comes', async () => {

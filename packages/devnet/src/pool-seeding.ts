@@ -56,7 +56,8 @@ export async function topUpLiquidity(
  * Seeds the devnet's pools, idempotently: the liquidity account gives each planned pool without
  * reserves its first liquidity through the router (a pool that has reserves is left as it is), the
  * farm gets a pool for each pair's LP token (with the plan's allocation points), its emissions when
- * it has none, and native coin for FARM_RUNWAY_SECONDS; the account stakes every LP token it holds.
+ * it has none, and native coin for FARM_RUNWAY_SECONDS; the account stakes every LP token it holds,
+ * and a share of its SAUCE for xSAUCE.
  */
 export async function seedPools(
   account: LiquidityAccount,
@@ -97,7 +98,18 @@ export async function seedPools(
     pools.push({ base, quote, pair, pid });
   }
   await fundFarm(admin);
+  await stakeSauce(account);
   return { pools, created, farmed };
+}
+
+/** The share of its SAUCE the liquidity account stakes for xSAUCE, once. */
+export const STAKED_SAUCE_DIVISOR = 40n;
+
+/** Stakes a fortieth of the account's SAUCE in single-sided staking, unless it holds xSAUCE already. */
+async function stakeSauce(account: LiquidityAccount): Promise<void> {
+  if ((await account.xSauce()) > 0n) return;
+  const amount = (await account.balanceOf(await account.sauce())) / STAKED_SAUCE_DIVISOR;
+  if (amount > 0n) await account.enterStaking(amount);
 }
 
 /** Emissions when the farm has none (a rate the operator set is kept), and coin for its runway. */
