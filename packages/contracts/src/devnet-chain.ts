@@ -50,6 +50,15 @@ export function devnetClients(rpcUrl: string, chainId: number): DevnetClients {
   };
 }
 
+/**
+ * Gas for a devnet write: the node's estimate plus half again. The node estimates against a block
+ * that may be a second earlier than the one that mines the call, and a farm pool updated in that
+ * second writes more (its rewards accrue), so a bare estimate can run out of gas.
+ */
+export function gasWithMargin(estimate: bigint): bigint {
+  return estimate + estimate / 2n;
+}
+
 /** Sets an account's native balance (gas money on the devnet). */
 export async function fund(clients: DevnetClients, address: Address, wei = 10n ** 24n): Promise<void> {
   await clients.test.setBalance({ address, value: wei });

@@ -7,6 +7,7 @@ export {
   devnetChain,
   devnetClients,
   fund,
+  gasWithMargin,
   installAccountKeyService,
   installTestToken,
   registerEd25519Key,

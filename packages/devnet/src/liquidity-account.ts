@@ -6,12 +6,15 @@ import {
   type DevnetClients,
   type DevnetWallet,
   Farm,
+  gasWithMargin,
   SauceStaking,
   TestToken,
 } from '@dex/contracts';
 import { type KeyFileAccount, keyFileAccount, type Services } from '@dex/server';
 import { type Address, getAddress, type Hex, maxUint256, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+
+type WriteRequest = Parameters<DevnetWallet['writeContract']>[0];
 
 /** Its key file in DATA_DIR (mode 600, made once), beside the market maker's. */
 export const LIQUIDITY_KEY_FILE = 'market-maker-liquidity.key';
@@ -85,7 +88,7 @@ export class LiquidityAccount {
     if (allowance >= maxUint256 / 2n) return;
     await this.mined(
       'approving',
-      this.wallet.writeContract({ address: token, abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }),
+      this.send({ address: token, abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }),
     );
   }
 
@@ -93,7 +96,7 @@ export class LiquidityAccount {
   async addLiquidity(a: Address, b: Address, amountA: bigint, amountB: bigint): Promise<Address> {
     await this.mined(
       'adding liquidity',
-      this.wallet.writeContract({
+      this.send({
         address: this.amm.router,
         abi: AmmRouter.abi,
         functionName: 'addLiquidity',
@@ -108,7 +111,7 @@ export class LiquidityAccount {
   async removeLiquidity(a: Address, b: Address, liquidity: bigint): Promise<void> {
     await this.mined(
       'removing liquidity',
-      this.wallet.writeContract({
+      this.send({
         address: this.amm.router,
         abi: AmmRouter.abi,
         functionName: 'removeLiquidity',
@@ -121,7 +124,7 @@ export class LiquidityAccount {
   async swap(tokenIn: Address, tokenOut: Address, amountIn: bigint, minOut: bigint): Promise<TransactionReceipt> {
     return this.mined(
       'swapping',
-      this.wallet.writeContract({
+      this.send({
         address: this.amm.router,
         abi: AmmRouter.abi,
         functionName: 'swapExactTokensForTokens',
@@ -168,14 +171,14 @@ export class LiquidityAccount {
   async deposit(pid: bigint, amount: bigint): Promise<void> {
     await this.mined(
       'staking',
-      this.wallet.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'deposit', args: [pid, amount] }),
+      this.send({ address: this.amm.farm, abi: Farm.abi, functionName: 'deposit', args: [pid, amount] }),
     );
   }
 
   async withdraw(pid: bigint, amount: bigint): Promise<void> {
     await this.mined(
       'unstaking',
-      this.wallet.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'withdraw', args: [pid, amount] }),
+      this.send({ address: this.amm.farm, abi: Farm.abi, functionName: 'withdraw', args: [pid, amount] }),
     );
   }
 
@@ -206,7 +209,7 @@ export class LiquidityAccount {
     await this.approve(await this.sauce(), this.amm.staking);
     await this.mined(
       'staking SAUCE',
-      this.wallet.writeContract({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'enter', args: [amount] }),
+      this.send({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'enter', args: [amount] }),
     );
   }
 
@@ -214,13 +217,22 @@ export class LiquidityAccount {
   async rewardStakers(amount: bigint): Promise<void> {
     await this.mined(
       'rewarding SAUCE stakers',
-      this.wallet.writeContract({
+      this.send({
         address: await this.sauce(),
         abi: TestToken.abi,
         functionName: 'transfer',
         args: [this.amm.staking, amount],
       }),
     );
+  }
+
+  /** Sends a call with a margin over the node's gas estimate (see gasWithMargin). */
+  private async send(request: WriteRequest): Promise<Hex> {
+    const estimate = await this.clients.public.estimateContractGas({
+      ...request,
+      account: this.wallet.account,
+    } as Parameters<DevnetClients['public']['estimateContractGas']>[0]);
+    return this.wallet.writeContract({ ...request, gas: gasWithMargin(estimate) } as WriteRequest);
   }
 
   /** The chain's time (anvil follows the clock) plus a margin: the router refuses a call past it. */

@@ -6,6 +6,7 @@ import {
   type DevnetClients,
   type DevnetWallet,
   Farm,
+  gasWithMargin,
   TestToken,
 } from '@dex/contracts';
 import {
@@ -266,7 +267,10 @@ export class DevnetAmmAdmin implements DevnetAmm {
       if (revert !== null) throw new DevnetAmmRefusal(`${what}: the chain refused it with ${revert}`);
       throw error;
     }
-    return this.mined(what, await wallet.writeContract(call));
+    const gas = gasWithMargin(
+      await this.devnet.public.estimateContractGas(call as Parameters<DevnetClients['public']['estimateContractGas']>[0]),
+    );
+    return this.mined(what, await wallet.writeContract({ ...call, gas } as Parameters<DevnetWallet['writeContract']>[0]));
   }
 
   private async mined(what: string, hash: Hex): Promise<TransactionReceipt> {
