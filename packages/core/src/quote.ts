@@ -93,46 +93,29 @@ export function spendBudget(
   return { steps, spent: budgetQuote - left, offered };
 }
 
-/** Sells up to `steps` size steps into the bids (and the pool): what comes back. */
-function sellSteps(book: LevelSource, grid: MarketGrid, steps: number, pool: RoutedPool | undefined) {
+/**
+ * Trades up to `steps` size steps at market against the bids (selling) or the asks (buying), and
+ * the pool: how many traded and the quote they brought in or cost. A market sell's limit is one
+ * tick (the least a signed order can ask); a market buy's is any price.
+ */
+function tradeSteps(book: LevelSource, grid: MarketGrid, side: Side, steps: number, pool: RoutedPool | undefined) {
   let left = steps;
-  let proceeds = 0n;
+  let quote = 0n;
   let offered = false;
-  walkLiquidity(book, pool, SELL, 1, (segment) => {
+  walkLiquidity(book, pool, side, side === SELL ? 1 : Number.MAX_SAFE_INTEGER, (segment) => {
     offered = true;
     const take = Math.min(left, segment.source === 'book' ? segment.quantity : segment.leg.steps);
     if (segment.source === 'book') {
-      proceeds += grid.quoteAmount(segment.price, take);
-      left -= take;
-      return take;
+      quote += grid.quoteAmount(segment.price, take);
+    } else {
+      const swap = swapOf(segment.reserves, grid, side, take);
+      if (swap === undefined) return 0;
+      quote += swap.quote;
     }
-    const swap = swapOf(segment.reserves, grid, SELL, take);
-    if (swap === undefined) return 0;
-    proceeds += swap.quote;
     left -= take;
     return take;
   });
-  return { sold: steps - left, proceeds, offered };
-}
-
-/** Buys up to `steps` size steps from the asks (and the pool) at any price: what they cost. */
-function buySteps(book: LevelSource, grid: MarketGrid, steps: number, pool: RoutedPool | undefined) {
-  let left = steps;
-  let cost = 0n;
-  walkLiquidity(book, pool, BUY, Number.MAX_SAFE_INTEGER, (segment) => {
-    const take = Math.min(left, segment.source === 'book' ? segment.quantity : segment.leg.steps);
-    if (segment.source === 'book') {
-      cost += grid.quoteAmount(segment.price, take);
-      left -= take;
-      return take;
-    }
-    const swap = swapOf(segment.reserves, grid, BUY, take);
-    if (swap === undefined) return 0;
-    cost += swap.quote;
-    left -= take;
-    return take;
-  });
-  return { bought: steps - left, cost };
+  return { traded: steps - left, quote, offered };
 }
 
 /**
@@ -158,10 +141,10 @@ export function quoteExactInput(
     const steps = grid.floorBaseSteps(amount);
     const wanted = steps < grid.lotSteps ? 0 : steps;
     snapped = grid.baseAmount(wanted);
-    const sale = sellSteps(book, grid, wanted, pool);
+    const sale = tradeSteps(book, grid, SELL, wanted, pool);
     fillable = sale.offered;
-    consumed = grid.baseAmount(sale.sold);
-    output = sale.proceeds;
+    consumed = grid.baseAmount(sale.traded);
+    output = sale.quote;
   } else {
     const purchase = spendBudget(book, grid, amount, Number.MAX_SAFE_INTEGER, pool);
     fillable = purchase.offered;
@@ -194,12 +177,12 @@ export function quoteExactOutput(
   if (output === 'base') {
     const steps = grid.floorBaseSteps(amount);
     const wanted = steps < grid.lotSteps ? 0 : steps;
-    const purchase = buySteps(book, grid, wanted, pool);
+    const purchase = tradeSteps(book, grid, BUY, wanted, pool);
     return {
       snappedOutput: grid.baseAmount(wanted),
-      expectedInput: purchase.cost,
-      suggestedInput: ceilDiv(purchase.cost * (BPS + slippage), BPS),
-      fillable: wanted > 0 && purchase.bought === wanted,
+      expectedInput: purchase.quote,
+      suggestedInput: ceilDiv(purchase.quote * (BPS + slippage), BPS),
+      fillable: wanted > 0 && purchase.traded === wanted,
     };
   }
 
