@@ -137,5 +137,18 @@ export const TradesQuery = Type.Object({
   page: Type.Optional(QueryValue),
   limit: Type.Optional(QueryValue),
 });
-export const ExactInputQuery = Type.Object({ inputToken: Type.Optional(QueryValue), inputAmount: Type.Optional(QueryValue) });
-export const ExactOutputQuery = Type.Object({ outputToken: Type.Optional(QueryValue), outputAmount: Type.Optional(QueryValue) });
+const PoolOptIn = Type.Optional({
+  ...QueryValue,
+  description:
+    "On a book with isAMMEnabled: 1, whether the quote includes the book's pool, as an order that opts in trades it (default true; false or 0 quotes the book alone)",
+});
+export const ExactInputQuery = Type.Object({
+  inputToken: Type.Optional(QueryValue),
+  inputAmount: Type.Optional(QueryValue),
+  isAMMEnabled: PoolOptIn,
+});
+export const ExactOutputQuery = Type.Object({
+  outputToken: Type.Optional(QueryValue),
+  outputAmount: Type.Optional(QueryValue),
+  isAMMEnabled: PoolOptIn,
+});

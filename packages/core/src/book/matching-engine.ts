@@ -30,7 +30,7 @@ export interface MatchingEngineOptions {
    */
   readonly poolGrid?: PoolGrid;
   /** The pool's reserves at the start. */
-  readonly pool?: PoolReserves;
+  readonly pool?: PoolReserves | undefined;
 }
 
 /**

@@ -59,7 +59,7 @@ describe('getBooks', () => {
       baseTokenEvmAddress: WHBAR,
       quoteTokenEvmAddress: USDC,
       status: 'OPEN',
-      isAMMEnabled: 0,
+      isAMMEnabled: 1,
       isMarketHalted: 0,
       baseTokenSymbol: 'WHBAR',
       quoteTokenSymbol: 'USDC',

@@ -81,20 +81,22 @@ function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRe
 async function startSettlement(
   config: Config,
   chain: ChainContext,
-  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'desk' | 'clock' | 'logger'> & { deskEvents: DeskEvents },
+  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'clock' | 'logger'> & { deskEvents: DeskEvents; desk: TradingDesk },
   closers: (() => Promise<void>)[],
 ): Promise<Settlement> {
   if (config.chain.kind === 'off') throw new Error('settlement needs a chain');
   const transactions = new OperatorTransactions(chain);
   const watch = new ChainWatch(chain);
-  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch);
-  const amm = chain.amm === null ? null : new AmmIndexer(chain, chain.amm, deps.store, deps.logger, watch);
+  const amm = chain.amm === null ? null : new AmmIndexer(chain, chain.amm, deps.store, deps.logger, watch, deps.desk);
+  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch, amm);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
   // The AMM is read beside the reactor: rewound with it, caught up at the same polls.
   const reconciler = new ChainReconciler({ ...deps, indexer, transactions, watch, followers: amm === null ? [] : [amm] });
   const cancels = new CancelRelay(chain, transactions, indexer, deps.store, deps.logger, async () => {
     await reconciler.verify();
   });
+  // The engines route takers into pools from the reserves recorded so far, until the next Sync.
+  await amm?.reportReserves();
   await reconciler.start(chain.headAtStart);
   chain.restarts?.subscribe((head) => {
     reconciler

@@ -22,7 +22,6 @@ export const ERROR_CATALOGUE = {
   ORDER_DEADLINE_TOO_FAR: { status: 400, message: 'The order deadline must be at most 90 days from now' },
   MARKET_CLOSED: { status: 400, message: 'The order book is closed' },
   MARKET_HALTED: { status: 400, message: 'Trading on this order book is halted' },
-  AMM_NOT_AVAILABLE: { status: 400, message: 'AMM-backed settlement is not available on this book' },
   WRONG_REACTOR: { status: 400, message: "The order is not addressed to this network's reactor" },
   FEE_CAP_TOO_LOW: { status: 400, message: "The order's fee caps are below the account's fee rates" },
   INVALID_SIGNATURE: { status: 400, message: 'The signature does not verify for this order and account' },

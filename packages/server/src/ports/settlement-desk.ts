@@ -4,7 +4,8 @@ import type { CancelReason } from '@dex/core';
 export interface FailedFill {
   readonly tradeId: number;
   readonly bookId: number;
-  readonly makerOrderId: number;
+  /** Null for a swap with the book's pool. */
+  readonly makerOrderId: number | null;
   readonly takerOrderId: number;
   /** Display price, quote per base. */
   readonly price: string;
@@ -13,6 +14,27 @@ export interface FailedFill {
   readonly culprit: 'maker' | 'taker' | null;
   /** Why the order at fault is cancelled, and what the failed settlement records. */
   readonly reason: CancelReason;
+}
+
+/** A pair's reserves as the chain held them after `block` (its last `Sync` event up to there). */
+export interface PairReserves {
+  /** Lower-case token addresses, token0 < token1 as the pair orders them. */
+  readonly token0: string;
+  readonly token1: string;
+  readonly reserve0: bigint;
+  readonly reserve1: bigint;
+  readonly block: bigint;
+}
+
+/** A swap with a pool that the reactor settled (its `PoolFilled` event), and the block. */
+export interface SettledSwap {
+  readonly tradeId: number;
+  readonly block: bigint;
+}
+
+/** Where the AMM indexer sends the reserves it reads: the desk's engines route takers on them. */
+export interface PoolReservesListener {
+  poolReservesSynced(pairs: readonly PairReserves[]): void;
 }
 
 /**
@@ -28,4 +50,6 @@ export interface SettlementDesk {
   cancelledOnChain(orderHash: string, txHash: string): Promise<void>;
   /** A swapper raised its nonce floor on the reactor itself. */
   floorRaisedOnChain(account: string, floor: bigint, txHash: string): Promise<void>;
+  /** The reactor settled these swaps with pools: once the pools' reserves hold them, the engines stop replaying them. */
+  poolSwapsSettled(swaps: readonly SettledSwap[]): void;
 }

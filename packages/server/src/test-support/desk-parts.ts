@@ -7,6 +7,7 @@ import { seedDevnet } from '../application/markets/seed.js';
 import { CancellationRelay } from '../application/orders/cancellation-relay.js';
 import { DeskBooks } from '../application/orders/desk-books.js';
 import { DeskEvents } from '../application/orders/desk-events.js';
+import { DeskPools } from '../application/orders/desk-pools.js';
 import { DeskSequencer } from '../application/orders/desk-sequencer.js';
 import { IntakeChecks } from '../application/orders/intake-checks.js';
 import { OrderAcceptance, type OrderCandidate } from '../application/orders/order-acceptance.js';
@@ -29,6 +30,8 @@ export interface DeskParts {
   readonly acceptance: OrderAcceptance;
   readonly cancellations: CancellationRelay;
   readonly outcomes: SettlementOutcomes;
+  readonly engines: EngineHost;
+  readonly pools: DeskPools;
   /** Every commit group published so far. */
   readonly commits: DeskCommit[];
   /** Every log line so far. */
@@ -55,7 +58,10 @@ export async function openDeskParts(options: { confirmCancels?: boolean } = {}):
   const events = new DeskEvents(createLogger('info', sink));
   const commits: DeskCommit[] = [];
   events.subscribe((commit) => commits.push(commit));
-  const books = new DeskBooks(registry, new EngineHost(registry));
+  const engines = new EngineHost(registry);
+  const books = new DeskBooks(registry, engines);
+  const pools = new DeskPools(registry, engines);
+  events.subscribe((commit) => pools.stored(commit.trades));
   const sequencer = new DeskSequencer(store, events, createLogger('info', sink));
   const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
   books.recover([], new Map());
@@ -68,6 +74,8 @@ export async function openDeskParts(options: { confirmCancels?: boolean } = {}):
     acceptance: new OrderAcceptance(books, checks, sequencer, clock, 0),
     cancellations: new CancellationRelay(books, sequencer, store, clock, { confirmCancels: options.confirmCancels ?? false }),
     outcomes: new SettlementOutcomes(books, sequencer, store, clock),
+    engines,
+    pools,
     commits,
     logs: () => lines.join(''),
     nonces: (account, count) => store.nonces.issue(account, count, 0n, clock.now() + 86_400_000),
@@ -93,7 +101,7 @@ export function limitCandidate(
   priceTicks: number,
   quantitySteps: number,
   nonce: bigint,
-  extra: { index?: number; deadlineMs?: number; ocoWith?: number | null; inputAmount?: bigint } = {},
+  extra: { index?: number; deadlineMs?: number; ocoWith?: number | null; inputAmount?: bigint; useAmm?: boolean } = {},
 ): OrderCandidate {
   const deadline = Math.floor((extra.deadlineMs ?? Date.UTC(2027, 0, 1)) / 1000);
   const base = BigInt(quantitySteps) * 10_000_000n;
@@ -131,6 +139,7 @@ export function limitCandidate(
       deadline,
       signedOrder: JSON.stringify(wire),
       signature: `0x00${'ab'.repeat(65)}`,
+      useAmm: extra.useAmm ?? false,
     },
     terms: { kind: 'sized', side, priceTicks, quantitySteps },
     makerOnly: false,

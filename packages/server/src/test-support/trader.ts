@@ -27,6 +27,7 @@ export interface SavedWireMeta {
   reason: string | null;
   orderHash: string;
   filledAmount: string;
+  isAMMEnabled: boolean;
   createdAt: string;
   updatedAt: string;
 }

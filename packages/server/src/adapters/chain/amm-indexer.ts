@@ -3,6 +3,7 @@ import type { Address } from 'viem';
 import { type CreatedPair, foldAmmEvents } from '../../domain/amm/amm-batch.js';
 import { chainEntityId } from '../../domain/amm/contract-ids.js';
 import type { Logger } from '../../ports/logger.js';
+import type { PairReserves, PoolReservesListener } from '../../ports/settlement-desk.js';
 import type { ChainPool } from '../../ports/store/amm-ports.js';
 import type { Store } from '../../ports/store/ports.js';
 import { AmmLogReader } from './amm-log-reader.js';
@@ -26,6 +27,8 @@ export class AmmIndexer {
   private queue: Promise<void> = Promise.resolve();
   private range = MAX_BLOCK_RANGE;
   private readonly reader: AmmLogReader;
+  /** Each pair's tokens (token0, token1), read once. */
+  private readonly tokens = new Map<string, Promise<readonly [string, string]>>();
 
   constructor(
     private readonly chain: Pick<ChainContext, 'public' | 'chainId' | 'indexFrom'>,
@@ -33,6 +36,7 @@ export class AmmIndexer {
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly recorded: RecordedBlocks | null = null,
+    private readonly listener: PoolReservesListener | null = null,
   ) {
     this.cursorName = `amm:${chain.chainId}:${amm.factory.toLowerCase()}`;
     this.reader = new AmmLogReader(chain, amm);
@@ -54,6 +58,63 @@ export class AmmIndexer {
       await this.store.amm.rewindTo(this.cursorName, block);
       this.logger.warn({ block: block.toString(), from: cursor.toString() }, 'the chain lost AMM blocks; reading them again');
     });
+  }
+
+  /** Tells the listener every recorded pair's reserves, as of the cursor: what the engines start from. */
+  reportReserves(): Promise<void> {
+    return this.inTurn(async () => {
+      const cursor = await this.store.amm.cursor(this.cursorName);
+      if (cursor === null || this.listener === null) return;
+      const pairs = [...(await this.store.amm.pairs())];
+      await this.report(
+        pairs.map(([pair, { state }]) => ({ pair, reserve0: state.reserveA, reserve1: state.reserveB })),
+        cursor,
+      );
+    });
+  }
+
+  /** Tells the listener every recorded pair's reserves as the head block has them. */
+  refreshReserves(): Promise<void> {
+    return this.inTurn(async () => {
+      if (this.listener === null) return;
+      const block = await this.chain.public.getBlockNumber({ cacheTime: 0 });
+      const pairs = [...(await this.store.amm.pairs()).keys()];
+      const syncs = await Promise.all(
+        pairs.map(async (pair) => {
+          const [reserve0, reserve1] = await this.chain.public.readContract({
+            address: pair as Address,
+            abi: AmmPair.abi,
+            functionName: 'getReserves',
+            blockNumber: block,
+          });
+          return { pair, reserve0, reserve1 };
+        }),
+      );
+      await this.report(syncs, block);
+    });
+  }
+
+  private async report(syncs: readonly { pair: string; reserve0: bigint; reserve1: bigint }[], block: bigint): Promise<void> {
+    const { listener } = this;
+    if (listener === null || syncs.length === 0) return;
+    const updates: PairReserves[] = [];
+    for (const { pair, reserve0, reserve1 } of syncs) {
+      const [token0, token1] = await this.tokensOf(pair);
+      updates.push({ token0, token1, reserve0, reserve1, block });
+    }
+    listener.poolReservesSynced(updates);
+  }
+
+  private tokensOf(pair: string): Promise<readonly [string, string]> {
+    let tokens = this.tokens.get(pair);
+    if (tokens === undefined) {
+      const read = (functionName: 'token0' | 'token1') =>
+        this.chain.public.readContract({ address: pair as Address, abi: AmmPair.abi, functionName });
+      tokens = Promise.all([read('token0'), read('token1')]).then(([a, b]) => [a.toLowerCase(), b.toLowerCase()] as const);
+      tokens.catch(() => this.tokens.delete(pair));
+      this.tokens.set(pair, tokens);
+    }
+    return tokens;
   }
 
   private inTurn(task: () => Promise<void>): Promise<void> {
@@ -88,6 +149,13 @@ export class AmmIndexer {
     const { created: _created, ...rest } = changes;
     await this.store.amm.commit({ ...rest, newPools, cursorName: this.cursorName, cursor: to });
     for (const block of logs.blocks) this.recorded?.remember(block.number, block.hash);
+    // The last Sync of each pair in the run: its reserves hold until the run's end.
+    const syncs = new Map<string, { pair: string; reserve0: bigint; reserve1: bigint }>();
+    for (const event of logs.events) if (event.kind === 'sync') syncs.set(event.pair, event);
+    // Recorded already: a failure to tell the engines must not read the run again.
+    await this.report([...syncs.values()], to).catch((error: unknown) =>
+      this.logger.warn({ err: error }, "the engines could not be told the pools' reserves"),
+    );
     if (newPools.length > 0) this.logger.info({ pools: newPools.map((pool) => pool.poolId) }, 'recorded new AMM pools');
   }
 

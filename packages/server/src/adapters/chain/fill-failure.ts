@@ -17,7 +17,7 @@ export function failedFill(trade: UnsettledTrade, outcome: { reason: RejectReaso
   return {
     tradeId: trade.tradeId,
     bookId: trade.bookId,
-    makerOrderId: trade.maker.orderId,
+    makerOrderId: trade.maker?.orderId ?? null,
     takerOrderId: trade.taker.orderId,
     price: trade.price,
     baseAmount: trade.baseAmount,

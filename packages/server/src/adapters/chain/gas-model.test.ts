@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SettlementOrder, UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import { ordersOf, type SettlementOrder, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { GasModel } from './gas-model.js';
 
 const LIMIT = 15_000_000;
@@ -45,7 +45,7 @@ function trueGas(trades: readonly UnsettledTrade[], checked = new Set<string>())
   let gas = 0;
   for (const trade of trades) {
     gas += PER_FILL;
-    for (const side of [trade.maker, trade.taker]) {
+    for (const side of ordersOf(trade)) {
       if (seen.has(side.orderHash)) continue;
       seen.add(side.orderHash);
       if (side.signature.length === 2 + 130) gas += PER_NEW_ED25519;
@@ -63,7 +63,7 @@ function settle(model: GasModel, trades: UnsettledTrade[], max: number): number[
     const batch = pending.slice(0, model.fitting(pending));
     const gas = trueGas(batch, checked);
     const newEd25519 = model.sent(batch);
-    for (const trade of batch) checked.add(trade.maker.orderHash).add(trade.taker.orderHash);
+    for (const trade of batch) for (const side of ordersOf(trade)) checked.add(side.orderHash);
     model.mined(batch.length, newEd25519, BigInt(gas));
     sizes.push(batch.length);
     at += batch.length;
@@ -121,7 +121,7 @@ describe('GasModel', () => {
             const gas = trueGas(batch, checked);
             if (batches >= 5) expect(gas).toBeLessThanOrEqual(LIMIT);
             model.mined(batch.length, model.sent(batch), BigInt(gas));
-            for (const trade of batch) checked.add(trade.maker.orderHash).add(trade.taker.orderHash);
+            for (const trade of batch) for (const side of ordersOf(trade)) checked.add(side.orderHash);
             at += batch.length;
           }
         },

@@ -1,4 +1,4 @@
-import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import { ordersOf, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
 
 /** Share of the transaction gas limit a batch may be estimated to use: room for the estimate's error. */
 const BUDGET = 0.95;
@@ -50,7 +50,7 @@ export class GasModel {
   sent(trades: readonly UnsettledTrade[]): number {
     const newEd25519 = this.newEd25519Orders(trades).reduce((sum, extra) => sum + extra, 0);
     for (const trade of trades) {
-      for (const hash of [trade.maker.orderHash, trade.taker.orderHash]) {
+      for (const { orderHash: hash } of ordersOf(trade)) {
         this.checked.delete(hash);
         this.checked.add(hash);
       }
@@ -67,7 +67,7 @@ export class GasModel {
     const seen = new Set<string>();
     return trades.map((trade) => {
       let extra = 0;
-      for (const side of [trade.maker, trade.taker]) {
+      for (const side of ordersOf(trade)) {
         if (this.checked.has(side.orderHash) || seen.has(side.orderHash)) continue;
         seen.add(side.orderHash);
         if (side.signature.length === ED25519_SIGNATURE_HEX) extra++;

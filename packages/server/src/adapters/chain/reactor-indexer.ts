@@ -2,7 +2,7 @@ import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAbiItem, type Hash, type Log, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { SettlementDesk } from '../../ports/settlement-desk.js';
+import type { FailedFill, SettledSwap, SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { SettledFill } from '../../ports/store/settlement-ports.js';
 import type { ChainContext } from './chain-context.js';
@@ -15,13 +15,19 @@ import { failedFill } from './fill-failure.js';
  */
 const MAX_BLOCK_RANGE = 2_000n;
 
+/** Reads the pools' reserves at the head again (the AMM indexer), for engines whose snapshot proved stale. */
+export interface PoolReserveReader {
+  refreshReserves(): Promise<void>;
+}
+
 /** Keeps the blocks that hold what the store recorded, to notice when the chain loses them. */
 export interface RecordedBlocks {
   remember(number: bigint, hash: Hash): void;
 }
 
 /**
- * Follows the reactor's events, the source of truth for fills: a `Filled` event settles its trade
+ * Follows the reactor's events, the source of truth for fills: a `Filled` (or, for a swap with a
+ * pool, `PoolFilled`) event settles its trade
  * (the trade tape and both histories get the transaction hash); a `FillRejected` event undoes its
  * trade on the books. It reads from the block after its stored cursor, so a restart catches up on
  * whatever happened while the service was down, and applying an event twice changes nothing.
@@ -43,6 +49,7 @@ export class ReactorIndexer {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly recorded: RecordedBlocks | null = null,
+    private readonly pools: PoolReserveReader | null = null,
   ) {
     this.cursorName = `reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`;
     this.operator = chain.operator.account.address.toLowerCase();
@@ -62,15 +69,18 @@ export class ReactorIndexer {
     if (cursor !== null && cursor > block) await this.store.settlements.setCursor(this.cursorName, block);
   }
 
-  /** Finds and applies the `Filled` events of these trades (the reactor said they were settled). */
+  /** Finds and applies the `Filled` and `PoolFilled` events of these trades (the reactor said they were settled). */
   async applySettledFills(tradeIds: readonly number[]): Promise<void> {
-    const logs = await this.chain.public.getLogs({
-      address: this.chain.reactor,
-      event: FILLED,
-      args: { fillId: tradeIds.map(BigInt) },
-      fromBlock: this.chain.indexFrom,
-    });
-    await this.apply(logs);
+    const search = { address: this.chain.reactor, args: { fillId: tradeIds.map(BigInt) }, fromBlock: this.chain.indexFrom };
+    const [fills, swaps] = await Promise.all([
+      this.chain.public.getLogs({ ...search, event: FILLED }),
+      this.chain.public.getLogs({ ...search, event: POOL_FILLED }),
+    ]);
+    await this.apply(
+      [...fills, ...swaps].sort(
+        (a, b) => Number((a.blockNumber ?? 0n) - (b.blockNumber ?? 0n)) || (a.logIndex ?? 0) - (b.logIndex ?? 0),
+      ),
+    );
   }
 
   /** Applies the reactor logs of the operator's mined transaction. */
@@ -91,6 +101,7 @@ export class ReactorIndexer {
     if (events.length === 0) return;
     for (const { blockNumber, blockHash } of events) this.recorded?.remember(blockNumber, blockHash);
     const settled: SettledFill[] = [];
+    const swaps: SettledSwap[] = [];
     const rejected = new Map<number, ReturnType<typeof outcomeOf>>();
     for (const event of events) {
       if (event.eventName === 'OrderCancelled') {
@@ -102,20 +113,22 @@ export class ReactorIndexer {
           await this.desk.floorRaisedOnChain(account, event.args.nonceFloor, event.transactionHash);
         }
       }
-      if (event.eventName === 'Filled') {
+      if (event.eventName === 'Filled' || event.eventName === 'PoolFilled') {
         settled.push({
           tradeId: Number(event.args.fillId),
           txHash: event.transactionHash,
           blockNumber: event.blockNumber,
-          makerFee: event.args.makerFee,
+          makerFee: event.eventName === 'Filled' ? event.args.makerFee : 0n,
           takerFee: event.args.takerFee,
         });
+        if (event.eventName === 'PoolFilled') swaps.push({ tradeId: Number(event.args.fillId), block: event.blockNumber });
       } else if (event.eventName === 'FillRejected') {
         const outcome = outcomeOf(event.args);
         if (outcome.reason !== 'AlreadySettled') rejected.set(Number(event.args.fillId), outcome);
       }
     }
     if (settled.length > 0) await this.store.settlements.markSettled(settled, this.clock.now());
+    if (swaps.length > 0) this.desk.poolSwapsSettled(swaps);
     if (rejected.size > 0) {
       const trades = await this.store.settlements.unsettledTrades([...rejected.keys()]);
       const failures = trades.map((trade) =>
@@ -123,10 +136,25 @@ export class ReactorIndexer {
       );
       for (const failure of failures)
         this.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'the reactor refused a fill');
-      if (failures.length > 0) await this.desk.unwindFills(failures);
+      await this.unwind(failures);
     }
     // A confirmation, or the last fill in flight of a cancelled order, can make a cancellation final.
     await this.desk.finalizeCancels();
+  }
+
+  /**
+   * Undoes fills the reactor refuses. A refused swap most likely met a pool that moved: the
+   * engines first read the pools' reserves again, so that the orders given their quantity back do
+   * not trade on the stale snapshot once more.
+   */
+  async unwind(failures: readonly FailedFill[]): Promise<void> {
+    if (failures.length === 0) return;
+    if (this.pools !== null && failures.some((failure) => failure.makerOrderId === null)) {
+      await this.pools
+        .refreshReserves()
+        .catch((error: unknown) => this.logger.warn({ err: error }, "reading the pools' reserves again failed"));
+    }
+    await this.desk.unwindFills(failures);
   }
 
   private async readToHead(): Promise<void> {
@@ -190,3 +218,4 @@ function accountsOf(swapper: string): string[] {
 }
 
 const FILLED = getAbiItem({ abi: PartialFillLimitOrderReactor.abi, name: 'Filled' });
+const POOL_FILLED = getAbiItem({ abi: PartialFillLimitOrderReactor.abi, name: 'PoolFilled' });

@@ -25,10 +25,23 @@ export interface SettleFillArg {
   readonly takerAmount: bigint;
 }
 
-/** The arguments of one `settle` call, and which trade each fill is. */
+/** A taker's swap with its book's pool: it pays `amountIn` into the pair and gets `amountOut`. */
+export interface SettlePoolFillArg {
+  readonly fillId: bigint;
+  readonly taker: number;
+  readonly takerFeePips: number;
+  readonly amountIn: bigint;
+  readonly amountOut: bigint;
+}
+
+/**
+ * The arguments of one `settle` call, and which trade each fill is: `trades` lists the fills' trades
+ * and then the pool fills' trades, the order of the outcomes `settle` answers.
+ */
 export interface SettlementBatch {
   readonly orders: SettleOrderArg[];
   readonly fills: SettleFillArg[];
+  readonly poolFills: SettlePoolFillArg[];
   readonly trades: UnsettledTrade[];
 }
 
@@ -41,14 +54,14 @@ export function encodeBatch(batch: SettlementBatch): EncodedBatch {
   const calldata = encodeFunctionData({
     abi: PartialFillLimitOrderReactor.abi,
     functionName: 'settle',
-    args: [batch.orders, batch.fills, []],
+    args: [batch.orders, batch.fills, batch.poolFills],
   });
   return { ...batch, calldata };
 }
 
 /**
  * What each side of a trade pays: the maker pays its input token, which is the base when the taker
- * buys and the quote when the taker sells; the taker pays the other.
+ * buys and the quote when the taker sells; the taker pays the other. A pool pays what a maker would.
  */
 export function fillAmounts(trade: UnsettledTrade): { makerAmount: bigint; takerAmount: bigint } {
   return trade.direction === 'buy'
@@ -57,8 +70,10 @@ export function fillAmounts(trade: UnsettledTrade): { makerAmount: bigint; taker
 }
 
 /**
- * Builds a `settle` call: each order once (by hash), one fill per trade with the trade id as fill
- * id, and each side's fee at its account's rate but never above the cap its order signed.
+ * Builds a `settle` call: each order once (by hash), one fill per trade (a pool fill for a trade
+ * without a maker) with the trade id as fill id, and each side's fee at its account's rate but never
+ * above the cap its order signed. Pool fills keep the engine's order: each was priced on the
+ * reserves the one before left.
  */
 export function settlementBatch(
   trades: readonly UnsettledTrade[],
@@ -67,20 +82,34 @@ export function settlementBatch(
   const { orders, place } = orderList<string>();
   const index = (side: SettlementOrder): number =>
     place(side.orderHash, () => ({ order: decodeSignedOrder(side.signedOrder), signature: side.signature as Hex }));
-  const fills = trades.map((trade) => {
-    const maker = index(trade.maker);
+  const takerFee = (trade: UnsettledTrade, taker: number): number =>
+    Math.min(ratesOf(trade).takerFeePips, (orders[taker] as SettleOrderArg).order.maxTakerFeePips);
+  const fills: SettleFillArg[] = [];
+  const poolFills: SettlePoolFillArg[] = [];
+  const booked: UnsettledTrade[] = [];
+  const swapped: UnsettledTrade[] = [];
+  for (const trade of trades) {
     const taker = index(trade.taker);
-    const rates = ratesOf(trade);
-    return {
+    const { makerAmount, takerAmount } = fillAmounts(trade);
+    if (trade.maker === null) {
+      const fill = { fillId: BigInt(trade.tradeId), taker, takerFeePips: takerFee(trade, taker) };
+      poolFills.push({ ...fill, amountIn: takerAmount, amountOut: makerAmount });
+      swapped.push(trade);
+      continue;
+    }
+    const maker = index(trade.maker);
+    fills.push({
       fillId: BigInt(trade.tradeId),
       maker,
       taker,
-      makerFeePips: Math.min(rates.makerFeePips, (orders[maker] as SettleOrderArg).order.maxMakerFeePips),
-      takerFeePips: Math.min(rates.takerFeePips, (orders[taker] as SettleOrderArg).order.maxTakerFeePips),
-      ...fillAmounts(trade),
-    };
-  });
-  return { orders, fills, trades: [...trades] };
+      makerFeePips: Math.min(ratesOf(trade).makerFeePips, (orders[maker] as SettleOrderArg).order.maxMakerFeePips),
+      takerFeePips: takerFee(trade, taker),
+      makerAmount,
+      takerAmount,
+    });
+    booked.push(trade);
+  }
+  return { orders, fills, poolFills, trades: [...booked, ...swapped] };
 }
 
 /** A batch's orders, each once: `place` answers an order's position, adding it the first time its key is seen. */
@@ -100,16 +129,24 @@ function orderList<K>(): { orders: SettleOrderArg[]; place(key: K, make: () => S
   };
 }
 
-/** The batch without the fills at positions `drop`, and without orders no remaining fill uses. */
+/** The batch without the trades at positions `drop` (of `trades`), and without orders no remaining fill uses. */
 export function withoutFills(batch: SettlementBatch, drop: ReadonlySet<number>): SettlementBatch {
   const { orders, place } = orderList<number>();
   const reindex = (old: number): number => place(old, () => batch.orders[old] as SettleOrderArg);
   const fills: SettleFillArg[] = [];
-  const trades: UnsettledTrade[] = [];
+  const poolFills: SettlePoolFillArg[] = [];
+  const booked: UnsettledTrade[] = [];
+  const swapped: UnsettledTrade[] = [];
   batch.fills.forEach((fill, position) => {
     if (drop.has(position)) return;
     fills.push({ ...fill, maker: reindex(fill.maker), taker: reindex(fill.taker) });
-    trades.push(batch.trades[position] as UnsettledTrade);
+    booked.push(batch.trades[position] as UnsettledTrade);
   });
-  return { orders, fills, trades };
+  batch.poolFills.forEach((fill, index) => {
+    const position = batch.fills.length + index;
+    if (drop.has(position)) return;
+    poolFills.push({ ...fill, taker: reindex(fill.taker) });
+    swapped.push(batch.trades[position] as UnsettledTrade);
+  });
+  return { orders, fills, poolFills, trades: [...booked, ...swapped] };
 }

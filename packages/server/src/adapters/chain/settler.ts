@@ -6,7 +6,7 @@ import type { FeeRateSource, FeeRates } from '../../ports/fee-rates.js';
 import type { Logger } from '../../ports/logger.js';
 import type { SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
-import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import { ordersOf, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { BatchSize } from './batch-size.js';
 import type { SettlementConfig } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
@@ -172,12 +172,12 @@ export class Settler {
     if (failures.length > 0) {
       for (const failure of failures)
         logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
-      await desk.unwindFills(failures);
+      await this.deps.indexer.unwind(failures);
       await desk.finalizeCancels();
     }
     if (drop.size === 0) return batch;
     const rest = withoutFills(batch, drop);
-    return rest.fills.length === 0 ? null : encodeBatch(rest);
+    return rest.trades.length === 0 ? null : encodeBatch(rest);
   }
 
   /**
@@ -229,14 +229,15 @@ export class Settler {
     for (const trade of trades) {
       const market = registry.get(trade.bookId);
       if (market === undefined) throw new Error(`trade ${trade.tradeId} is on unknown book ${trade.bookId}`);
-      for (const account of [trade.maker.account, trade.taker.account]) {
+      for (const { account } of ordersOf(trade)) {
         const key = `${account}:${trade.bookId}`;
         if (!rates.has(key)) rates.set(key, await fees.rates(account, market));
       }
     }
     const rateOf = (account: string, bookId: number) => rates.get(`${account}:${bookId}`) as FeeRates;
     return (trade) => ({
-      makerFeePips: rateOf(trade.maker.account, trade.bookId).makerFeePips,
+      // A pool fill has no maker fee to pay.
+      makerFeePips: trade.maker === null ? 0 : rateOf(trade.maker.account, trade.bookId).makerFeePips,
       takerFeePips: rateOf(trade.taker.account, trade.bookId).takerFeePips,
     });
   }
@@ -260,10 +261,10 @@ export class Settler {
       const outcomes = decodeFunctionResult({ abi: PartialFillLimitOrderReactor.abi, functionName: 'settle', data });
       return outcomes.map(outcomeOf);
     } catch (error) {
-      if (batch.fills.length <= 1) throw error;
-      this.batchSize.refused(batch.fills.length);
+      if (batch.trades.length <= 1) throw error;
+      this.batchSize.refused(batch.trades.length);
       logger.info(
-        { fills: batch.fills.length, next: this.batchSize.next(false), cause: shortMessage(error) },
+        { fills: batch.trades.length, next: this.batchSize.next(false), cause: shortMessage(error) },
         'the simulation refused a settlement batch; halving it',
       );
       return null;

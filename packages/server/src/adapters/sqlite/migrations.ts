@@ -1,4 +1,5 @@
 import { AMM_MIGRATION } from './migration-amm.js';
+import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
 
 /**
  * Versioned schema changes, applied in order, each in its own transaction. Never edit a migration
@@ -8,6 +9,11 @@ export interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
+  /**
+   * Rebuilds a table that others reference: foreign keys are off while it runs (SQLite's own
+   * procedure for a table rebuild) and checked in full before it commits.
+   */
+  readonly rebuildsReferencedTable?: true;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -333,4 +339,5 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   AMM_MIGRATION,
+  POOL_FILLS_MIGRATION,
 ];

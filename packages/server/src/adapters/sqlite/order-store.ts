@@ -33,6 +33,7 @@ interface OrderRow {
   nonce: string;
   deadline: number;
   oco_order_id: number | null;
+  use_amm: number;
   signed_order: string;
   signature: string;
   created_at: number;
@@ -71,6 +72,7 @@ function toOrder(row: OrderRow): OrderRecord {
     nonce: BigInt(row.nonce),
     deadline: row.deadline,
     ocoOrderId: row.oco_order_id,
+    useAmm: row.use_amm === 1,
     signedOrder: row.signed_order,
     signature: row.signature,
     createdAt: row.created_at,
@@ -106,8 +108,8 @@ function orderStatements(db: SqlDatabase) {
   return {
     insertOrder: db.prepare(
       `INSERT INTO orders (id, order_hash, account, book_id, type, side, price_ticks, quantity_steps, filled_steps,
-         filled_input, filled_output, status, reason, nonce, deadline, oco_order_id, signed_order, signature, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         filled_input, filled_output, status, reason, nonce, deadline, oco_order_id, use_amm, signed_order, signature, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updateOrder: db.prepare(
       `UPDATE orders SET status = @status, reason = @reason, filled_steps = @filledSteps, filled_input = @filledInput,
@@ -178,6 +180,7 @@ function insertNewOrders(statements: OrderStatements, turn: TurnWrite): void {
       order.nonce.toString(),
       order.deadline,
       order.ocoOrderId,
+      order.useAmm ? 1 : 0,
       order.signedOrder,
       order.signature,
       order.createdAt,

@@ -11,7 +11,8 @@ interface UnsettledRow {
   quote_amount: string;
   status: 'pending' | 'submitted';
   tx_hash: string | null;
-  maker_id: number;
+  /** The maker's columns are null together: a swap with the pool. */
+  maker_id: number | null;
   maker_account: string;
   maker_hash: string;
   maker_order: string;
@@ -31,7 +32,7 @@ const UNSETTLED = `
     k.signature AS taker_signature
   FROM settlements s
   JOIN trades t ON t.id = s.trade_id
-  JOIN orders m ON m.id = t.maker_order_id
+  LEFT JOIN orders m ON m.id = t.maker_order_id
   JOIN orders k ON k.id = t.taker_order_id`;
 
 function toUnsettled(row: UnsettledRow): UnsettledTrade {
@@ -44,13 +45,16 @@ function toUnsettled(row: UnsettledRow): UnsettledTrade {
     quoteAmount: BigInt(row.quote_amount),
     status: row.status,
     txHash: row.tx_hash,
-    maker: {
-      orderId: row.maker_id,
-      account: row.maker_account,
-      orderHash: row.maker_hash,
-      signedOrder: row.maker_order,
-      signature: row.maker_signature,
-    },
+    maker:
+      row.maker_id === null
+        ? null
+        : {
+            orderId: row.maker_id,
+            account: row.maker_account,
+            orderHash: row.maker_hash,
+            signedOrder: row.maker_order,
+            signature: row.maker_signature,
+          },
     taker: {
       orderId: row.taker_id,
       account: row.taker_account,
@@ -63,7 +67,9 @@ function toUnsettled(row: UnsettledRow): UnsettledTrade {
 
 export interface SqliteSettlementStore extends SettlementStore {
   /** Queues new trades for settlement inside the caller's transaction. */
-  insertPendingWithin(trades: readonly { id: number; executedAt: number; makerOrderId: number; takerOrderId: number }[]): void;
+  insertPendingWithin(
+    trades: readonly { id: number; executedAt: number; makerOrderId: number | null; takerOrderId: number }[],
+  ): void;
   /** Marks trades failed inside the caller's transaction (settled ones are left alone); returns those it marked. */
   failWithin(failures: readonly SettlementFailure[]): SettlementFailure[];
 }
@@ -102,6 +108,9 @@ function settlementStatements(db: SqlDatabase) {
     ),
     unsettled: db.prepare<{ trade_id: number }>(
       `SELECT trade_id FROM settlements WHERE status IN ('pending', 'submitted') AND trade_id IN (SELECT value FROM json_each(?))`,
+    ),
+    unsettledSwaps: db.prepare<UnsettledRow>(
+      `${UNSETTLED} WHERE s.status IN ('pending', 'submitted') AND s.maker_order_id IS NULL ORDER BY s.trade_id`,
     ),
     unsettledTrades: db.prepare<UnsettledRow>(
       `${UNSETTLED} WHERE s.status IN ('pending', 'submitted') AND s.trade_id IN (SELECT value FROM json_each(?)) ORDER BY s.trade_id`,
@@ -164,6 +173,9 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
     },
     failWithin(failures) {
       return failures.filter(({ tradeId, reason, time }) => statements.fail.run(reason, time, tradeId).changes > 0);
+    },
+    async unsettledSwaps() {
+      return statements.unsettledSwaps.all().map(toUnsettled);
     },
     async unsettledTrades(tradeIds) {
       return statements.unsettledTrades.all(JSON.stringify(tradeIds)).map(toUnsettled);

@@ -103,6 +103,7 @@ describe('migrations', () => {
           version: 8,
           name: 'AMM from the chain: pools with their LP token, history and candles, farm events and program, staking snapshots',
         },
+        { version: 9, name: 'pool fills: trades and settlements without a maker order, and the AMM opt-in of orders' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -193,7 +194,7 @@ describe('migrations', () => {
       db.exec(`INSERT INTO pools VALUES (1, '0.0.3', '0.0.9', '0.0.1', '0.0.2', '5', '6', '7', 10);
         INSERT INTO farms VALUES (4, 1, '11', '12', '13', 20);
         INSERT INTO farm_stakes VALUES (4, '0.0.5', '3', 30);`);
-      expect(migrate(db, MIGRATIONS)).toEqual([8]);
+      expect(migrate(db, MIGRATIONS.slice(0, 8))).toEqual([8]);
       expect(db.prepare('SELECT * FROM pools').all()).toEqual([
         {
           id: 1,
@@ -218,6 +219,60 @@ describe('migrations', () => {
       expect(db.prepare('SELECT * FROM farm_stakes').all()).toEqual([
         { farm_id: 4, account_id: '0.0.5', staked: '3', updated_at: 30 },
       ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps every trade and settlement with its id when version 9 lets a trade have no maker', async () => {
+    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    try {
+      db.exec('PRAGMA foreign_keys = ON');
+      migrate(db, MIGRATIONS.slice(0, 8));
+      db.exec(`INSERT INTO tokens (id, evm_address, symbol, name, decimals, due_diligence_complete, is_fee_on_transfer, created_at, updated_at)
+          VALUES ('0.0.1', '0x01', 'A', 'A', 8, 1, 0, 1, 1), ('0.0.2', '0x02', 'B', 'B', 6, 1, 0, 1, 1);
+        INSERT INTO books (id, base_token_id, quote_token_id, status, is_amm_enabled, is_halted, tick_step, size_step, lot_size,
+            min_notional, taker_fee_pips, maker_fee_pips, created_at, updated_at)
+          VALUES (1, '0.0.1', '0.0.2', 'OPEN', 1, 0, '0.01', '1', '1', '1', 100, 0, 1, 1);
+        INSERT INTO trades (id, book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction, maker_order_id, taker_order_id)
+          VALUES (7, 1, 5, 100, '1', '10', '20', 'buy', 3, 4);
+        INSERT INTO settlements (trade_id, maker_order_id, taker_order_id, status, updated_at) VALUES (7, 3, 4, 'pending', 5);`);
+      expect(migrate(db, MIGRATIONS)).toEqual([9]);
+      expect(db.prepare('SELECT id, maker_order_id, taker_order_id, reverted_at FROM trades').all()).toEqual([
+        { id: 7, maker_order_id: 3, taker_order_id: 4, reverted_at: null },
+      ]);
+      expect(db.prepare('SELECT trade_id, maker_order_id, status FROM settlements').all()).toEqual([
+        { trade_id: 7, maker_order_id: 3, status: 'pending' },
+      ]);
+      expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+      db.exec(`INSERT INTO trades (book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction, maker_order_id, taker_order_id)
+        VALUES (1, 6, 100, '1', '10', '20', 'sell', NULL, 4)`);
+      expect(column(db, 'SELECT id FROM trades WHERE maker_order_id IS NULL')).toEqual([8]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a table rebuild that leaves a reference dangling, and keeps foreign keys enforced', async () => {
+    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    try {
+      db.exec('PRAGMA foreign_keys = ON');
+      const parent: Migration = {
+        version: 1,
+        name: 'parent and child',
+        sql: `CREATE TABLE p (id INTEGER PRIMARY KEY) STRICT; CREATE TABLE c (p_id INTEGER REFERENCES p (id)) STRICT;
+          INSERT INTO p VALUES (1); INSERT INTO c VALUES (1);`,
+      };
+      const broken: Migration = {
+        version: 2,
+        name: 'rebuild that loses a row',
+        rebuildsReferencedTable: true,
+        sql: 'CREATE TABLE p2 (id INTEGER PRIMARY KEY) STRICT; DROP TABLE p; ALTER TABLE p2 RENAME TO p;',
+      };
+      migrate(db, [parent]);
+      expect(() => migrate(db, [parent, broken])).toThrow(/migration 2 would break a foreign key/);
+      expect(column(db, 'SELECT version FROM schema_migrations')).toEqual([1]);
+      expect(db.prepare<{ foreign_keys: number }>('PRAGMA foreign_keys').get()?.foreign_keys).toBe(1);
     } finally {
       db.close();
     }
@@ -442,6 +497,15 @@ describe('trades', () => {
     await store.trades.append([input]);
     const { trades } = await store.trades.page(bookId, 'asc', 0, 1);
     expect(trades).toEqual([{ ...input, id: expect.any(Number), transactionHash: null }]);
+  });
+
+  it("keeps a taker's swap with the pool on the tape and out of the book's candles, which the pool's count it in", async () => {
+    const { store, bookId } = await storeWithBook();
+    await store.trades.append([trade(bookId, NOW, 42, 5n, 7n), { ...trade(bookId, NOW, 43, 100n, 300n), makerOrderId: null }]);
+    const { trades } = await store.trades.page(bookId, 'asc', 0, 10);
+    expect(trades.map((row) => row.makerOrderId)).toEqual([expect.any(Number), null]);
+    const [candle] = await store.candles.range(bookId, NOW - 300_000, NOW + 300_000);
+    expect(candle).toMatchObject({ baseVolume: 5n, quoteVolume: 7n, tradeCount: 1 });
   });
 
   it('pages like slicing the appended list, for any offset and limit', async () => {

@@ -34,19 +34,33 @@ export function migrate(db: SqlDatabase, migrations: readonly Migration[] = MIGR
   const known = Math.max(0, ...migrations.map((migration) => migration.version));
   if (newest > known) throw new Error(`the database schema (version ${newest}) is newer than this build (${known})`);
   const done: number[] = [];
+  const enforced = Number(db.prepare<{ foreign_keys: number }>('PRAGMA foreign_keys').get()?.foreign_keys ?? 0) === 1;
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
-    inTransaction(db, () => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        now,
-      );
-    });
+    // Only outside a transaction does this pragma take effect.
+    if (migration.rebuildsReferencedTable && enforced) db.exec('PRAGMA foreign_keys = OFF');
+    try {
+      applyMigration(db, migration, now);
+    } finally {
+      if (migration.rebuildsReferencedTable && enforced) db.exec('PRAGMA foreign_keys = ON');
+    }
     done.push(migration.version);
   }
   return done;
+}
+
+function applyMigration(db: SqlDatabase, migration: Migration, now: number): void {
+  inTransaction(db, () => {
+    db.exec(migration.sql);
+    if (migration.rebuildsReferencedTable && db.prepare('PRAGMA foreign_key_check').all().length > 0) {
+      throw new Error(`migration ${migration.version} would break a foreign key`);
+    }
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+      migration.version,
+      migration.name,
+      now,
+    );
+  });
 }
 
 /**

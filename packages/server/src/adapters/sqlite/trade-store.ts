@@ -16,7 +16,7 @@ interface TradeRow {
   base_amount: string;
   quote_amount: string;
   direction: 'buy' | 'sell';
-  maker_order_id: number;
+  maker_order_id: number | null;
   taker_order_id: number;
   transaction_hash: string | null;
 }
@@ -97,10 +97,15 @@ type TradeStatements = ReturnType<typeof tradeStatements>;
 
 const candleStart = (executedAt: number): number => executedAt - (executedAt % CANDLE_MS);
 
-/** Folds trades into their candles: one read and one write per candle touched, not per trade. */
+/**
+ * Folds trades into their candles: one read and one write per candle touched, not per trade. A
+ * taker's swap with the book's pool is left out: the pool's own candles count it (from the pair's
+ * Swap event), so exchange-wide volume counts it once. It stays on the book's tape.
+ */
 function foldIntoCandles(statements: TradeStatements, trades: readonly NewTrade[]): void {
   const touched = new Map<string, CandleDelta>();
   for (const trade of trades) {
+    if (trade.makerOrderId === null) continue;
     const start = candleStart(trade.executedAt);
     const key = `${trade.bookId}:${start}`;
     const delta = touched.get(key);

@@ -1,5 +1,6 @@
 import { type EngineCommand, type EngineEvent, MatchingEngine, type OpenOrder } from '@dex/core';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
+import { BookPools } from './book-pools.js';
 
 /** What a restart puts back on one book: its resting orders, oldest first, and its update id. */
 export interface BookRecovery {
@@ -10,11 +11,13 @@ export interface BookRecovery {
 /**
  * Owns one matching engine per book: the single writer of each book. Commands run synchronously,
  * so JavaScript's run-to-completion gives every book a strict order of events; what the events
- * mean for orders and the store is the trading desk's business.
+ * mean for orders and the store is the trading desk's business. A book with `isAmmEnabled` gets
+ * an engine that routes opted-in takers into its pool, whose snapshot `pools` keeps.
  */
 export class EngineHost {
   private readonly engines = new Map<number, MatchingEngine>();
   private collected: EngineEvent[] = [];
+  readonly pools = new BookPools();
 
   constructor(private readonly registry: MarketRegistry) {
     registry.onChange((markets) => {
@@ -39,7 +42,13 @@ export class EngineHost {
     for (const command of commands) engine.apply(command);
     const events = this.collected;
     this.collected = [];
+    for (const event of events) if (event.type === 'pool-fill') this.pools.swapped(bookId, event);
     return events;
+  }
+
+  /** Gives the book's engine the pool snapshot `pools` now holds. */
+  refreshPool(bookId: number): void {
+    this.engines.get(bookId)?.setPool(this.pools.snapshot(bookId));
   }
 
   /** Creates the book's engine on first sight and keeps its halt state in line with the registry. */
@@ -47,7 +56,12 @@ export class EngineHost {
     const { book } = market;
     let engine = this.engines.get(book.id);
     if (engine === undefined) {
-      engine = new MatchingEngine((event) => this.collected.push(event), { lastUpdateId: recovery?.lastUpdateId ?? 0 });
+      // Routing is fixed with the engine: a book is created with or without it.
+      if (book.isAmmEnabled) this.pools.add(book.id);
+      engine = new MatchingEngine((event) => this.collected.push(event), {
+        lastUpdateId: recovery?.lastUpdateId ?? 0,
+        ...(book.isAmmEnabled ? { poolGrid: market.grid, pool: this.pools.snapshot(book.id) } : {}),
+      });
       for (const order of recovery?.resting ?? []) engine.restore(order);
       this.engines.set(book.id, engine);
     }

@@ -6,6 +6,7 @@ import {
   percentText,
   quoteExactInput,
   quoteExactOutput,
+  type RoutedPool,
 } from '@dex/core';
 import {
   type BooksPage,
@@ -137,12 +138,18 @@ export class MarketDataService {
   }
 
   /** Simulates spending exactly `inputAmount` of `inputToken`; `fresh` skips the anonymous cache. */
-  quoteExactInput(bookId: number | undefined, inputToken: string, inputAmount: string, fresh: boolean): ExactInputQuoteBody {
-    const { market, liquidity } = this.quotable(bookId);
+  quoteExactInput(
+    bookId: number | undefined,
+    inputToken: string,
+    inputAmount: string,
+    fresh: boolean,
+    withPool = true,
+  ): ExactInputQuoteBody {
+    const { market, liquidity, pool } = this.quotable(bookId, withPool);
     const amount = parsePositiveRawAmount(inputAmount, 'inputAmount');
     const input = this.sideOf(market, inputToken, 'inputToken');
     const compute = (): ExactInputQuoteBody => {
-      const quote = quoteExactInput(liquidity, market.grid, input, amount, this.options.quoteSlippageBps);
+      const quote = quoteExactInput(liquidity, market.grid, input, amount, this.options.quoteSlippageBps, pool);
       return {
         outputToken: input === 'base' ? market.quote.evmAddress : market.base.evmAddress,
         snappedInputAmount: quote.snappedInput.toString(),
@@ -154,16 +161,22 @@ export class MarketDataService {
       };
     };
     if (fresh) return compute();
-    return this.inputQuotes.getOrCompute(`${market.book.id}:${input}:${amount}`, this.clock.now(), compute);
+    return this.inputQuotes.getOrCompute(`${market.book.id}:${input}:${amount}:${pool !== undefined}`, this.clock.now(), compute);
   }
 
   /** Simulates receiving exactly `outputAmount` of `outputToken`; `fresh` skips the anonymous cache. */
-  quoteExactOutput(bookId: number | undefined, outputToken: string, outputAmount: string, fresh: boolean): ExactOutputQuoteBody {
-    const { market, liquidity } = this.quotable(bookId);
+  quoteExactOutput(
+    bookId: number | undefined,
+    outputToken: string,
+    outputAmount: string,
+    fresh: boolean,
+    withPool = true,
+  ): ExactOutputQuoteBody {
+    const { market, liquidity, pool } = this.quotable(bookId, withPool);
     const amount = parsePositiveRawAmount(outputAmount, 'outputAmount');
     const output = this.sideOf(market, outputToken, 'outputToken');
     const compute = (): ExactOutputQuoteBody => {
-      const quote = quoteExactOutput(liquidity, market.grid, output, amount, this.options.quoteSlippageBps);
+      const quote = quoteExactOutput(liquidity, market.grid, output, amount, this.options.quoteSlippageBps, pool);
       return {
         inputToken: output === 'base' ? market.quote.evmAddress : market.base.evmAddress,
         requestedOutputAmount: amount.toString(),
@@ -175,7 +188,11 @@ export class MarketDataService {
       };
     };
     if (fresh) return compute();
-    return this.outputQuotes.getOrCompute(`${market.book.id}:${output}:${amount}`, this.clock.now(), compute);
+    return this.outputQuotes.getOrCompute(
+      `${market.book.id}:${output}:${amount}:${pool !== undefined}`,
+      this.clock.now(),
+      compute,
+    );
   }
 
   private openMarket(
@@ -188,9 +205,18 @@ export class MarketDataService {
     return { market, engine };
   }
 
-  private quotable(bookId: number | undefined): { market: Market; liquidity: LevelSource } {
+  /** The book's levels (none while halted) and, if asked for and the book routes into one, its pool. */
+  private quotable(
+    bookId: number | undefined,
+    withPool: boolean,
+  ): { market: Market; liquidity: LevelSource; pool: RoutedPool | undefined } {
     const { market, engine } = this.openMarket(bookId, 'UNKNOWN_ORDERBOOK');
-    return { market, liquidity: engine.isHalted ? NO_LIQUIDITY : engine };
+    const reserves = withPool && !engine.isHalted ? engine.pool : undefined;
+    return {
+      market,
+      liquidity: engine.isHalted ? NO_LIQUIDITY : engine,
+      pool: reserves === undefined ? undefined : { reserves, grid: market.grid },
+    };
   }
 
   private sideOf(market: Market, token: string, field: string): 'base' | 'quote' {

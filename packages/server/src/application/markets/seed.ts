@@ -43,7 +43,8 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
   {
     baseTokenId: '0.0.1001',
     quoteTokenId: '0.0.1002',
-    isAmmEnabled: false,
+    // Takers that opt in are routed into the pool the devnet seeds for this pair.
+    isAmmEnabled: true,
     tickStep: '0.00001',
     sizeStep: '0.1',
     lotSize: '0.1',
@@ -53,7 +54,8 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
   {
     baseTokenId: '0.0.1003',
     quoteTokenId: '0.0.1002',
-    isAmmEnabled: false,
+    // Takers that opt in are routed into the pool the devnet seeds for this pair.
+    isAmmEnabled: true,
     tickStep: '0.00001',
     sizeStep: '1',
     lotSize: '10',

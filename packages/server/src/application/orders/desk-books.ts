@@ -88,7 +88,8 @@ export class DeskBooks {
     const engine = this.engines.engine(order.bookId);
     if (engine === undefined) throw new Error(`no market ${order.bookId}`);
     if (terms.kind === 'budget') {
-      order.quantitySteps = engine.isHalted ? 0 : affordableSteps(engine, market.grid, terms.budgetQuote, terms.priceTicks);
+      const pool = order.useAmm && engine.pool !== undefined ? { reserves: engine.pool, grid: market.grid } : undefined;
+      order.quantitySteps = engine.isHalted ? 0 : affordableSteps(engine, market.grid, terms.budgetQuote, terms.priceTicks, pool);
       if (order.quantitySteps === 0) {
         turn.finish(order, 'CANCELED', 'IMMEDIATE_OR_CANCEL');
         this.drain(turn);
@@ -108,6 +109,12 @@ export class DeskBooks {
   replenish(turn: OrderTurn, order: LiveOrder, steps: number): void {
     const events = this.engines.execute(order.bookId, [{ type: 'replenish', id: order.id, quantity: steps, time: turn.time }]);
     turn.absorb(this.market(order.bookId), events);
+  }
+
+  /** A swap with a book's pool that the reactor refused: the book's engine forgets it. */
+  poolSwapFailed(tradeId: number): void {
+    const bookId = this.engines.pools.failed(tradeId);
+    if (bookId !== undefined) this.engines.refreshPool(bookId);
   }
 
   /** Whether a completed order could rest again: a limit order before its deadline on a trading book. */
@@ -136,6 +143,7 @@ export class DeskBooks {
         // Decoded once from the signed order, when the live order was made.
         makerOnly: order.makerOnly,
         takerOnce: order.takerOnce,
+        useAmm: order.useAmm,
         time: turn.time,
       },
     ]);

@@ -111,6 +111,7 @@ export class OrderAcceptance {
         inputToken: candidate.input.token,
         inputAmount: candidate.input.amount,
         ocoOrderId,
+        useAmm: fields.useAmm,
         status: 'OPEN',
         reason: null,
         filledSteps: 0,

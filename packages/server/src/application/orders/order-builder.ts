@@ -40,7 +40,7 @@ export interface BuiltOrder extends WireOrder {
     readonly orderbookId: string;
     readonly type: 'LIMIT' | 'MARKET';
     readonly side: 'buy' | 'sell';
-    /** Whether AMM liquidity may settle part of the order: false until the AMM exists. */
+    /** Whether the book's pool may fill part of the order: the request's opt-in, on a book that routes to one. */
     readonly isAMMEnabled: boolean;
     /** The EIP-712 digest to sign: what an Ed25519 key signs directly. */
     readonly orderHash: string;
@@ -77,9 +77,6 @@ export class OrderBuilder {
       requests.map(async (request, index) => {
         const check = new ItemChecks('orderRequests', index);
         const market = check.market(this.registry, request.orderbookId);
-        if (isSet(request.isAMMEnabled) && market.book.isAmmEnabled) {
-          throw check.fail('AMM_NOT_AVAILABLE', 'AMM-backed settlement is not available yet; send isAMMEnabled: false');
-        }
         if (request.type === 'MARKET' && isSet(request.makerOnly)) {
           throw check.fail('INVALID_ORDER', 'a MARKET order takes liquidity, so it cannot be makerOnly');
         }
@@ -131,7 +128,8 @@ export class OrderBuilder {
           orderbookId: String(draft.market.book.id),
           type: draft.request.type,
           side: draft.terms.side === BUY ? 'buy' : 'sell',
-          isAMMEnabled: false,
+          // Only a book that routes to its pool honours the opt-in; elsewhere it would change nothing.
+          isAMMEnabled: isSet(draft.request.isAMMEnabled) && draft.market.book.isAmmEnabled,
           orderHash: bytesToHex(this.hasher.digest(order)),
         },
       };

@@ -59,6 +59,20 @@ interface Checked {
   readonly bookId: number;
   readonly type: 'LIMIT' | 'MARKET';
   readonly terms: OrderTerms;
+  readonly useAmm: boolean;
+}
+
+/**
+ * The AMM opt-in of a saved item: the `meta.isAMMEnabled` that `/orders/build` returned with the
+ * order (clients send the built order back as it came). It is not signed, and need not be: it only
+ * lets the owner's own order meet the pool, never below the limit the owner signed.
+ */
+function optedIn(order: unknown): boolean {
+  if (typeof order !== 'object' || order === null || !('meta' in order)) return false;
+  const { meta } = order;
+  return (
+    typeof meta === 'object' && meta !== null && 'isAMMEnabled' in meta && (meta.isAMMEnabled === true || meta.isAMMEnabled === 1)
+  );
 }
 
 /**
@@ -119,6 +133,7 @@ export class OrderIntake {
           deadline: Number(item.order.info.deadline),
           signedOrder: JSON.stringify(item.wire),
           signature: item.signatureHex,
+          useAmm: item.useAmm,
         },
         terms: item.terms,
         makerOnly: item.order.makerOnly,
@@ -208,6 +223,8 @@ export class OrderIntake {
       bookId: market.book.id,
       type: item.type,
       terms,
+      // A book without a pool route takes the order as it would without the opt-in.
+      useAmm: market.book.isAmmEnabled && optedIn(item.order),
     };
   }
 

@@ -66,8 +66,7 @@ export function savedOrderOf(order: OrderRecord, signed: WireOrder): SavedOrder 
       reason: order.reason,
       orderHash: order.orderHash,
       signature: order.signature,
-      // AMM routing does not exist yet, so no order is settled against a pool.
-      isAMMEnabled: false,
+      isAMMEnabled: order.useAmm,
       filledAmount: order.filledInput.toString(),
       hcsInitialTransactionId: null,
       createdAt: isoTime(order.createdAt),

@@ -13,8 +13,11 @@ afterEach(async () => {
   await desk.close();
 });
 
+/** The failure of a trade between two orders of the book. */
+type BookFailure = FailedFill & { readonly makerOrderId: number };
+
 /** A resting sell of 10 steps and a buy that takes `steps` of it: the trade, as the settler would report its failure. */
-async function trade(steps: number, culprit: FailedFill['culprit']): Promise<FailedFill> {
+async function trade(steps: number, culprit: FailedFill['culprit']): Promise<BookFailure> {
   const [ask] = (await desk.nonces('0.0.7', 1)) as [bigint];
   const [bid] = (await desk.nonces('0.0.8', 1)) as [bigint];
   await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask)]);
@@ -25,7 +28,8 @@ async function trade(steps: number, culprit: FailedFill['culprit']): Promise<Fai
 }
 
 /** A queued trade's failure, as the settler reports it. */
-function failureOf(pending: UnsettledTrade, culprit: FailedFill['culprit'], reason: FailedFill['reason']): FailedFill {
+function failureOf(pending: UnsettledTrade, culprit: FailedFill['culprit'], reason: FailedFill['reason']): BookFailure {
+  if (pending.maker === null) throw new Error('a swap with the pool');
   return {
     tradeId: pending.tradeId,
     bookId: pending.bookId,
@@ -158,5 +162,55 @@ describe('settlement outcomes', () => {
     });
     const types = (await desk.store.orders.history(makerId)).map((event) => event.type);
     expect(types).toEqual(['CREATED', 'PARTIAL_FILL', 'FILLED', 'FILL_REVERTED', 'CANCELED', 'FILL_REVERTED']);
+  });
+});
+
+describe('settlement outcomes of swaps with the pool', () => {
+  /** Book 1's pool at 0.25 USDC a WHBAR: 4,000 WHBAR and 1,000 USDC. */
+  const reserves = { base: 400_000_000_000n, quote: 1_000_000_000n };
+
+  it('gives a refused swap back to its taker, which trades again on the snapshot that forgot it', async () => {
+    desk.engines.pools.synced(1, reserves, 1n);
+    desk.engines.refreshPool(1);
+    const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
+    const [order] = await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_200, 10, nonce, { useAmm: true })]);
+    if (order === undefined) throw new Error('no order');
+    const [swap] = await desk.store.settlements.pending(10);
+    if (swap === undefined) throw new Error('no swap');
+    expect(swap).toMatchObject({ maker: null, baseAmount: 100_000_000n, direction: 'buy' });
+    const moved = desk.engines.engine(1)?.pool;
+    expect(moved).toEqual({ base: reserves.base - swap.baseAmount, quote: reserves.quote + swap.quoteAmount });
+
+    const { tradeId, price, baseAmount, quoteAmount } = swap;
+    await desk.outcomes.unwindFills([
+      {
+        tradeId,
+        bookId: 1,
+        makerOrderId: null,
+        takerOrderId: order.id,
+        price,
+        baseAmount,
+        quoteAmount,
+        culprit: null,
+        reason: 'SETTLEMENT_FAILED',
+      },
+    ]);
+    const [again] = await desk.store.settlements.pending(10);
+    expect(again).toMatchObject({ maker: null, baseAmount, quoteAmount });
+    expect(again?.tradeId).not.toBe(tradeId);
+    // The engine swapped again from the reserves it had before the refused swap.
+    expect(desk.engines.engine(1)?.pool).toEqual(moved);
+    const history = await desk.store.orders.history(order.id);
+    expect(history.map((event) => event.type)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'FILLED']);
+  });
+
+  it('leaves an order that did not opt in to the book alone', async () => {
+    desk.engines.pools.synced(1, reserves, 1n);
+    desk.engines.refreshPool(1);
+    const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
+    const [order] = await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_200, 10, nonce)]);
+    expect(order?.status).toBe('OPEN');
+    expect(await desk.store.settlements.pending(10)).toEqual([]);
+    expect(desk.engines.engine(1)?.pool).toEqual(reserves);
   });
 });

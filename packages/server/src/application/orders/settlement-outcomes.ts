@@ -8,7 +8,8 @@ import { type DeskBooks, storedLiveOrder } from './desk-books.js';
 import type { DeskSequencer } from './desk-sequencer.js';
 
 /**
- * The desk's settlement-outcome stage: undoes trades the reactor will not settle. Both orders get
+ * The desk's settlement-outcome stage: undoes trades the reactor will not settle. Both orders (or
+ * the taker alone, for a swap with the pool, which the pool's snapshot then forgets) get
  * the quantity back; the order at fault is cancelled with the reason; the other trades on: in
  * place when it still rests, placed anew when the trade had completed it and it can still trade (a
  * limit order before its deadline), else it keeps its end state with the smaller fill. Trades
@@ -33,6 +34,8 @@ export class SettlementOutcomes {
       for (const failure of failures) {
         if (!unsettled.delete(failure.tradeId)) continue;
         turn.failSettlement({ tradeId: failure.tradeId, reason: failure.reason, time: turn.time });
+        // A refused swap never moved the pool: the engine's snapshot forgets it.
+        if (failure.makerOrderId === null) this.books.poolSwapFailed(failure.tradeId);
         await this.giveBack(turn, failure, 'maker', retired);
         await this.giveBack(turn, failure, 'taker', retired);
       }
@@ -53,6 +56,7 @@ export class SettlementOutcomes {
   ): Promise<void> {
     const { books } = this;
     const id = role === 'maker' ? failure.makerOrderId : failure.takerOrderId;
+    if (id === null) return; // the pool's side of a swap
     const live = books.live.get(id);
     const record = live === undefined && !retired.has(id) ? await this.store.orders.get(id) : undefined;
     const order = live ?? retired.get(id) ?? (record === undefined ? undefined : storedLiveOrder(record));

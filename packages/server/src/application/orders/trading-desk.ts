@@ -3,13 +3,14 @@ import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
-import type { FailedFill, SettlementDesk } from '../../ports/settlement-desk.js';
+import type { FailedFill, PairReserves, PoolReservesListener, SettledSwap, SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
 import { type CancellationOptions, CancellationRelay, type CancelOutcome } from './cancellation-relay.js';
 import { DeskBooks } from './desk-books.js';
 import type { DeskEvents } from './desk-events.js';
+import { DeskPools } from './desk-pools.js';
 import { DeskSequencer } from './desk-sequencer.js';
 import { IntakeChecks } from './intake-checks.js';
 import { OrderAcceptance, type OrderCandidate } from './order-acceptance.js';
@@ -29,7 +30,7 @@ export type DeskOptions = CancellationOptions;
  * and the cancellation relay. This facade wires them and is what the edges and the settlement
  * adapters (through the `SettlementDesk` port) talk to.
  */
-export class TradingDesk implements SettlementDesk {
+export class TradingDesk implements SettlementDesk, PoolReservesListener {
   private constructor(
     private readonly books: DeskBooks,
     private readonly checks: IntakeChecks,
@@ -37,6 +38,7 @@ export class TradingDesk implements SettlementDesk {
     private readonly sequencer: DeskSequencer,
     private readonly cancellations: CancellationRelay,
     private readonly outcomes: SettlementOutcomes,
+    private readonly pools: DeskPools,
   ) {}
 
   /** Rebuilds every book from the stored open orders, oldest first, and starts the engines. */
@@ -60,9 +62,12 @@ export class TradingDesk implements SettlementDesk {
       sequencer,
       new CancellationRelay(books, sequencer, store, clock, options),
       new SettlementOutcomes(books, sequencer, store, clock),
+      new DeskPools(registry, engines),
     );
     const updateIds = await store.orders.lastUpdateIds();
     books.recover(await store.orders.openOrders(), updateIds);
+    desk.pools.restore(await store.settlements.unsettledSwaps());
+    events.subscribe((commit) => desk.pools.stored(commit.trades));
     return desk;
   }
 
@@ -117,6 +122,15 @@ export class TradingDesk implements SettlementDesk {
 
   floorRaisedOnChain(account: string, floor: bigint, txHash: string): Promise<void> {
     return this.cancellations.floorRaisedOnChain(account, floor, txHash);
+  }
+
+  poolSwapsSettled(swaps: readonly SettledSwap[]): void {
+    this.pools.settled(swaps);
+  }
+
+  /** See {@link DeskPools.synced}. */
+  poolReservesSynced(pairs: readonly PairReserves[]): void {
+    this.pools.synced(pairs);
   }
 
   /** Expires every open order whose deadline has passed; returns how many. */

@@ -27,6 +27,8 @@ export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
   quantitySteps: number;
   readonly nonce: bigint;
   readonly ocoOrderId: number | null;
+  /** Whether it takes from the book's pool as well, where the pool beats the book. */
+  readonly useAmm: boolean;
   /** The signed input: what the order may spend in all (lower-case token address, raw amount). */
   readonly inputToken: string;
   readonly inputAmount: bigint;
@@ -51,6 +53,7 @@ export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
     nonce: record.nonce,
     deadlineMs: record.deadline * 1000,
     ocoOrderId: record.ocoOrderId,
+    useAmm: record.useAmm,
     status: record.status,
     reason: record.reason,
     filledSteps: record.filledSteps,

@@ -39,6 +39,8 @@ export interface OrderRecord extends OrderProgress {
   /** Unix seconds. */
   readonly deadline: number;
   readonly ocoOrderId: number | null;
+  /** Whether the order opted in to trade with the book's pool (only on a book that routes to one). */
+  readonly useAmm: boolean;
   /** The signed order as JSON text, exactly as it was verified (wire form). */
   readonly signedOrder: string;
   /** 0x-prefixed signature with its mode byte. */

@@ -1,4 +1,4 @@
-import { BUY, type DepthEvent, type EngineEvent, type FillEvent, type OrderEvent } from '@dex/core';
+import { BUY, type DepthEvent, type EngineEvent, type FillEvent, type OrderEvent, type PoolFillEvent } from '@dex/core';
 import type { Market } from '../markets/market.js';
 import type { LiveOrder, LiveOrders, OrderFacts } from './live-orders.js';
 import type {
@@ -136,10 +136,8 @@ export class OrderTurn {
     for (const event of events) {
       if (event.type === 'fill') this.fill(market, event);
       else if (event.type === 'order') this.status(event);
-      else if (event.type === 'pool-fill') {
-        // Desk engines are built without a pool grid, and only such an engine swaps with a pool.
-        throw new Error(`book ${market.book.id} swapped with a pool, which this desk does not settle`);
-      } else {
+      else if (event.type === 'pool-fill') this.poolFill(market, event);
+      else {
         this.lastUpdateIds.set(market.book.id, event.updateId);
         this.depthUpdates.push({ bookId: market.book.id, event });
       }
@@ -174,28 +172,60 @@ export class OrderTurn {
 
   private fill(market: Market, event: FillEvent): void {
     const { grid } = market;
-    const tradeIndex =
-      this.trades.push({
-        bookId: market.book.id,
-        executedAt: event.time,
-        priceTicks: event.price,
-        price: grid.formatPrice(event.price),
-        baseAmount: grid.baseAmount(event.quantity),
-        quoteAmount: grid.quoteAmount(event.price, event.quantity),
-        direction: event.takerSide === BUY ? 'buy' : 'sell',
-        makerOrderId: event.makerId,
-        takerOrderId: event.takerId,
-      }) - 1;
-    this.fillOne(market, event, event.makerId, event.makerRemaining, 'maker', tradeIndex);
-    this.fillOne(market, event, event.takerId, event.takerRemaining, 'taker', tradeIndex);
+    const base = grid.baseAmount(event.quantity);
+    const quote = grid.quoteAmount(event.price, event.quantity);
+    const tradeIndex = this.trade(market, event, event.price, base, quote, event.makerId);
+    const amounts = { steps: event.quantity, base, quote };
+    this.fillOne(event.makerId, event.makerRemaining, 'maker', tradeIndex, amounts);
+    this.fillOne(event.takerId, event.takerRemaining, 'taker', tradeIndex, amounts);
   }
 
-  private fillOne(market: Market, event: FillEvent, id: number, remaining: number, role: FillRole, tradeIndex: number): void {
+  /**
+   * A taker's swap with the book's pool: a trade without a maker order, at the swap's average
+   * price rounded onto the grid within the taker's limit (up for a buyer, down for a seller); the
+   * amounts are the swap's exact ones.
+   */
+  private poolFill(market: Market, event: PoolFillEvent): void {
+    const { base, quote } = event;
+    const ticks = market.grid.ticksAtRate(quote, base, event.takerSide === BUY ? 'up' : 'down');
+    const tradeIndex = this.trade(market, event, ticks, base, quote, null);
+    this.fillOne(event.takerId, event.takerRemaining, 'taker', tradeIndex, { steps: event.quantity, base, quote });
+  }
+
+  /** Records a trade of the turn; returns its index among the turn's trades. */
+  private trade(
+    market: Market,
+    event: FillEvent | PoolFillEvent,
+    priceTicks: number,
+    baseAmount: bigint,
+    quoteAmount: bigint,
+    makerOrderId: number | null,
+  ): number {
+    const trade = {
+      bookId: market.book.id,
+      executedAt: event.time,
+      priceTicks,
+      price: market.grid.formatPrice(priceTicks),
+      baseAmount,
+      quoteAmount,
+      direction: event.takerSide === BUY ? 'buy' : 'sell',
+      makerOrderId,
+      takerOrderId: event.takerId,
+    } as const;
+    return this.trades.push(trade) - 1;
+  }
+
+  private fillOne(
+    id: number,
+    remaining: number,
+    role: FillRole,
+    tradeIndex: number,
+    amounts: { readonly steps: number; readonly base: bigint; readonly quote: bigint },
+  ): void {
     const order = this.live.get(id);
     if (order === undefined) throw new Error(`fill of order ${id}, which the desk does not track`);
-    const base = market.grid.baseAmount(event.quantity);
-    const quote = market.grid.quoteAmount(event.price, event.quantity);
-    order.filledSteps += event.quantity;
+    const { base, quote } = amounts;
+    order.filledSteps += amounts.steps;
     order.filledInput += order.side === BUY ? quote : base;
     order.filledOutput += order.side === BUY ? base : quote;
     order.status = remaining === 0 ? 'FILLED' : 'PARTIALLY_FILLED';

@@ -11,7 +11,8 @@ export interface NewTrade {
   readonly baseAmount: bigint;
   readonly quoteAmount: bigint;
   readonly direction: TakerDirection;
-  readonly makerOrderId: number;
+  /** Null when the taker swapped with the book's pool. */
+  readonly makerOrderId: number | null;
   readonly takerOrderId: number;
 }
 

@@ -20,11 +20,17 @@ export interface UnsettledTrade {
   readonly quoteAmount: bigint;
   readonly status: 'pending' | 'submitted';
   readonly txHash: string | null;
-  readonly maker: SettlementOrder;
+  /** Null for a swap with the book's pool. */
+  readonly maker: SettlementOrder | null;
   readonly taker: SettlementOrder;
 }
 
-/** A fill the reactor settled, from its `Filled` event. */
+/** The orders of a trade: its maker's (unless the pool was the maker) and its taker's. */
+export function ordersOf(trade: UnsettledTrade): SettlementOrder[] {
+  return trade.maker === null ? [trade.taker] : [trade.maker, trade.taker];
+}
+
+/** A fill the reactor settled, from its `Filled` or `PoolFilled` event. */
 export interface SettledFill {
   readonly tradeId: number;
   readonly txHash: string;
@@ -54,6 +60,8 @@ export interface SettlementStore {
    * queues them again. Returns the trade ids that changed.
    */
   markSettledWithoutEvent(tradeIds: readonly number[], seenAt: bigint, now: number): Promise<number[]>;
+  /** Swaps with a pool (trades without a maker) neither settled nor failed, oldest first. */
+  unsettledSwaps(): Promise<UnsettledTrade[]>;
   /** These trades, where they are neither settled nor failed. */
   unsettledTrades(tradeIds: readonly number[]): Promise<UnsettledTrade[]>;
   /**

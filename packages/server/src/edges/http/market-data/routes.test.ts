@@ -49,7 +49,7 @@ describe('public market data', () => {
         baseTokenEvmAddress: WHBAR,
         quoteTokenEvmAddress: USDC,
         status: 'OPEN',
-        isAMMEnabled: 0,
+        isAMMEnabled: 1,
         isMarketHalted: 0,
         baseTokenSymbol: 'WHBAR',
         quoteTokenSymbol: 'USDC',

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
 import { AppError } from '../../../domain/errors.js';
 import { parseBookId } from '../../../domain/markets/market.js';
-import { parseCount, parseSort, single } from '../../../domain/query-values.js';
+import { parseCount, parseFlag, parseSort, single } from '../../../domain/query-values.js';
 import type { PublicCaller } from '../access.js';
 import { errorResponses } from '../schemas.js';
 import type { TypedApp } from '../typed-app.js';
@@ -123,7 +123,7 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
         tags,
         summary: 'Quote spending an exact input',
         description:
-          'Simulates a market order on the current book. Submit snappedInputAmount as inputAmount and suggestedOutputAmount as outputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
+          'Simulates a market order on the current book (and its pool, on a book with isAMMEnabled: 1, unless isAMMEnabled=false). Submit snappedInputAmount as inputAmount and suggestedOutputAmount as outputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
         params: BookParams,
         querystring: ExactInputQuery,
         response: { 200: ExactInputQuoteResponse, ...errorResponses(400) },
@@ -135,7 +135,7 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
       const inputToken = required(query.inputToken, 'inputToken');
       const inputAmount = required(query.inputAmount, 'inputAmount');
       const bookId = parseBookId(request.params.orderbookId);
-      return service.quoteExactInput(bookId, inputToken, inputAmount, principal !== null);
+      return service.quoteExactInput(bookId, inputToken, inputAmount, principal !== null, withPool(query.isAMMEnabled));
     },
   );
 
@@ -146,7 +146,7 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
         tags,
         summary: 'Quote receiving an exact output',
         description:
-          'Simulates a market order on the current book. suggestedInputAmount is the safe ceiling to use as inputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
+          'Simulates a market order on the current book (and its pool, on a book with isAMMEnabled: 1, unless isAMMEnabled=false). suggestedInputAmount is the safe ceiling to use as inputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
         params: BookParams,
         querystring: ExactOutputQuery,
         response: { 200: ExactOutputQuoteResponse, ...errorResponses(400) },
@@ -158,7 +158,12 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
       const outputToken = required(query.outputToken, 'outputToken');
       const outputAmount = required(query.outputAmount, 'outputAmount');
       const bookId = parseBookId(request.params.orderbookId);
-      return service.quoteExactOutput(bookId, outputToken, outputAmount, principal !== null);
+      return service.quoteExactOutput(bookId, outputToken, outputAmount, principal !== null, withPool(query.isAMMEnabled));
     },
   );
+}
+
+/** A quote includes the book's pool (where it has one) unless the caller says `isAMMEnabled=false`. */
+function withPool(value: string | string[] | undefined): boolean {
+  return value === undefined || parseFlag(value, 'isAMMEnabled');
 }

@@ -125,8 +125,9 @@ describe('POST /orders/build', () => {
       { ...sellOne, makerOnly: 1, takerOnce: 1, isAMMEnabled: book?.isAMMEnabled ?? 1 },
       { ...sellOne, makerOnly: 0, takerOnce: 0, isAMMEnabled: 0 },
     ]);
-    expect(set).toMatchObject({ makerOnly: true, takerOnce: true, meta: { isAMMEnabled: false } });
-    expect(unset).toMatchObject({ makerOnly: false, takerOnce: false });
+    // Book 1 routes into its pool, so the echoed flag opts in.
+    expect(set).toMatchObject({ makerOnly: true, takerOnce: true, meta: { isAMMEnabled: true } });
+    expect(unset).toMatchObject({ makerOnly: false, takerOnce: false, meta: { isAMMEnabled: false } });
   });
 
   it.each([
@@ -138,7 +139,7 @@ describe('POST /orders/build', () => {
     ['a size below the lot', { inputAmount: '0', outputAmount: '1' }, 'INVALID_AMOUNT'],
     ['a value below the minimum notional', { inputAmount: '10000000', outputAmount: '1' }, 'ORDER_TOO_SMALL'],
     ['a makerOnly market order', { type: 'MARKET', makerOnly: true }, 'INVALID_ORDER'],
-    ['an AMM opt-in on a book without AMM', { isAMMEnabled: true }, null],
+    ['an AMM opt-in (book 1 routes into its pool)', { isAMMEnabled: true }, null],
   ])('answers 400 naming the item for %s', async (_name, change, code) => {
     const result = await buildError([sellOne, { ...sellOne, ...change }]);
     if (code === null) {

@@ -1,0 +1,123 @@
+import { BUY, type PoolReserves, type Side } from '@dex/core';
+
+/** A swap of one of the desk's takers with a book's pool, as the engine made it. */
+export interface OwnSwap {
+  readonly takerSide: Side;
+  /** Base raw units the pool gave (taker buys) or took (taker sells). */
+  readonly base: bigint;
+  /** Quote raw units the pool took (taker buys) or gave (taker sells). */
+  readonly quote: bigint;
+}
+
+interface TrackedSwap extends OwnSwap {
+  /** The trade's id, once its turn is stored. */
+  tradeId: number | null;
+  /** The block whose `PoolFilled` event settled it. */
+  minedAt: bigint | null;
+}
+
+interface PoolBook {
+  /** The pair's reserves after `block`, as the chain's `Sync` events told them. */
+  chain: { reserves: PoolReserves; block: bigint } | undefined;
+  /** The desk's own swaps the chain's reserves may not hold yet, in the engine's order. */
+  swaps: TrackedSwap[];
+}
+
+/**
+ * What each AMM-enabled book's engine must believe of its pool: the chain's last known reserves,
+ * moved by every swap of the desk's own takers that those reserves do not hold yet (matched and
+ * not settled, or settled in a later block). Each swap is replayed with the amounts it recorded,
+ * so the engine's snapshot is exactly what the pair will see if nobody else trades. A swap that
+ * the reactor refused is dropped: the chain never had it.
+ */
+export class BookPools {
+  private readonly books = new Map<number, PoolBook>();
+  private readonly byTrade = new Map<number, { bookId: number; swap: TrackedSwap }>();
+
+  /** Starts following a book's pool (nothing known of it yet). */
+  add(bookId: number): void {
+    if (!this.books.has(bookId)) this.books.set(bookId, { chain: undefined, swaps: [] });
+  }
+
+  has(bookId: number): boolean {
+    return this.books.has(bookId);
+  }
+
+  /** The reserves the book's engine should hold; undefined while the chain has told nothing (or a side ran dry). */
+  snapshot(bookId: number): PoolReserves | undefined {
+    const book = this.books.get(bookId);
+    if (book?.chain === undefined) return undefined;
+    let { base, quote } = book.chain.reserves;
+    for (const swap of book.swaps) {
+      const buys = swap.takerSide === BUY;
+      base += buys ? -swap.base : swap.base;
+      quote += buys ? swap.quote : -swap.quote;
+    }
+    return base > 0n && quote > 0n ? { base, quote } : undefined;
+  }
+
+  /** A swap the engine just made; its trade id follows once the turn is stored. */
+  swapped(bookId: number, swap: OwnSwap): void {
+    this.books.get(bookId)?.swaps.push({ ...swap, tradeId: null, minedAt: null });
+  }
+
+  /**
+   * Stored trades of the desk, in commit order: each pool trade (no maker) names the oldest swap of
+   * its book still without an id, since turns are stored in the order they ran.
+   */
+  stored(trades: readonly { readonly id: number; readonly bookId: number; readonly makerOrderId: number | null }[]): void {
+    for (const trade of trades) {
+      if (trade.makerOrderId !== null) continue;
+      const swap = this.books.get(trade.bookId)?.swaps.find((candidate) => candidate.tradeId === null);
+      if (swap === undefined) continue;
+      swap.tradeId = trade.id;
+      this.byTrade.set(trade.id, { bookId: trade.bookId, swap });
+    }
+  }
+
+  /** A swap the store holds from before a restart, not settled yet. */
+  restored(bookId: number, tradeId: number, swap: OwnSwap): void {
+    const book = this.books.get(bookId);
+    if (book === undefined) return;
+    const tracked = { ...swap, tradeId, minedAt: null };
+    book.swaps.push(tracked);
+    this.byTrade.set(tradeId, { bookId, swap: tracked });
+  }
+
+  /** The chain's reserves after `block`; drops the swaps they hold. Older news than what is known is ignored. */
+  synced(bookId: number, reserves: PoolReserves, block: bigint): boolean {
+    const book = this.books.get(bookId);
+    if (book === undefined || (book.chain !== undefined && book.chain.block > block)) return false;
+    book.chain = { reserves, block };
+    this.forget(book, (swap) => swap.minedAt !== null && swap.minedAt <= block);
+    return true;
+  }
+
+  /** A swap the reactor settled in `block`; the book whose snapshot changed, if one did. */
+  mined(tradeId: number, block: bigint): number | undefined {
+    const entry = this.byTrade.get(tradeId);
+    if (entry === undefined) return undefined;
+    entry.swap.minedAt = block;
+    const book = this.books.get(entry.bookId) as PoolBook;
+    if (book.chain === undefined || book.chain.block < block) return undefined;
+    this.forget(book, (swap) => swap === entry.swap);
+    return entry.bookId;
+  }
+
+  /** A swap the reactor refused: the chain never had it. The book whose snapshot changed, if one did. */
+  failed(tradeId: number): number | undefined {
+    const entry = this.byTrade.get(tradeId);
+    if (entry === undefined) return undefined;
+    this.forget(this.books.get(entry.bookId) as PoolBook, (swap) => swap === entry.swap);
+    return entry.bookId;
+  }
+
+  private forget(book: PoolBook, gone: (swap: TrackedSwap) => boolean): void {
+    const kept: TrackedSwap[] = [];
+    for (const swap of book.swaps) {
+      if (!gone(swap)) kept.push(swap);
+      else if (swap.tradeId !== null) this.byTrade.delete(swap.tradeId);
+    }
+    book.swaps = kept;
+  }
+}
