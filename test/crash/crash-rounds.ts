@@ -85,6 +85,8 @@ export async function runCrashRounds(options: CrashRoundsOptions): Promise<Crash
       | BookForOrders
       | undefined;
     if (book === undefined) throw new Error('the devnet has no book 1');
+    // Book 1 routes into its pool: 4,000 WHBAR and 1,000 USDC, at the load's mid of 0.25.
+    await service.addLiquidity('WHBAR', 'USDC', '4000', '1000');
     // The funding must be in the node's last good snapshot (taken every 30 s) before a round can
     // kill the node: a state file cut short falls back to it.
     const funded = Date.now();

@@ -96,7 +96,7 @@ interface SettlementRow {
 /**
  * Checks, through the API and the chain (and the store file for the settlement states and trade
  * times it does not publish): every acknowledged order present and consistent; every fill settled
- * exactly once (its one `Filled` event in the transaction the store names) or visibly reverted;
+ * exactly once (its one `Filled` or `PoolFilled` event in the transaction the store names) or visibly reverted;
  * every acknowledged cancel final here and on the chain; every acknowledged floor on the chain; no
  * order below an acknowledged floor traded after the floor was answered; depth equal to the open
  * orders.
@@ -152,7 +152,8 @@ async function checkSettlements(db: SqlDatabase, reads: ReturnType<typeof reacto
   const rows = db.prepare<SettlementRow>('SELECT trade_id, status, tx_hash, reason FROM settlements').all();
   const logs = await reads.client.getLogs({ address: reads.address, fromBlock: 0n });
   const events = new Map<number, string[]>();
-  for (const event of parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs, eventName: 'Filled' })) {
+  // A swap with book 1's pool settles with PoolFilled, a fill between two orders with Filled.
+  for (const event of parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs, eventName: ['Filled', 'PoolFilled'] })) {
     const id = Number(event.args.fillId);
     events.set(id, [...(events.get(id) ?? []), event.transactionHash]);
   }

@@ -165,6 +165,14 @@ export class ServiceUnderTest {
     };
   }
 
+  /** The operator CLI's `pool add-liquidity` on the devnet chain: creates the pool on first use. */
+  async addLiquidity(tokenA: string, tokenB: string, amountA: string, amountB: string): Promise<void> {
+    await run(process.execPath, [...FROM_SOURCE, OPERATOR_MAIN, 'pool', 'add-liquidity', tokenA, tokenB, amountA, amountB], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: this.dataDir, LOG_LEVEL: 'warn' },
+    });
+  }
+
   /** The devnet faucet of the operator CLI: a new funded account, its key file in DATA_DIR. */
   async createAccount(keyType: 'ed25519' | 'secp256k1', name: string, amount: number): Promise<CreatedAccount> {
     const keyFile = join(this.dataDir, `${name}.key`);

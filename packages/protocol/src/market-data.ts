@@ -140,7 +140,7 @@ export const TradesQuery = Type.Object({
 const PoolOptIn = Type.Optional({
   ...QueryValue,
   description:
-    "On a book with isAMMEnabled: 1, whether the quote includes the book's pool, as an order that opts in trades it (default true; false or 0 quotes the book alone)",
+    "On a book with isAMMEnabled: 1, true (or 1) includes the book's pool, as an order that opts in (isAMMEnabled in /orders/build) trades it; by default the quote is the book alone, what an order without the opt-in gets",
 });
 export const ExactInputQuery = Type.Object({
   inputToken: Type.Optional(QueryValue),

@@ -96,7 +96,9 @@ async function startSettlement(
     await reconciler.verify();
   });
   // The engines route takers into pools from the reserves recorded so far, until the next Sync.
-  await amm?.reportReserves();
+  await amm
+    ?.reportReserves()
+    .catch((error: unknown) => deps.logger.warn({ err: error }, "the engines could not be told the pools' reserves"));
   await reconciler.start(chain.headAtStart);
   chain.restarts?.subscribe((head) => {
     reconciler

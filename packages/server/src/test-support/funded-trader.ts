@@ -1,3 +1,5 @@
+import { TestToken } from '@dex/contracts';
+import type { Address } from 'viem';
 import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
 import type { Trader, TraderHost } from './trader.js';
 
@@ -11,4 +13,16 @@ export async function fund(host: TraderHost, trader: Trader): Promise<Trader> {
     tokens.map((token) => ({ token: token.evmAddress, amount: 1_000n * 10n ** BigInt(token.decimals) })),
   );
   return trader;
+}
+
+/** What `owner` holds of a devnet token on the settlement chain, in raw units. */
+export function tokenBalance(host: TraderHost, token: string, owner: string): Promise<bigint> {
+  const chain = host.services.settlement?.chain;
+  if (chain === undefined) throw new Error('balances need the devnet chain (CHAIN=devnet)');
+  return chain.public.readContract({
+    address: token as Address,
+    abi: TestToken.abi,
+    functionName: 'balanceOf',
+    args: [owner as Address],
+  });
 }

@@ -1,8 +1,8 @@
-import { AmmPair, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
+import { AmmPair, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { BUY, SELL } from '@dex/core';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../test-support/funded-trader.js';
+import { fund, tokenBalance } from '../../test-support/funded-trader.js';
 import { type Harness, RealTimeClock, startHarness, Trader } from '../../test-support/harness.js';
 import { operator } from '../../test-support/operator-cli.js';
 import { until } from '../../test-support/until.js';
@@ -71,14 +71,7 @@ async function allSettled(): Promise<void> {
   );
 }
 
-function balanceOf(token: string, owner: string): Promise<bigint> {
-  return settlement().chain.public.readContract({
-    address: token as Address,
-    abi: TestToken.abi,
-    functionName: 'balanceOf',
-    args: [owner as Address],
-  });
-}
+const balanceOf = (token: string, owner: string): Promise<bigint> => tokenBalance(h, token, owner);
 
 /** The taker fees the reactor charged on these fills, from its `Filled` and `PoolFilled` events. */
 async function takerFees(tradeIds: readonly number[]): Promise<bigint> {
@@ -130,9 +123,10 @@ describe('routing opted-in takers into the pool of book 1 on the devnet chain', 
         expectedOutputAmount: string;
         suggestedOutputAmount: string;
         fillable: boolean;
-      }>('GET', url)
+      }>('GET', `${url}&isAMMEnabled=true`)
     ).body;
-    const bookAlone = (await taker.request<{ expectedOutputAmount: string }>('GET', `${url}&isAMMEnabled=false`)).body;
+    // Without the opt-in a quote is what an order without it gets: the book alone.
+    const bookAlone = (await taker.request<{ expectedOutputAmount: string }>('GET', url)).body;
     expect(quoted.fillable).toBe(true);
     expect(BigInt(quoted.expectedOutputAmount)).toBeGreaterThan(BigInt(bookAlone.expectedOutputAmount));
 

@@ -3,7 +3,7 @@ import { BUY, parseWireOrder, SELL } from '@dex/core';
 import type { UserEventMessage } from '@dex/protocol';
 import { type Address, createPublicClient, encodeAbiParameters, getAddress, type Hex, http, keccak256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../test-support/funded-trader.js';
+import { fund, tokenBalance } from '../../test-support/funded-trader.js';
 import { type Harness, ManualClock, startHarness, Trader } from '../../test-support/harness.js';
 import { StreamClient, streamUrl } from '../../test-support/stream-client.js';
 import { DevnetIssuer } from './devnet-issuer.js';
@@ -33,14 +33,7 @@ async function fundedTrader(make: (host: Harness) => Promise<Trader>, host: Harn
   return fund(host, await make(host));
 }
 
-function balanceOf(token: string, owner: string): Promise<bigint> {
-  return settlement().chain.public.readContract({
-    address: token as Address,
-    abi: TestToken.abi,
-    functionName: 'balanceOf',
-    args: [owner as Address],
-  });
-}
+const balanceOf = (token: string, owner: string): Promise<bigint> => tokenBalance(h, token, owner);
 
 /** Waits until no trade waits for settlement, then reads the trade tape of book 1 (past its cache). */
 async function settledTape(host: Harness = h): Promise<{ transactionHash: string }[]> {

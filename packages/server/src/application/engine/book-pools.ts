@@ -84,10 +84,13 @@ export class BookPools {
     this.byTrade.set(tradeId, { bookId, swap: tracked });
   }
 
-  /** The chain's reserves after `block`; drops the swaps they hold. Older news than what is known is ignored. */
+  /**
+   * The chain's reserves after `block`; drops the swaps they hold. The AMM indexer reports in chain
+   * order, so an older block means the chain lost blocks: its reserves are the truth again.
+   */
   synced(bookId: number, reserves: PoolReserves, block: bigint): boolean {
     const book = this.books.get(bookId);
-    if (book === undefined || (book.chain !== undefined && book.chain.block > block)) return false;
+    if (book === undefined) return false;
     book.chain = { reserves, block };
     this.forget(book, (swap) => swap.minedAt !== null && swap.minedAt <= block);
     return true;

@@ -143,7 +143,7 @@ export class MarketDataService {
     inputToken: string,
     inputAmount: string,
     fresh: boolean,
-    withPool = true,
+    withPool = false,
   ): ExactInputQuoteBody {
     const { market, liquidity, pool } = this.quotable(bookId, withPool);
     const amount = parsePositiveRawAmount(inputAmount, 'inputAmount');
@@ -170,7 +170,7 @@ export class MarketDataService {
     outputToken: string,
     outputAmount: string,
     fresh: boolean,
-    withPool = true,
+    withPool = false,
   ): ExactOutputQuoteBody {
     const { market, liquidity, pool } = this.quotable(bookId, withPool);
     const amount = parsePositiveRawAmount(outputAmount, 'outputAmount');

@@ -295,6 +295,11 @@ describe('public market data', () => {
       ['a negative amount', `/books/1/quote/exact-input?inputToken=${WHBAR}&inputAmount=-5`, 'INVALID_AMOUNT'],
       ['a zero amount', `/books/1/quote/exact-output?outputToken=${WHBAR}&outputAmount=0`, 'INVALID_AMOUNT'],
       [
+        'an AMM opt-in that is not a flag',
+        `/books/1/quote/exact-input?inputToken=${WHBAR}&inputAmount=1&isAMMEnabled=maybe`,
+        'VALIDATION_FAILED',
+      ],
+      [
         'a repeated parameter',
         `/books/1/quote/exact-input?inputToken=${WHBAR}&inputToken=${USDC}&inputAmount=1`,
         'VALIDATION_FAILED',

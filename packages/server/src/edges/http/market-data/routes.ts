@@ -123,7 +123,7 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
         tags,
         summary: 'Quote spending an exact input',
         description:
-          'Simulates a market order on the current book (and its pool, on a book with isAMMEnabled: 1, unless isAMMEnabled=false). Submit snappedInputAmount as inputAmount and suggestedOutputAmount as outputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
+          'Simulates a market order on the current book (and its pool, on a book with isAMMEnabled: 1, when isAMMEnabled=true: what an order that opts in gets). Submit snappedInputAmount as inputAmount and suggestedOutputAmount as outputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
         params: BookParams,
         querystring: ExactInputQuery,
         response: { 200: ExactInputQuoteResponse, ...errorResponses(400) },
@@ -146,7 +146,7 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
         tags,
         summary: 'Quote receiving an exact output',
         description:
-          'Simulates a market order on the current book (and its pool, on a book with isAMMEnabled: 1, unless isAMMEnabled=false). suggestedInputAmount is the safe ceiling to use as inputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
+          'Simulates a market order on the current book (and its pool, on a book with isAMMEnabled: 1, when isAMMEnabled=true: what an order that opts in gets). suggestedInputAmount is the safe ceiling to use as inputAmount. Anonymous callers get a briefly cached quote; callers with a valid JWT get a fresh one.',
         params: BookParams,
         querystring: ExactOutputQuery,
         response: { 200: ExactOutputQuoteResponse, ...errorResponses(400) },
@@ -163,7 +163,11 @@ function quoteRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions
   );
 }
 
-/** A quote includes the book's pool (where it has one) unless the caller says `isAMMEnabled=false`. */
+/**
+ * A quote includes the book's pool (where it has one) only when asked, as an order trades with it
+ * only when it opts in: a quote that counted the pool would promise an order without the opt-in
+ * more than the book gives it.
+ */
 function withPool(value: string | string[] | undefined): boolean {
-  return value === undefined || parseFlag(value, 'isAMMEnabled');
+  return parseFlag(value, 'isAMMEnabled');
 }
