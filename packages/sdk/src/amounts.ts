@@ -123,6 +123,12 @@ export interface OrderRequestOptions {
   readonly recipient?: string | undefined;
   readonly makerOnly?: boolean | undefined;
   readonly takerOnce?: boolean | undefined;
+  /**
+   * Opt in to the book's pool: on a book with `isAMMEnabled: 1` the order may take part of its size
+   * from the book's constant-product pool, never at a price worse than its limit. Ignored by the
+   * server (the built order says `meta.isAMMEnabled: false`) on a book without one.
+   */
+  readonly isAMMEnabled?: boolean | undefined;
 }
 
 export interface LimitOrderSpec extends OrderRequestOptions {
@@ -141,9 +147,9 @@ function sideAmounts(book: BookForOrders, side: OrderSide, baseRaw: bigint, quot
 }
 
 function withOptions(options: OrderRequestOptions): Partial<OrderRequest> {
-  const { deadline, recipient, makerOnly, takerOnce } = options;
+  const { deadline, recipient, makerOnly, takerOnce, isAMMEnabled } = options;
   return Object.fromEntries(
-    Object.entries({ deadline, recipient, makerOnly, takerOnce }).filter(([, value]) => value !== undefined),
+    Object.entries({ deadline, recipient, makerOnly, takerOnce, isAMMEnabled }).filter(([, value]) => value !== undefined),
   ) as Partial<OrderRequest>;
 }
 
@@ -155,6 +161,7 @@ function withOptions(options: OrderRequestOptions): Partial<OrderRequest> {
  *
  * @example
  * limitOrderRequest(whbarUsdc, { side: 'buy', price: '0.249', size: '100' });
+ * limitOrderRequest(whbarUsdc, { side: 'buy', price: '0.252', size: '100', isAMMEnabled: true }); // may take from the pool
  */
 export function limitOrderRequest(book: BookForOrders, spec: LimitOrderSpec): OrderRequest {
   const grid = bookGrid(book);
@@ -186,11 +193,27 @@ export interface MarketOrderSpec {
   readonly minOutputAmount?: RawAmount | undefined;
   readonly recipient?: string | undefined;
   readonly takerOnce?: boolean | undefined;
+  /**
+   * Opt in to the book's pool (see {@link OrderRequestOptions.isAMMEnabled}). Bound the price with
+   * the quote the order will meet: `isAMMEnabled: true` in the quote includes the pool, `false` is the
+   * book alone.
+   */
+  readonly isAMMEnabled?: boolean | undefined;
 }
 
 /**
  * The request of an immediate-or-cancel market order: it trades what it can at once and the rest
  * is cancelled. Bound its price with `minOutputAmount`.
+ *
+ * @example
+ * // Spend 5 USDC on book 1, with its pool: quote as the order will trade, pool included.
+ * const quote = await getExactInputQuote(client, { orderbookId: 1, inputToken: usdc, inputAmount: 5_000_000n, isAMMEnabled: true });
+ * marketOrderRequest(whbarUsdc, {
+ *   side: 'buy',
+ *   inputAmount: quote.snappedInputAmount,
+ *   minOutputAmount: quote.suggestedOutputAmount,
+ *   isAMMEnabled: true,
+ * });
  */
 export function marketOrderRequest(book: BookForOrders, spec: MarketOrderSpec): OrderRequest {
   if (spec.side !== 'buy' && spec.side !== 'sell') throw new InvalidParameterError('side', 'side must be buy or sell');
@@ -201,6 +224,6 @@ export function marketOrderRequest(book: BookForOrders, spec: MarketOrderSpec): 
     orderbookId: book.id,
     type: 'MARKET',
     ...sideAmounts(book, spec.side, baseRaw, quoteRaw),
-    ...withOptions({ recipient: spec.recipient, takerOnce: spec.takerOnce }),
+    ...withOptions({ recipient: spec.recipient, takerOnce: spec.takerOnce, isAMMEnabled: spec.isAMMEnabled }),
   };
 }

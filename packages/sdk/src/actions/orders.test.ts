@@ -130,6 +130,7 @@ describe('signing checks what the server built', () => {
     ['maxTakerFeePips', (order: BuiltOrder) => Object.assign(order, { maxTakerFeePips: 50_000 })],
     ['info.deadline', (order: BuiltOrder) => Object.assign(order.info, { deadline: '99999999999' })],
     ['meta.orderHash', (order: BuiltOrder) => Object.assign(order.meta, { orderHash: `0x${'ab'.repeat(32)}` })],
+    ['meta.isAMMEnabled', (order: BuiltOrder) => Object.assign(order.meta, { isAMMEnabled: true })],
   ])('refuses to sign an order whose %s is not what was asked, and saves nothing', async (field, change) => {
     const proxy = await startRewritingProxy(api.url, tamper(change));
     try {

@@ -44,7 +44,9 @@ function domainOf(client: Client): Promise<Eip712Domain> {
 /**
  * Signs built orders with the client's signer, on this side: each order is checked against its
  * request, this account and this network first (see {@link checkBuiltOrder}), and the EIP-712
- * digest is computed here. Returns the items of `POST /orders/save`.
+ * digest is computed here. Returns the items of `POST /orders/save`. An order the build opted into
+ * the book's pool (`meta.isAMMEnabled: true`) keeps `meta: { isAMMEnabled: true }`, which is what
+ * the save reads the opt-in from; every other order goes without its meta.
  */
 export async function signOrders(client: Client, parameters: SignOrdersParameters): Promise<SignOrdersReturnType> {
   const { signer } = client.session;
@@ -63,7 +65,10 @@ export async function signOrders(client: Client, parameters: SignOrdersParameter
       const { meta, ...wire } = built;
       const order = asParameter(`orders[${index}]`, () => parseWireOrder(wire));
       checkBuiltOrder(index, built, order, { signer, domain, request: requests?.[index], now, maxFeePips });
-      return { order: wire, signature: await signer.signOrder(order, domain), orderbookId: meta.orderbookId, type: meta.type };
+      const signature = await signer.signOrder(order, domain);
+      // The pool opt-in is not signed: it travels in the order's meta, as the build returned it.
+      const sent = meta.isAMMEnabled === true ? { ...wire, meta: { isAMMEnabled: true } } : wire;
+      return { order: sent, signature, orderbookId: meta.orderbookId, type: meta.type };
     }),
   );
 }

@@ -27,6 +27,7 @@ export const OPTIONS = {
   deadline: { type: 'string' },
   'maker-only': { type: 'boolean' },
   'taker-once': { type: 'boolean' },
+  amm: { type: 'boolean' },
   all: { type: 'boolean' },
   status: { type: 'string' },
   book: { type: 'string' },

@@ -2,7 +2,9 @@ import { getBooks } from '../actions/get-books.js';
 import { toDisplay } from '../amounts.js';
 import type { Client } from '../client.js';
 import type { OrderbookItem } from '../types.js';
+import { UsageError } from './arguments.js';
 import { CommandError } from './command.js';
+import { pairOf } from './output.js';
 
 /** The most books `GET /books` gives in one page. */
 const PAGE = 500;
@@ -43,4 +45,16 @@ export function tokensOf(book: OrderbookItem): { base: BookToken; quote: BookTok
 /** Raw units of a token as `1.5 WHBAR`. */
 export function tokenAmount(raw: string | bigint, token: BookToken): string {
   return `${toDisplay(raw, token.decimals)} ${token.symbol}`;
+}
+
+/**
+ * `--amm` as the pool opt-in of an order or a quote on `book`: refused on a book that routes into
+ * no pool (`isAMMEnabled: 0`), where the server would ignore it and trade the book alone.
+ */
+export function poolOptIn(book: OrderbookItem, amm: boolean | undefined): boolean {
+  if (amm !== true) return false;
+  if (book.isAMMEnabled !== 1) {
+    throw new UsageError(`--amm: book ${book.id} (${pairOf(book)}) has no pool to route into (isAMMEnabled 0); leave out --amm`);
+  }
+  return true;
 }

@@ -212,6 +212,7 @@ describe('quote', () => {
       'expected       0.747 USDC',
       'suggested min  0.743265 USDC  (expected less 0.5 %)',
       'fillable       yes',
+      'pool           not included (--amm includes it)',
     ]);
   });
 
@@ -224,6 +225,7 @@ describe('quote', () => {
       'expected cost  0.3765 USDC',
       'suggested max  0.378383 USDC  (expected plus 0.5 %)',
       'fillable       yes',
+      'pool           not included (--amm includes it)',
     ]);
   });
 

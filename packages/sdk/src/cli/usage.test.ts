@@ -197,9 +197,14 @@ describe('help', () => {
     const place = await cli.run(['order', 'place', '--help']);
     expect(place.code).toBe(0);
     expect(place.out.split('\n')[0]).toBe(
-      'Usage: dex-trade order place <book> --side buy|sell --price P --size S [--deadline SECONDS] [--maker-only] [--taker-once]',
+      'Usage: dex-trade order place <book> --side buy|sell --price P --size S [--deadline SECONDS] [--maker-only] [--taker-once] [--amm]',
     );
     expect(place.out).toContain('--spend Q            quote amount a market buy spends');
+    expect(place.out).toContain('order place <book> --type market --side buy --spend Q [--price WORST] [--taker-once] [--amm]');
+    expect(place.out).toContain("--amm                may take part of its size from the book's pool");
+    const quote = await cli.run(['quote', '--help']);
+    expect(quote.out.split('\n')[0]).toBe('Usage: dex-trade quote <book> --sell AMOUNT | --buy AMOUNT [--amm]');
+    expect(quote.out).toContain("--amm           include the book's pool, as an order placed with --amm trades");
     const order = await cli.run(['order', '--help']);
     expect(order.code).toBe(0);
     expect(order.out.split('\n')[0]).toBe('Usage: dex-trade order <command> [options]');

@@ -65,6 +65,10 @@ export function checkBuiltOrder(
     differs('output.recipient', (request.recipient ?? expected.signer.swapper).toLowerCase(), output.recipient);
     differs('makerOnly', isSet(request.makerOnly), order.makerOnly);
     differs('takerOnce', isSet(request.takerOnce), order.takerOnce);
+    // The build may turn an opt-in down (a book without a pool), never opt in an order that did not ask.
+    if (built.meta.isAMMEnabled === true && !isSet(request.isAMMEnabled)) {
+      throw new OrderMismatchError(index, 'meta.isAMMEnabled', 'the order did not opt in to the pool');
+    }
     if (request.type === 'LIMIT' && request.deadline !== undefined) {
       const latest = BigInt(Math.max(Number(request.deadline), expected.now + DEADLINE_FLOOR_SECONDS));
       if (info.deadline > latest) {

@@ -137,11 +137,15 @@ export interface ServedCli {
 /**
  * Starts the real server on loopback (and runs `seed` on it) before the file's tests, with a
  * {@link TraderCli} of its own state folder, and stops both after them. Read the fields inside tests.
+ * `env` is the server's (`{ CHAIN: 'devnet' }` for the devnet chain and its pools).
  */
-export function serveTraderCli(seed: (api: TestServer) => Promise<unknown> = async () => {}): ServedCli {
+export function serveTraderCli(
+  seed: (api: TestServer) => Promise<unknown> = async () => {},
+  env: Record<string, string> = {},
+): ServedCli {
   const served: { api?: TestServer; cli?: TraderCli } = {};
   beforeAll(async () => {
-    served.api = await startTestServer();
+    served.api = await startTestServer(env);
     served.cli = await TraderCli.create(served.api.url);
     await seed(served.api);
   });

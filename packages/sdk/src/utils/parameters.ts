@@ -120,3 +120,15 @@ export function oneOfParameter<T extends string>(value: T, allowed: readonly T[]
     details: `got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 50)) : typeof value}`,
   });
 }
+
+/**
+ * A boolean query flag as `true`/`false`, or undefined (left out, the server's default) when not
+ * given. Anything else would be read by the server in its own way: refused here.
+ */
+export function flagParameter(value: boolean | undefined, parameter: string): 'true' | 'false' | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') {
+    throw new InvalidParameterError(parameter, `${parameter} must be true or false`, { details: `got ${typeof value}` });
+  }
+  return value ? 'true' : 'false';
+}
