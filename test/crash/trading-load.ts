@@ -119,7 +119,8 @@ function placeMarket(wallet: Wallet, book: Book, next: () => number): Promise<vo
   // A buy spends 0.1 to 1 USDC; a sell 0.5 to 3 WHBAR, in whole size steps of 0.1.
   const inputAmount =
     side === 'buy' ? 100_000n * BigInt(1 + Math.floor(next() * 10)) : 10_000_000n * BigInt(5 + Math.floor(next() * 26));
-  return save(wallet, [marketOrderRequest(book, { side, inputAmount })]);
+  // Half of them opt in to book 1's pool.
+  return save(wallet, [marketOrderRequest(book, { side, inputAmount, isAMMEnabled: next() < 0.5 })]);
 }
 
 async function cancelSome(wallet: Wallet, next: () => number): Promise<void> {

@@ -12,7 +12,8 @@ import type { TickGrid } from './tick-grid.js';
 /**
  * The second account: it now and then sends a market order into a book, buying and selling in
  * turn on each book so its inventory (and the maker's) stays about level. Each order is priced by
- * the exact-input quote, so it never pays more than the quote's slippage buffer.
+ * the exact-input quote, so it never pays more than the quote's slippage buffer. On a book that
+ * routes into its pool it opts in, quote and order alike, so routing has takers to serve.
  */
 export class Taker {
   private readonly nextSide = new Map<number, OrderSide>();
@@ -29,10 +30,12 @@ export class Taker {
     this.nextSide.set(book.id, side === 'buy' ? 'sell' : 'buy');
     // A sell spends base size steps; a buy spends their quote value at the mid, exactly as a limit order would.
     const sizing = limitOrderRequest(book, { side, price: grid.price(midTicks), size: grid.size(steps) });
+    const isAMMEnabled = book.isAMMEnabled === 1;
     const quote = await getExactInputQuote(this.client, {
       orderbookId: book.id,
       inputToken: sizing.inputToken,
       inputAmount: sizing.inputAmount,
+      isAMMEnabled,
     });
     if (!quote.fillable || BigInt(quote.snappedInputAmount) === 0n || BigInt(quote.suggestedOutputAmount) === 0n) {
       return undefined;
@@ -43,6 +46,7 @@ export class Taker {
           side,
           inputAmount: quote.snappedInputAmount,
           minOutputAmount: quote.suggestedOutputAmount,
+          isAMMEnabled,
         }),
       ],
     });

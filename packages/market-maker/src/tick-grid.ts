@@ -1,7 +1,7 @@
 import { type BookForOrders, bookGrid, type MarketGrid, type OrderbookItem, snapPrice } from '@dex/sdk';
 
 /** What the bot needs of a `GET /books` item: its grid, tokens and last price. */
-export type QuotedBookItem = BookForOrders & Pick<OrderbookItem, 'baseTokenId' | 'quoteTokenId' | 'quotePrice'>;
+export type QuotedBookItem = BookForOrders & Pick<OrderbookItem, 'baseTokenId' | 'quoteTokenId' | 'quotePrice' | 'isAMMEnabled'>;
 
 /**
  * A book's grid in whole numbers: prices in ticks and sizes in size steps, so the bot never rounds

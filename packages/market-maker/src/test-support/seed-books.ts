@@ -11,6 +11,8 @@ type Grid = Pick<QuotedBookItem, 'tickStep' | 'sizeStep' | 'lotSize' | 'minNotio
 function item(id: number, base: keyof typeof TOKENS, quote: keyof typeof TOKENS, grid: Grid): QuotedBookItem {
   return {
     id,
+    // Books 1 and 2 route into their pools.
+    isAMMEnabled: id === 3 ? 0 : 1,
     baseTokenId: TOKENS[base].id,
     quoteTokenId: TOKENS[quote].id,
     baseTokenEvmAddress: TOKENS[base].address,
