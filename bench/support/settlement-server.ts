@@ -104,19 +104,15 @@ export async function addLiquidity(server: Server, symbols: readonly [string, st
 
 /**
  * Waits until the book's engine trades with the pool: a fresh quote (a caller with a JWT) for a
- * little base costs less with the pool than on the book alone.
+ * little base costs less with the pool than on the book alone. Both say isAMMEnabled: quotes
+ * include the pool by default at acffb5a, and only when asked after it.
  */
 export async function poolInEngine(server: Server, market: Market, trader: Account): Promise<void> {
   const url = `/books/${BENCH_BOOK.id}/quote/exact-output?outputToken=${market.base}&outputAmount=${market.grid.baseAmount(2)}`;
   const until = performance.now() + POOL_WAIT_MS;
   for (;;) {
     const quote = (bookAlone: boolean) =>
-      server.client.json<{ expectedInputAmount: string }>(
-        'GET',
-        `${url}${bookAlone ? '&isAMMEnabled=false' : ''}`,
-        undefined,
-        trader.token,
-      );
+      server.client.json<{ expectedInputAmount: string }>('GET', `${url}&isAMMEnabled=${!bookAlone}`, undefined, trader.token);
     const [withPool, alone] = await Promise.all([quote(false), quote(true)]);
     if (BigInt(withPool.expectedInputAmount) < BigInt(alone.expectedInputAmount)) return;
     if (performance.now() > until)
