@@ -9,5 +9,6 @@ describe('kill -9 under a mixed load', () => {
     expect(report).toMatchObject({ lost: 0, doubleSettled: 0, stalled: 0, otherFaults: 0 });
     expect(report.acknowledgedOrders).toBeGreaterThan(0);
     expect(report.trades).toBeGreaterThan(0);
+    expect(report.swaps).toBeGreaterThan(0);
   }, 600_000);
 });

@@ -25,6 +25,7 @@ export interface CrashReport {
   readonly acknowledgedCancels: number;
   readonly acknowledgedFloors: number;
   readonly trades: number;
+  readonly swaps: number;
   readonly lost: number;
   readonly doubleSettled: number;
   readonly stalled: number;
@@ -143,6 +144,7 @@ export async function runCrashRounds(options: CrashRoundsOptions): Promise<Crash
       acknowledgedCancels: sum((wallet) => wallet.cancels.size),
       acknowledgedFloors: sum((wallet) => wallet.floors.length),
       trades: last?.trades ?? 0,
+      swaps: last?.swaps ?? 0,
       lost: totals.lost,
       doubleSettled: totals.doubleSettled,
       stalled: last?.stalled ?? 0,
@@ -171,7 +173,7 @@ export function formatReport(report: CrashReport): string {
   return [
     `rounds                ${report.rounds}`,
     `acknowledged orders   ${report.acknowledgedOrders} (cancels ${report.acknowledgedCancels}, floors ${report.acknowledgedFloors})`,
-    `fills                 ${report.trades}`,
+    `fills                 ${report.trades} (${report.swaps} with the pool)`,
     `lost                  ${report.lost}`,
     `double-settled        ${report.doubleSettled}`,
     `stalled               ${report.stalled}`,

@@ -9,6 +9,8 @@ import type { Wallet } from './trading-load.js';
 /** What one look at the service and its chain found; every count but `reverted` and `trades` is a fault. */
 export interface RoundFindings {
   readonly trades: number;
+  /** Of the trades, swaps of opted-in takers with book 1's pool. */
+  readonly swaps: number;
   /** Acknowledged orders the API does not have, or has under another hash. */
   readonly lost: number;
   readonly inconsistent: number;
@@ -88,6 +90,7 @@ function units(text: string): bigint {
 
 interface SettlementRow {
   trade_id: number;
+  maker_order_id: number | null;
   status: string;
   tx_hash: string | null;
   reason: string | null;
@@ -149,7 +152,7 @@ export async function checkRound(service: ServiceUnderTest, wallets: readonly Wa
 }
 
 async function checkSettlements(db: SqlDatabase, reads: ReturnType<typeof reactorReads>, problems: string[]) {
-  const rows = db.prepare<SettlementRow>('SELECT trade_id, status, tx_hash, reason FROM settlements').all();
+  const rows = db.prepare<SettlementRow>('SELECT trade_id, maker_order_id, status, tx_hash, reason FROM settlements').all();
   const logs = await reads.client.getLogs({ address: reads.address, fromBlock: 0n });
   const events = new Map<number, string[]>();
   // A swap with book 1's pool settles with PoolFilled, a fill between two orders with Filled.
@@ -194,7 +197,8 @@ async function checkSettlements(db: SqlDatabase, reads: ReturnType<typeof reacto
       problems.push(`the chain settled fill ${id}, which the store does not know`);
     }
   }
-  return { trades: rows.length, doubleSettled, stalled, reverted, settlementMismatches };
+  const swaps = rows.filter((row) => row.maker_order_id === null).length;
+  return { trades: rows.length, swaps, doubleSettled, stalled, reverted, settlementMismatches };
 }
 
 async function checkCancels(

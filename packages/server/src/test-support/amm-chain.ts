@@ -21,6 +21,12 @@ import { DEVNET_TOKENS } from '../application/markets/seed.js';
 export type TokenSymbol = 'WHBAR' | 'USDC' | 'SAUCE';
 
 const FOREVER = maxUint256;
+/**
+ * Gas of the farm's and the staking contract's writes: their cost depends on the time since the
+ * last reward update, which differs between the estimate and the mined block (chain.at), so an
+ * estimate can fall short.
+ */
+const REWARD_WRITE_GAS = 3_000_000n;
 
 /**
  * An anvil devnet with the registry's devnet tokens at their ledger (long-zero) addresses and the
@@ -144,20 +150,40 @@ export class AmmChain {
 
   async addFarm(allocPoint: bigint, lpToken: Address): Promise<void> {
     await this.mined(
-      this.operator.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'add', args: [allocPoint, lpToken] }),
+      this.operator.writeContract({
+        address: this.amm.farm,
+        abi: Farm.abi,
+        functionName: 'add',
+        args: [allocPoint, lpToken],
+        gas: REWARD_WRITE_GAS,
+      }),
     );
   }
 
   async setAllocation(pid: bigint, allocPoint: bigint): Promise<void> {
     await this.mined(
-      this.operator.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'set', args: [pid, allocPoint] }),
+      this.operator.writeContract({
+        address: this.amm.farm,
+        abi: Farm.abi,
+        functionName: 'set',
+        args: [pid, allocPoint],
+        gas: REWARD_WRITE_GAS,
+      }),
     );
   }
 
   /** The farm's rates: SAUCE raw units and native wei per second. */
   async setEmissions(saucePerSecond: bigint, nativePerSecond: bigint): Promise<void> {
     const args = [saucePerSecond, nativePerSecond] as const;
-    await this.mined(this.operator.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'setEmissions', args }));
+    await this.mined(
+      this.operator.writeContract({
+        address: this.amm.farm,
+        abi: Farm.abi,
+        functionName: 'setEmissions',
+        args,
+        gas: REWARD_WRITE_GAS,
+      }),
+    );
   }
 
   /** Stakes LP tokens in a farm (in a block of `atSeconds` when given). */
@@ -167,25 +193,49 @@ export class AmmChain {
     );
     if (atSeconds !== undefined) await this.at(atSeconds);
     await this.mined(
-      wallet.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'deposit', args: [pid, amount] }),
+      wallet.writeContract({
+        address: this.amm.farm,
+        abi: Farm.abi,
+        functionName: 'deposit',
+        args: [pid, amount],
+        gas: REWARD_WRITE_GAS,
+      }),
     );
   }
 
   async withdraw(wallet: DevnetWallet, pid: bigint, amount: bigint): Promise<void> {
     await this.mined(
-      wallet.writeContract({ address: this.amm.farm, abi: Farm.abi, functionName: 'withdraw', args: [pid, amount] }),
+      wallet.writeContract({
+        address: this.amm.farm,
+        abi: Farm.abi,
+        functionName: 'withdraw',
+        args: [pid, amount],
+        gas: REWARD_WRITE_GAS,
+      }),
     );
   }
 
   async enterStaking(wallet: DevnetWallet, sauce: bigint): Promise<void> {
     await this.mined(
-      wallet.writeContract({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'enter', args: [sauce] }),
+      wallet.writeContract({
+        address: this.amm.staking,
+        abi: SauceStaking.abi,
+        functionName: 'enter',
+        args: [sauce],
+        gas: REWARD_WRITE_GAS,
+      }),
     );
   }
 
   async leaveStaking(wallet: DevnetWallet, shares: bigint): Promise<void> {
     await this.mined(
-      wallet.writeContract({ address: this.amm.staking, abi: SauceStaking.abi, functionName: 'leave', args: [shares] }),
+      wallet.writeContract({
+        address: this.amm.staking,
+        abi: SauceStaking.abi,
+        functionName: 'leave',
+        args: [shares],
+        gas: REWARD_WRITE_GAS,
+      }),
     );
   }
 
