@@ -26,13 +26,12 @@ export interface RecordedBlocks {
 }
 
 /**
- * Follows the reactor's events, the source of truth for fills: a `Filled` (or, for a swap with a
- * pool, `PoolFilled`) event settles its trade
- * (the trade tape and both histories get the transaction hash); a `FillRejected` event undoes its
- * trade on the books. It reads from the block after its stored cursor, so a restart catches up on
- * whatever happened while the service was down, and applying an event twice changes nothing.
- * Blocks whose every transaction was the operator's and applied from its receipt are not read
- * again.
+ * Follows the reactor's events, the source of truth for fills: a `Filled` event (`PoolFilled` for a
+ * swap with a pool) settles its trade (the trade tape and the histories get the transaction hash);
+ * a `FillRejected` event undoes its trade on the books. It reads from the block after its stored
+ * cursor, so a restart catches up on whatever happened while the service was down, and applying an
+ * event twice changes nothing. Blocks whose every transaction was the operator's and applied from
+ * its receipt are not read again.
  */
 export class ReactorIndexer {
   private readonly cursorName: string;

@@ -1,4 +1,4 @@
-import { affordableSteps, BUY, type CancelReason, type OpenOrder, type OrderTerms, SELL } from '@dex/core';
+import { affordableSteps, BUY, type CancelReason, type MatchingEngine, type OpenOrder, type OrderTerms, SELL } from '@dex/core';
 import { ExpiryQueue } from '../../domain/orders/expiry-queue.js';
 import { type LiveOrder, LiveOrders, liveOrderOf } from '../../domain/orders/live-orders.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
@@ -88,8 +88,7 @@ export class DeskBooks {
     const engine = this.engines.engine(order.bookId);
     if (engine === undefined) throw new Error(`no market ${order.bookId}`);
     if (terms.kind === 'budget') {
-      const pool = order.useAmm && engine.pool !== undefined ? { reserves: engine.pool, grid: market.grid } : undefined;
-      order.quantitySteps = engine.isHalted ? 0 : affordableSteps(engine, market.grid, terms.budgetQuote, terms.priceTicks, pool);
+      order.quantitySteps = engine.isHalted ? 0 : this.affordable(engine, market, order, terms.budgetQuote, terms.priceTicks);
       if (order.quantitySteps === 0) {
         turn.finish(order, 'CANCELED', 'IMMEDIATE_OR_CANCEL');
         this.drain(turn);
@@ -103,6 +102,32 @@ export class DeskBooks {
   placeAgain(turn: OrderTurn, order: LiveOrder): void {
     this.track(order);
     this.execute(turn, this.market(order.bookId), order, order.quantitySteps - order.filledSteps, 'GTC');
+  }
+
+  /**
+   * Sends a market order back through matching, immediate-or-cancel, for `steps` a refused swap
+   * gave back; a buy takes no more than what is left of its signed budget affords.
+   */
+  takeAgain(turn: OrderTurn, order: LiveOrder, steps: number): void {
+    const market = this.market(order.bookId);
+    const engine = this.engines.engine(order.bookId);
+    if (engine === undefined) throw new Error(`no market ${order.bookId}`);
+    const quantity =
+      order.side === BUY
+        ? Math.min(steps, this.affordable(engine, market, order, order.inputAmount - order.filledInput, order.priceTicks))
+        : steps;
+    this.live.set(order);
+    if (quantity === 0) {
+      turn.finish(order, 'CANCELED', 'IMMEDIATE_OR_CANCEL');
+      this.drain(turn);
+      return;
+    }
+    this.execute(turn, market, order, quantity, 'IOC');
+  }
+
+  /** Whether a market order may still take: before its deadline, on a trading book. */
+  canTakeAgain(order: LiveOrder, now: number): boolean {
+    return order.deadlineMs > now && this.engines.engine(order.bookId)?.isHalted === false;
   }
 
   /** Gives a resting order back quantity in place, keeping its time priority. */
@@ -149,6 +174,12 @@ export class DeskBooks {
     ]);
     turn.absorb(market, events);
     this.drain(turn);
+  }
+
+  /** Whole size steps a quote budget buys up to a price: from the book, and the pool for an order that opted in. */
+  private affordable(engine: MatchingEngine, market: Market, order: LiveOrder, budget: bigint, limitTicks: number): number {
+    const pool = order.useAmm && engine.pool !== undefined ? { reserves: engine.pool, grid: market.grid } : undefined;
+    return affordableSteps(engine, market.grid, budget, limitTicks, pool);
   }
 
   /** Runs the cancels that events asked for (OCO partners), until none is left. */

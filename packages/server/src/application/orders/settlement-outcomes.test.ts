@@ -214,3 +214,58 @@ describe('settlement outcomes of swaps with the pool', () => {
     expect(desk.engines.engine(1)?.pool).toEqual(reserves);
   });
 });
+
+describe('settlement outcomes of a market order swapping with the pool', () => {
+  const reserves = { base: 400_000_000_000n, quote: 1_000_000_000n };
+
+  /** A market sell of 1 WHBAR that opted in, at no less than 0.248: the pool (about 0.2492 after its fee) takes it all. */
+  async function marketSell() {
+    desk.engines.pools.synced(1, reserves, 1n);
+    desk.engines.refreshPool(1);
+    const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
+    const candidate = limitCandidate('0.0.8', SELL, 24_800, 10, nonce, { useAmm: true });
+    const [order] = await desk.acceptance.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
+    const [swap] = await desk.store.settlements.pending(10);
+    if (order === undefined || swap === undefined) throw new Error('no swap');
+    const { tradeId, price, baseAmount, quoteAmount } = swap;
+    const refused: FailedFill = {
+      tradeId,
+      bookId: 1,
+      makerOrderId: null,
+      takerOrderId: order.id,
+      price,
+      baseAmount,
+      quoteAmount,
+      culprit: null,
+      reason: 'SETTLEMENT_FAILED',
+    };
+    return { order, swap, refused };
+  }
+
+  it('takes the quantity of a refused swap again at once', async () => {
+    const { order, swap, refused } = await marketSell();
+    await desk.outcomes.unwindFills([refused]);
+    const [again] = await desk.store.settlements.pending(10);
+    expect(again).toMatchObject({ maker: null, baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount });
+    expect(again?.tradeId).not.toBe(swap.tradeId);
+    expect(await desk.store.orders.get(order.id)).toMatchObject({ status: 'FILLED', filledSteps: 10 });
+    const history = await desk.store.orders.history(order.id);
+    expect(history.map((event) => event.type)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'FILLED']);
+  });
+
+  it('ends the order with the smaller fill when nothing meets its limit any more', async () => {
+    const { order, refused } = await marketSell();
+    // The pool has fallen to 0.2 meanwhile, below the order's 0.248.
+    desk.engines.pools.synced(1, { base: 500_000_000_000n, quote: 1_000_000_000n }, 2n);
+    desk.engines.refreshPool(1);
+    await desk.outcomes.unwindFills([refused]);
+    expect(await desk.store.settlements.pending(10)).toEqual([]);
+    expect(await desk.store.orders.get(order.id)).toMatchObject({
+      status: 'CANCELED',
+      reason: 'IMMEDIATE_OR_CANCEL',
+      filledSteps: 0,
+    });
+    const history = await desk.store.orders.history(order.id);
+    expect(history.map((event) => event.type)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'CANCELED']);
+  });
+});

@@ -7,9 +7,13 @@ import type { Store } from '../../ports/store/ports.js';
 import { type DeskBooks, storedLiveOrder } from './desk-books.js';
 import type { DeskSequencer } from './desk-sequencer.js';
 
+/** How a market order ends by matching alone: filled, or the rest cancelled as immediate-or-cancel. */
+const MATCHED_OUT = new Set<string | null>([null, 'IMMEDIATE_OR_CANCEL']);
+
 /**
  * The desk's settlement-outcome stage: undoes trades the reactor will not settle. Both orders (or
- * the taker alone, for a swap with the pool, which the pool's snapshot then forgets) get
+ * the taker alone, for a swap with the pool, which the pool's snapshot then forgets; a market
+ * order whose swap was refused takes that quantity again at once) get
  * the quantity back; the order at fault is cancelled with the reason; the other trades on: in
  * place when it still rests, placed anew when the trade had completed it and it can still trade (a
  * limit order before its deadline), else it keeps its end state with the smaller fill. Trades
@@ -72,11 +76,16 @@ export class SettlementOutcomes {
     // An order that ended otherwise (cancelled, expired) keeps its status with the smaller fill.
     if (live !== undefined || completed) order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
     turn.revertFill(order, { tradeId, price, baseAmount, quoteAmount, role }, failure.reason);
-    const belowFloor = completed && order.nonce < (await this.store.nonces.floor(order.account));
+    // A market order whose swap a moved pool refused takes that quantity again, immediately.
+    const retake = failure.makerOrderId === null && !atFault && order.type === 'MARKET' && MATCHED_OUT.has(order.reason);
+    const belowFloor = (completed || retake) && order.nonce < (await this.store.nonces.floor(order.account));
     if (live !== undefined || (completed && !atFault && !belowFloor && books.canTradeAgain(order, turn.time))) {
       if (atFault) books.remove(turn, order, failure.reason);
       else if (live !== undefined) books.replenish(turn, order, steps);
       else books.placeAgain(turn, order);
+    } else if (retake && !belowFloor && books.canTakeAgain(order, turn.time)) {
+      order.status = order.filledSteps === 0 ? 'OPEN' : 'PARTIALLY_FILLED';
+      books.takeAgain(turn, order, steps);
     } else if (completed) {
       turn.finish(
         order,
