@@ -1,7 +1,7 @@
 import { generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { seedBookOneDepth } from '../test-support/server.js';
-import { answerRecordingFetch, serveTraderCli } from '../test-support/trader-cli.js';
+import { answerRecordingFetch, fieldsOf, serveTraderCli } from '../test-support/trader-cli.js';
 
 /** Book 1 (WHBAR/USDC): asks 2 @ 0.25 and 3 @ 0.251, bid 5 @ 0.249, from another account. */
 const served = serveTraderCli((api) => seedBookOneDepth(api.server));
@@ -15,19 +15,6 @@ async function json(argv: readonly string[], env: Record<string, string>, path: 
   expect(run).toMatchObject({ code: 0, err: '' });
   const answer = recorder.answers.find((candidate) => new URL(candidate.url).pathname === path);
   return { output: JSON.parse(run.out), answer: JSON.parse(answer?.body ?? 'null'), recorder };
-}
-
-/** `label  value` lines of a plain command output, as a record. */
-function fieldsOf(out: string): Record<string, string> {
-  return Object.fromEntries(
-    out.split('\n').map((line) => [
-      line.split(/\s{2,}/)[0],
-      line
-        .split(/\s{2,}/)
-        .slice(1)
-        .join('  '),
-    ]),
-  );
 }
 
 describe('order place, list, history and cancel', () => {

@@ -6,7 +6,7 @@ import { createClient } from '../client.js';
 import { secp256k1Signer } from '../signing/secp256k1-signer.js';
 import { addBookOnePool, fundOnDevnet, tradesTakenBy } from '../test-support/pools.js';
 import type { TestServer } from '../test-support/server.js';
-import { answerRecordingFetch, serveTraderCli } from '../test-support/trader-cli.js';
+import { answerRecordingFetch, fieldsOf, serveTraderCli } from '../test-support/trader-cli.js';
 import type { OrderbookItem } from '../types.js';
 
 /** Book 1 with its pool (4,000 WHBAR, 1,000 USDC) and an ask of 10 WHBAR at 0.252 from another account. */
@@ -39,19 +39,6 @@ async function fundedTrader(): Promise<Record<string, string>> {
   const key = generatePrivateKey();
   await fundOnDevnet(served.api.server, privateKeyToAccount(key).address);
   return { DEX_PRIVATE_KEY: key };
-}
-
-/** `label  value` lines of a plain command output, as a record. */
-function fieldsOf(out: string): Record<string, string> {
-  return Object.fromEntries(
-    out.split('\n').map((line) => [
-      line.split(/\s{2,}/)[0],
-      line
-        .split(/\s{2,}/)
-        .slice(1)
-        .join('  '),
-    ]),
-  );
 }
 
 /** The query flag isAMMEnabled of the quotes a run asked for. */

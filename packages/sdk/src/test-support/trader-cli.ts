@@ -155,3 +155,16 @@ export function serveTraderCli(
   });
   return served as ServedCli;
 }
+
+/** `label  value` lines of a plain command output, as a record. */
+export function fieldsOf(out: string): Record<string, string> {
+  return Object.fromEntries(
+    out.split('\n').map((line) => [
+      line.split(/\s{2,}/)[0],
+      line
+        .split(/\s{2,}/)
+        .slice(1)
+        .join('  '),
+    ]),
+  );
+}

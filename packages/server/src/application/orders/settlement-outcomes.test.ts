@@ -165,6 +165,23 @@ describe('settlement outcomes', () => {
   });
 });
 
+/** A queued swap with the pool, refused by the reactor because the pool moved (no one at fault). */
+function refusedSwap(swap: UnsettledTrade): FailedFill {
+  const { tradeId, bookId, price, baseAmount, quoteAmount } = swap;
+  const takerOrderId = swap.taker.orderId;
+  return {
+    tradeId,
+    bookId,
+    makerOrderId: null,
+    takerOrderId,
+    price,
+    baseAmount,
+    quoteAmount,
+    culprit: null,
+    reason: 'SETTLEMENT_FAILED',
+  };
+}
+
 describe('settlement outcomes of swaps with the pool', () => {
   /** Book 1's pool at 0.25 USDC a WHBAR: 4,000 WHBAR and 1,000 USDC. */
   const reserves = { base: 400_000_000_000n, quote: 1_000_000_000n };
@@ -181,23 +198,10 @@ describe('settlement outcomes of swaps with the pool', () => {
     const moved = desk.engines.engine(1)?.pool;
     expect(moved).toEqual({ base: reserves.base - swap.baseAmount, quote: reserves.quote + swap.quoteAmount });
 
-    const { tradeId, price, baseAmount, quoteAmount } = swap;
-    await desk.outcomes.unwindFills([
-      {
-        tradeId,
-        bookId: 1,
-        makerOrderId: null,
-        takerOrderId: order.id,
-        price,
-        baseAmount,
-        quoteAmount,
-        culprit: null,
-        reason: 'SETTLEMENT_FAILED',
-      },
-    ]);
+    await desk.outcomes.unwindFills([refusedSwap(swap)]);
     const [again] = await desk.store.settlements.pending(10);
-    expect(again).toMatchObject({ maker: null, baseAmount, quoteAmount });
-    expect(again?.tradeId).not.toBe(tradeId);
+    expect(again).toMatchObject({ maker: null, baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount });
+    expect(again?.tradeId).not.toBe(swap.tradeId);
     // The engine swapped again from the reserves it had before the refused swap.
     expect(desk.engines.engine(1)?.pool).toEqual(moved);
     const history = await desk.store.orders.history(order.id);
@@ -227,19 +231,7 @@ describe('settlement outcomes of a market order swapping with the pool', () => {
     const [order] = await desk.acceptance.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
     const [swap] = await desk.store.settlements.pending(10);
     if (order === undefined || swap === undefined) throw new Error('no swap');
-    const { tradeId, price, baseAmount, quoteAmount } = swap;
-    const refused: FailedFill = {
-      tradeId,
-      bookId: 1,
-      makerOrderId: null,
-      takerOrderId: order.id,
-      price,
-      baseAmount,
-      quoteAmount,
-      culprit: null,
-      reason: 'SETTLEMENT_FAILED',
-    };
-    return { order, swap, refused };
+    return { order, swap, refused: refusedSwap(swap) };
   }
 
   it('takes the quantity of a refused swap again at once', async () => {
