@@ -104,11 +104,21 @@ export function swapOf(pool: PoolReserves, grid: PoolGrid, takerSide: Side, step
   if (takerSide === BUY) {
     const quote = amountIn(base, pool.quote, pool.base);
     if (quote === undefined) return undefined;
-    return { steps, base, quote, after: { base: pool.base - base, quote: pool.quote + quote } };
+    return { steps, base, quote, after: reservesAfter(pool, takerSide, base, quote) };
   }
   const quote = amountOut(base, pool.base, pool.quote);
   if (quote === 0n) return undefined;
-  return { steps, base, quote, after: { base: pool.base + base, quote: pool.quote - quote } };
+  return { steps, base, quote, after: reservesAfter(pool, takerSide, base, quote) };
+}
+
+/**
+ * The reserves after a taker's swap of `base` against `quote`: a buyer takes base out and pays
+ * quote in, a seller the other way round.
+ */
+export function reservesAfter(pool: PoolReserves, takerSide: Side, base: bigint, quote: bigint): PoolReserves {
+  return takerSide === BUY
+    ? { base: pool.base - base, quote: pool.quote + quote }
+    : { base: pool.base + base, quote: pool.quote - quote };
 }
 
 function min(a: bigint, b: bigint): bigint {

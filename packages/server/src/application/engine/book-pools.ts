@@ -1,4 +1,4 @@
-import { BUY, type PoolReserves, type Side } from '@dex/core';
+import { type PoolReserves, reservesAfter, type Side } from '@dex/core';
 
 /** A swap of one of the desk's takers with a book's pool, as the engine made it. */
 export interface OwnSwap {
@@ -47,13 +47,9 @@ export class BookPools {
   snapshot(bookId: number): PoolReserves | undefined {
     const book = this.books.get(bookId);
     if (book?.chain === undefined) return undefined;
-    let { base, quote } = book.chain.reserves;
-    for (const swap of book.swaps) {
-      const buys = swap.takerSide === BUY;
-      base += buys ? -swap.base : swap.base;
-      quote += buys ? swap.quote : -swap.quote;
-    }
-    return base > 0n && quote > 0n ? { base, quote } : undefined;
+    let reserves = book.chain.reserves;
+    for (const swap of book.swaps) reserves = reservesAfter(reserves, swap.takerSide, swap.base, swap.quote);
+    return reserves.base > 0n && reserves.quote > 0n ? reserves : undefined;
   }
 
   /** A swap the engine just made; its trade id follows once the turn is stored. */

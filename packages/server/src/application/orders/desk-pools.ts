@@ -32,19 +32,18 @@ export class DeskPools {
   /** Reserves read from the chain: each book on the pair's two tokens takes them, base and quote in its own order. */
   synced(pairs: readonly PairReserves[]): void {
     const { pools } = this.engines;
+    const byTokens = new Map(pairs.map((pair) => [`${pair.token0}:${pair.token1}`, pair]));
     for (const market of this.registry.list()) {
       const bookId = market.book.id;
       if (!pools.has(bookId)) continue;
       const base = market.base.evmAddress.toLowerCase();
       const quote = market.quote.evmAddress.toLowerCase();
-      for (const pair of pairs) {
-        const baseFirst = pair.token0 === base && pair.token1 === quote;
-        if (!baseFirst && !(pair.token0 === quote && pair.token1 === base)) continue;
-        const reserves = baseFirst
-          ? { base: pair.reserve0, quote: pair.reserve1 }
-          : { base: pair.reserve1, quote: pair.reserve0 };
-        if (pools.synced(bookId, reserves, pair.block)) this.engines.refreshPool(bookId);
-      }
+      // A pair orders its tokens by address (token0 < token1).
+      const pair = byTokens.get(base < quote ? `${base}:${quote}` : `${quote}:${base}`);
+      if (pair === undefined) continue;
+      const reserves =
+        pair.token0 === base ? { base: pair.reserve0, quote: pair.reserve1 } : { base: pair.reserve1, quote: pair.reserve0 };
+      if (pools.synced(bookId, reserves, pair.block)) this.engines.refreshPool(bookId);
     }
   }
 
