@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { processLives } from '@dex/contracts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,15 +35,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A devnet account the operator CLI made: its id, address and private key (hex), which only the test's signer sees. */
@@ -89,6 +81,10 @@ export class ServiceUnderTest {
           MARKET_MAKER: 'false',
           LOG_LEVEL: 'warn',
           VERIFY_WORKERS: '0',
+          // The shortest history the service allows, and compaction as often: every run checks fills
+          // older than what the node keeps, and kills that land around a compaction's restart.
+          DEVNET_CHAIN_HISTORY_BLOCKS: '64',
+          DEVNET_CHAIN_COMPACT_BLOCKS: '64',
         },
         stdio: ['ignore', log, log],
       });
@@ -117,7 +113,7 @@ export class ServiceUnderTest {
     } catch {
       // already gone
     }
-    await until(async () => (isAlive(pid) ? undefined : true), 'the service to die', 10_000, 10);
+    await until(async () => (processLives(pid) ? undefined : true), 'the service to die', 10_000, 10);
     this.child = null;
   }
 
@@ -133,7 +129,7 @@ export class ServiceUnderTest {
     const pid = this.nodePid();
     if (pid === null) throw new Error('no devnet node pid file');
     process.kill(pid, 'SIGKILL');
-    await until(async () => (isAlive(pid) ? undefined : true), 'the node to die', 10_000, 10);
+    await until(async () => (processLives(pid) ? undefined : true), 'the node to die', 10_000, 10);
     return pid;
   }
 
@@ -142,7 +138,7 @@ export class ServiceUnderTest {
     await until(
       async () => {
         const pid = this.nodePid();
-        if (pid === null || pid === gone || !isAlive(pid)) return undefined;
+        if (pid === null || pid === gone || !processLives(pid)) return undefined;
         const answer = await fetch(this.chain().rpcUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -188,14 +184,15 @@ export class ServiceUnderTest {
   /** SIGTERM (a clean stop, which stops the node too), then kill -9 of anything left. */
   async stop(): Promise<void> {
     const pid = this.child?.pid;
-    if (pid !== undefined) {
+    // A service that died already (its group gone) has nothing to stop.
+    if (pid !== undefined && processLives(pid)) {
       process.kill(-pid, 'SIGTERM');
-      await until(async () => (isAlive(pid) ? undefined : true), 'the service to stop', 30_000).catch(() =>
+      await until(async () => (processLives(pid) ? undefined : true), 'the service to stop', 30_000).catch(() =>
         process.kill(-pid, 'SIGKILL'),
       );
     }
     const node = this.nodePid();
-    if (node !== null && isAlive(node)) process.kill(node, 'SIGKILL');
+    if (node !== null && processLives(node)) process.kill(node, 'SIGKILL');
     this.child = null;
   }
 }

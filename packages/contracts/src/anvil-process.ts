@@ -72,18 +72,28 @@ export async function killAnvil(pid: number, timeoutMs: number): Promise<void> {
   await waitGone(pid, timeoutMs);
 }
 
-/** Whether a JSON-RPC node answers at `rpcUrl` with `chainId` within `timeoutMs`. */
-export async function answers(rpcUrl: string, chainId: number, timeoutMs: number): Promise<boolean> {
+/** The hex quantity a JSON-RPC node answers to a method without parameters, or null if it does not within `timeoutMs`. */
+async function quantity(rpcUrl: string, method: string, timeoutMs: number): Promise<bigint | null> {
   try {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
       signal: AbortSignal.timeout(timeoutMs),
     });
     const body = (await response.json()) as { result?: unknown };
-    return typeof body.result === 'string' && Number(body.result) === chainId;
+    return typeof body.result === 'string' ? BigInt(body.result) : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Whether a JSON-RPC node answers at `rpcUrl` with `chainId` within `timeoutMs`. */
+export async function answers(rpcUrl: string, chainId: number, timeoutMs: number): Promise<boolean> {
+  return (await quantity(rpcUrl, 'eth_chainId', timeoutMs)) === BigInt(chainId);
+}
+
+/** The node's head block number, or null if it does not answer within `timeoutMs`. */
+export function headOf(rpcUrl: string, timeoutMs: number): Promise<bigint | null> {
+  return quantity(rpcUrl, 'eth_blockNumber', timeoutMs);
 }

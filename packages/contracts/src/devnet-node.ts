@@ -10,11 +10,12 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
-import { answers, isAnvil, killAnvil, readPid, releasePidFile, runsOn, stopAnvil } from './anvil-process.js';
+import { dirname, join } from 'node:path';
+import { DevnetNodeError, findAnvil } from './anvil-binary.js';
+import { answers, headOf, isAnvil, killAnvil, readPid, releasePidFile, runsOn, stopAnvil } from './anvil-process.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { trimHistory } from './devnet-history.js';
 import { checkStateFile, type DevnetLog, keepGoodState } from './devnet-state.js';
 
 export interface DevnetNodeOptions {
@@ -56,10 +57,27 @@ export interface DevnetNodeOptions {
   readonly superviseMs?: number;
   /** Called after a supervised node was started again: its chain is the one its state file held. */
   readonly onRestart?: () => void;
-}
-
-export class DevnetNodeError extends Error {
-  override readonly name = 'DevnetNodeError';
+  /**
+   * Blocks of history the node keeps: the transactions and receipts (events) of older blocks are
+   * forgotten as new ones come, and older blocks are dropped from the state file whenever the node
+   * starts. Absent: the whole history, which grows with every transaction.
+   */
+  readonly historyBlocks?: number;
+  /**
+   * A supervised node that has mined this many blocks since it started is stopped (its state
+   * written) and started again on the same port with its history trimmed to `historyBlocks`: a
+   * pause of about a second, like a node restart. Block headers are the part of the history the
+   * node itself never forgets; this bounds them, so the state file and the node's work per
+   * transaction stay flat.
+   */
+  readonly compactEveryBlocks?: number;
+  /**
+   * States of past blocks the node keeps for reads at those blocks, in memory only. Absent: anvil's
+   * default, which writes every block's whole state to a folder of its own on disk (in the home
+   * folder, never removed after a crash), each write the size of the state: work per transaction
+   * that grows with the contracts' storage.
+   */
+  readonly pastStates?: number;
 }
 
 const LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
@@ -68,36 +86,6 @@ const STOP_TIMEOUT_MS = 10_000;
 const REATTACH_TIMEOUT_MS = 3_000;
 /** The node logs every request: its log file is emptied past this size. */
 const LOG_LIMIT_BYTES = 8 * 1024 * 1024;
-
-/** Where to look for anvil besides the pinned package; the caller's configuration reads them from its environment. */
-export interface AnvilLocation {
-  /** An explicit binary (`ANVIL_PATH`), used as is. */
-  readonly anvilPath?: string | null | undefined;
-  /** Folders to search for `anvil`, joined like `PATH`. */
-  readonly searchPath?: string | undefined;
-}
-
-/**
- * Where the anvil binary is: an explicit path, else the pinned `@foundry-rs/anvil-linux-amd64`
- * package on Linux x64 (an optional dependency, absent elsewhere), else an `anvil` in `searchPath`.
- */
-export function findAnvil(location: AnvilLocation = {}): string {
-  if (location.anvilPath) return location.anvilPath;
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
-    const binary = join(dirname(manifest), 'bin', 'anvil');
-    if (existsSync(binary)) return binary;
-  } catch {
-    // not installed on this platform
-  }
-  for (const dir of (location.searchPath ?? '').split(delimiter)) {
-    const candidate = join(dir, 'anvil');
-    if (dir !== '' && existsSync(candidate)) return candidate;
-  }
-  throw new DevnetNodeError(
-    'no anvil binary: install the optional dependency @foundry-rs/anvil-linux-amd64 (Linux x64), set ANVIL_PATH, or put anvil on PATH',
-  );
-}
 
 function anvilArgs(options: DevnetNodeOptions): string[] {
   const args = [
@@ -117,6 +105,8 @@ function anvilArgs(options: DevnetNodeOptions): string[] {
   if (options.stateFile !== null) {
     args.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2));
   }
+  if (options.historyBlocks !== undefined) args.push('--transaction-block-keeper', String(options.historyBlocks));
+  if (options.pastStates !== undefined) args.push('--prune-history', String(options.pastStates));
   return args;
 }
 
@@ -134,7 +124,17 @@ function tail(file: string, length: number): string {
  * good snapshot) and records its pid file.
  */
 async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number }> {
-  if (options.stateFile !== null) checkStateFile(options.stateFile, options.log);
+  if (options.stateFile !== null) {
+    checkStateFile(options.stateFile, options.log);
+    if (options.historyBlocks !== undefined && existsSync(options.stateFile)) {
+      const dropped = trimHistory(options.stateFile, options.historyBlocks);
+      if (dropped > 0)
+        options.log?.info(
+          { dropped, kept: options.historyBlocks },
+          "dropped the devnet chain's oldest blocks from its state file",
+        );
+    }
+  }
   const { child, port } = await spawnAnvil(options, logFile);
   const pid = child.pid as number;
   const { pidFile } = options;
@@ -201,6 +201,8 @@ export class DevnetNode {
   private readonly supervisor: NodeJS.Timeout | null;
   private restarting = false;
   private lastCopied = 0;
+  /** The head when the node started (a reattached or restarted one: at the first check); compaction counts blocks from it. */
+  private startHead: bigint | null = null;
 
   private constructor(
     private currentPid: number,
@@ -237,7 +239,9 @@ export class DevnetNode {
       if (options.logFile === undefined) rmSync(dirname(logFile), { recursive: true, force: true });
       throw error;
     });
-    return new DevnetNode(pid, `http://127.0.0.1:${port}`, port, false, options, logFile);
+    const node = new DevnetNode(pid, `http://127.0.0.1:${port}`, port, false, options, logFile);
+    node.startHead = await headOf(node.rpcUrl, REATTACH_TIMEOUT_MS);
+    return node;
   }
 
   /** The node named in the pid file, if it is anvil on this state file and answers at `rpcUrl`. */
@@ -257,20 +261,55 @@ export class DevnetNode {
   /** Starts the node again if it is gone; a failed start is logged and tried again at the next check. */
   private async supervise(): Promise<void> {
     if (this.stopped !== null || this.restarting || isAnvil(this.currentPid)) return;
+    await this.relaunch(
+      async () => {},
+      (gone, pid) =>
+        this.options.log?.warn(
+          { gone, pid, rpcUrl: this.rpcUrl },
+          'the devnet node was gone; started it again from its saved state',
+        ),
+    );
+  }
+
+  /** Stops the node (its state written) and starts it again, which trims its history, once it mined `every` blocks. */
+  private async compactIfDue(every: number): Promise<void> {
+    const head = await headOf(this.rpcUrl, REATTACH_TIMEOUT_MS);
+    if (head === null || this.stopped !== null || this.restarting) return;
+    this.startHead ??= head;
+    if (head - this.startHead < BigInt(every)) return;
+    const { stateFile } = this.options;
+    const size = (): number => (stateFile === null ? 0 : (statSync(stateFile, { throwIfNoEntry: false })?.size ?? 0));
+    const bytes = size();
+    await this.relaunch(
+      () => stopAnvil(this.currentPid, STOP_TIMEOUT_MS),
+      (_, pid) =>
+        this.options.log?.info(
+          { head: Number(head), bytes, compactedBytes: size(), pid, rpcUrl: this.rpcUrl },
+          `the devnet node mined ${every} blocks since it started; restarted it with its history trimmed`,
+        ),
+    );
+  }
+
+  /**
+   * Stops what runs, starts a node on the same port and state file (its history trimmed: blocks
+   * are counted again from its head), and tells the owner.
+   */
+  private async relaunch(stop: () => Promise<void>, started: (gone: number, pid: number) => void): Promise<void> {
     this.restarting = true;
     const { options } = this;
+    const gone = this.currentPid;
     try {
+      await stop();
       if (options.pidFile !== undefined) releasePidFile(options.pidFile, this.currentPid);
       const { pid } = await launch({ ...options, port: this.port }, this.logFile);
       if (this.stopped !== null) {
         await stopAnvil(pid, STOP_TIMEOUT_MS);
         return;
       }
-      options.log?.warn(
-        { gone: this.currentPid, pid, rpcUrl: this.rpcUrl },
-        'the devnet node was gone; started it again from its saved state',
-      );
       this.currentPid = pid;
+      // Counted from the next check: the owner hears of the restart at once, before any other read.
+      this.startHead = null;
+      started(gone, pid);
       options.onRestart?.();
     } catch (error) {
       options.log?.error({ err: error, rpcUrl: this.rpcUrl }, 'the devnet node is gone and could not be started again');
@@ -279,12 +318,16 @@ export class DevnetNode {
     }
   }
 
-  /** Periodic care: a whole state file is copied aside as the last good snapshot; the log is bounded. */
+  /**
+   * Periodic care: a whole state file is copied aside as the last good snapshot, a supervised node
+   * that mined `compactEveryBlocks` since it started is compacted, and the log is bounded.
+   */
   private tend(): void {
-    const { stateFile } = this.options;
+    const { stateFile, compactEveryBlocks } = this.options;
     try {
       const modified = stateFile === null ? 0 : (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0);
       if (stateFile !== null && modified !== this.lastCopied && keepGoodState(stateFile)) this.lastCopied = modified;
+      if (this.supervisor !== null && compactEveryBlocks !== undefined) void this.compactIfDue(compactEveryBlocks);
       if ((statSync(this.logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_LIMIT_BYTES) truncateSync(this.logFile, 0);
     } catch {
       // the next round tries again

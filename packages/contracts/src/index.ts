@@ -1,4 +1,5 @@
 export { type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-deployment.js';
+export { type AnvilLocation, DevnetNodeError, findAnvil } from './anvil-binary.js';
 export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
@@ -13,7 +14,8 @@ export {
   registerEd25519Key,
   type TestTokenSpec,
 } from './devnet-chain.js';
-export { type AnvilLocation, DevnetNode, DevnetNodeError, type DevnetNodeOptions, findAnvil } from './devnet-node.js';
+export { trimHistory } from './devnet-history.js';
+export { DevnetNode, type DevnetNodeOptions } from './devnet-node.js';
 export { type DevnetLog, goodStateFile } from './devnet-state.js';
 export {
   AmmFactory,
@@ -26,4 +28,5 @@ export {
   TestToken,
   TokenTransfers,
 } from './generated/artifacts.js';
+export { processLives } from './process-alive.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -75,6 +75,11 @@ export const HealthResponse = Type.Object({
   books: Type.Integer({ description: 'Number of order books loaded' }),
 });
 
+export const ReadyResponse = Type.Object({
+  status: Type.Literal('ready'),
+  dependencies: Type.Array(Type.String(), { description: 'What answered: `store`, and `chain` when fills settle on one' }),
+});
+
 export type FeeSide = Static<typeof FeeSide>;
 /** `GET /fees/:orderbookId`; rates in pips (1 pip = 0.0001 %). */
 export type FeeRates = Static<typeof FeesResponse>;
@@ -88,3 +93,5 @@ export type OnboardingStatus = Omit<Static<typeof OnboardingResponse>, 'pendingS
 export type SignatureDomain = Static<typeof SignatureDomainSchema>;
 /** `GET /health`. */
 export type Health = Static<typeof HealthResponse>;
+/** `GET /ready`. */
+export type Ready = Static<typeof ReadyResponse>;

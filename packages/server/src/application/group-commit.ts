@@ -80,6 +80,13 @@ export class GroupCommit<T> {
     setImmediate(due);
   }
 
+  /** Fails the current group without storing it (its waiters get `error`) and opens the next. */
+  discard(error: unknown): void {
+    const group = this.group;
+    this.group = new CommitGroup(this.options.open());
+    group.reject(error);
+  }
+
   /** Stores the current group now and opens the next; never throws (the group's waiters hear of a failure). */
   async commit(): Promise<void> {
     const group = this.group;

@@ -128,6 +128,7 @@ describe('the app', () => {
       '/orders/build',
       '/orders/save',
       '/orders/{orderId}/history',
+      '/ready',
       '/signature/domain',
       '/trades/{orderbookId}',
     ]);

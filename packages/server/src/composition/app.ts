@@ -25,7 +25,9 @@ import { orderRoutes } from '../edges/http/orders/routes.js';
 import { signatureRoutes } from '../edges/http/signature/routes.js';
 import { installStreams } from '../edges/ws/gateway.js';
 import type { Clock } from '../ports/clock.js';
+import type { Dependency } from '../ports/dependency.js';
 import type { FundsReader } from '../ports/funds.js';
+import type { Metrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
 import type { Config } from './config.js';
 
@@ -52,7 +54,11 @@ export interface AppDeps {
   readonly login: WalletLogin;
   readonly builder: OrderBuilder;
   readonly intake: OrderIntake;
+  /** What `/ready` asks before it says yes. */
+  readonly dependencies: readonly Dependency[];
   readonly queries: OrderQueries;
+  /** Where the service's figures are counted; they are served on METRICS_PORT only. */
+  readonly metrics: Metrics;
 }
 
 /**
@@ -74,7 +80,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const marketData = new MarketDataService(registry, engines, store, clock, config);
 
   await app.register(tokenIconRoutes);
-  await app.register(healthRoutes, { network: config.network, store, clock, books: () => registry.list().length });
+  await app.register(healthRoutes, {
+    network: config.network,
+    store,
+    clock,
+    books: () => registry.list().length,
+    dependencies: deps.dependencies,
+  });
   await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
   await app.register(signatureRoutes, { caller, domain: deps.domain });
   await app.register(authRoutes, { login: deps.login });
@@ -99,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deskEvents: deps.deskEvents,
     desk: deps.desk,
     logger: deps.logger,
+    metrics: deps.metrics,
   });
   return app;
 }

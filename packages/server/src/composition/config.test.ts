@@ -36,8 +36,11 @@ describe('loadConfig defaults', () => {
         kind: 'devnet',
         port: 0,
         stateIntervalSeconds: 2,
+        historyBlocks: 512,
+        compactEveryBlocks: 2_048,
+        pastStates: 64,
         anvil: { anvilPath: null, searchPath: undefined },
-        settlement: { batchFills: 100, txGasLimit: 15_000_000 },
+        settlement: { batchFills: 100, txGasLimit: 15_000_000, simulate: 'after-failure' },
       },
       reactorAddress: null,
       signatureDomainName: 'PartialFillLimitOrderReactor',
@@ -50,6 +53,7 @@ describe('loadConfig defaults', () => {
       booksCacheMs: 1_000,
       bodyLimitBytes: 1_048_576,
       trustProxy: false,
+      slowRequestMs: 1_000,
       mirrorNodeUrl: null,
       challengeTtlSeconds: 300,
       verifyWorkers: 1,
@@ -63,6 +67,7 @@ describe('loadConfig defaults', () => {
         protocolTokenId: '0.0.1003',
         cacheMs: 1_000,
       },
+      metricsPort: null,
       streams: {
         maxPayloadBytes: 4_096,
         maxBooksPerConnection: 20,
@@ -100,6 +105,7 @@ describe('loadConfig defaults', () => {
         QUOTE_SLIPPAGE_BPS: '9999',
         BODY_LIMIT_BYTES: '1024',
         TRUST_PROXY: 'yes',
+        SLOW_REQUEST_MS: '0',
         ...RPC,
         REACTOR_ADDRESS: REACTOR,
         CHAIN_ID: '31337',
@@ -115,6 +121,7 @@ describe('loadConfig defaults', () => {
       quoteSlippageBps: 9999,
       bodyLimitBytes: 1024,
       trustProxy: true,
+      slowRequestMs: 0,
       reactorAddress: REACTOR,
       chainId: 31337,
     });
@@ -172,6 +179,12 @@ describe('loadConfig validation names the bad variable', () => {
     ['BOOKS_CACHE_MS', '60001'],
     ['BODY_LIMIT_BYTES', '1023'],
     ['BODY_LIMIT_BYTES', '16777217'],
+    ['DEVNET_CHAIN_HISTORY_BLOCKS', '63'],
+    ['DEVNET_CHAIN_COMPACT_BLOCKS', '63'],
+    ['DEVNET_CHAIN_PAST_STATES', '-1'],
+    ['SLOW_REQUEST_MS', '-1'],
+    ['SLOW_REQUEST_MS', '3600001'],
+    ['SLOW_REQUEST_MS', '1.5'],
     ['NETWORK', 'prod'],
     ['NETWORK', 'Mainnet'],
     ['LOG_LEVEL', 'verbose'],
@@ -187,6 +200,10 @@ describe('loadConfig validation names the bad variable', () => {
     ['JWT_SECRET', 'k'.repeat(31)],
     ['DATA_API_PORT', '65536'],
     ['DATA_API_PORT', '3000'],
+    ['METRICS_PORT', '65536'],
+    ['METRICS_PORT', '-1'],
+    ['METRICS_PORT', '9o90'],
+    ['METRICS_PORT', '3000'],
     ['DATA_API_PREFIX', 'data'],
     ['DATA_API_PREFIX', '/data/'],
     ['DATA_API_PREFIX', '/da ta'],
@@ -350,14 +367,20 @@ describe('loadConfig settlement chain', () => {
 
   it('takes the RPC chain, the operator key and the settlement limits from the environment', () => {
     const config = loadConfig(
-      { ...RPC, REACTOR_ADDRESS: REACTOR, SETTLEMENT_BATCH_FILLS: '20', SETTLEMENT_TX_GAS_LIMIT: '8000000' },
+      {
+        ...RPC,
+        REACTOR_ADDRESS: REACTOR,
+        SETTLEMENT_BATCH_FILLS: '20',
+        SETTLEMENT_TX_GAS_LIMIT: '8000000',
+        SETTLEMENT_SIMULATE: 'always',
+      },
       CWD,
     );
     expect(config.chain).toEqual({
       kind: 'rpc',
       rpcUrl: 'https://relay.example.org/api',
       operatorKey: RPC.OPERATOR_PRIVATE_KEY,
-      settlement: { batchFills: 20, txGasLimit: 8_000_000 },
+      settlement: { batchFills: 20, txGasLimit: 8_000_000, simulate: 'always' },
     });
   });
 
@@ -371,6 +394,20 @@ describe('loadConfig settlement chain', () => {
       'SETTLEMENT_BATCH_FILLS',
     );
     expect(configError({ CHAIN: 'sepolia' }).message).toContain('CHAIN');
+  });
+});
+
+describe('loadConfig metrics', () => {
+  it('serves no metrics unless METRICS_PORT is set, and then on that port', () => {
+    expect(loadConfig({}, CWD).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '' }, CWD).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9464' }, CWD).metricsPort).toBe(9464);
+    expect(loadConfig({ METRICS_PORT: '0', PORT: '0' }, CWD).metricsPort).toBe(0);
+  });
+
+  it('refuses a metrics port shared with the order book API or the data API', () => {
+    expect(configError({ METRICS_PORT: '8080', PORT: '8080' }).message).toContain('METRICS_PORT must differ');
+    expect(configError({ METRICS_PORT: '8081', DATA_API_PORT: '8081' }).message).toContain('METRICS_PORT must differ');
   });
 });
 

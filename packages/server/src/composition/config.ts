@@ -41,6 +41,8 @@ export interface Config {
   readonly booksCacheMs: number;
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
+  /** Requests this slow or slower are logged at `info` like failures; the rest at `debug`. */
+  readonly slowRequestMs: number;
   /** Mirror node REST base URL for the keys of `0.0.X` accounts; null: the devnet's own registry. */
   readonly mirrorNodeUrl: string | null;
   readonly challengeTtlSeconds: number;
@@ -49,6 +51,8 @@ export interface Config {
   /** Token buckets on the order routes, per IP and per account; null when switched off. */
   readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
   readonly dataApi: DataApiConfig;
+  /** Port of the metrics listener (`GET /metrics`, Prometheus text) on HOST; null: no metrics are served. */
+  readonly metricsPort: number | null;
   readonly streams: StreamLimits;
   /** The devnet's market-making bot, which the live devnet (@dex/devnet) runs beside the API; null when switched off. */
   readonly marketMaker: MarketMakerConfig | null;
@@ -132,6 +136,7 @@ function settlementConfig(env: Env): SettlementConfig {
   return {
     batchFills: integer(env, 'SETTLEMENT_BATCH_FILLS', 100, 1, 500),
     txGasLimit: integer(env, 'SETTLEMENT_TX_GAS_LIMIT', 15_000_000, 1_000_000, 100_000_000),
+    simulate: oneOf(env, 'SETTLEMENT_SIMULATE', 'after-failure', ['always', 'after-failure'] as const),
   };
 }
 
@@ -144,6 +149,9 @@ function chainConfig(env: Env, network: Network): ChainConfig {
       kind,
       port: integer(env, 'DEVNET_CHAIN_PORT', 0, 0, 65_535),
       stateIntervalSeconds: integer(env, 'DEVNET_CHAIN_STATE_INTERVAL_SECONDS', 2, 1, 3_600),
+      historyBlocks: integer(env, 'DEVNET_CHAIN_HISTORY_BLOCKS', 512, 64, 100_000_000),
+      compactEveryBlocks: integer(env, 'DEVNET_CHAIN_COMPACT_BLOCKS', 2_048, 64, 1_000_000_000),
+      pastStates: integer(env, 'DEVNET_CHAIN_PAST_STATES', 64, 0, 1_000_000),
       anvil: { anvilPath: env.ANVIL_PATH || null, searchPath: env.PATH },
       settlement: settlementConfig(env),
     };
@@ -208,6 +216,16 @@ function dataApiConfig(env: Env, network: Network, port: number): DataApiConfig 
   };
 }
 
+/** A port of its own for the metrics, never the API's: unset serves none. */
+function metricsPortOf(env: Env, port: number, dataApiPort: number | null): number | null {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') return null;
+  const metricsPort = integer(env, 'METRICS_PORT', 0, 0, 65_535);
+  if (metricsPort !== 0 && (metricsPort === port || metricsPort === dataApiPort)) {
+    throw new ConfigError('METRICS_PORT must differ from PORT and DATA_API_PORT');
+  }
+  return metricsPort;
+}
+
 /**
  * The bot runs where an issuer can fund its accounts (the embedded devnet chain) or where nothing
  * needs funding (CHAIN=off); on by default there, refused elsewhere.
@@ -241,6 +259,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   }
 
   const port = integer(env, 'PORT', 3000, 0, 65_535);
+  const dataApi = dataApiConfig(env, network, port);
 
   return {
     host: text(env, 'HOST', '127.0.0.1'),
@@ -264,6 +283,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     booksCacheMs: integer(env, 'BOOKS_CACHE_MS', 1_000, 0, 60_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1_048_576, 1_024, 16_777_216),
     trustProxy: flag(env, 'TRUST_PROXY', false),
+    slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 1_000, 0, 3_600_000),
     mirrorNodeUrl,
     challengeTtlSeconds: integer(env, 'CHALLENGE_TTL_SECONDS', 300, 30, 3_600),
     verifyWorkers: integer(env, 'VERIFY_WORKERS', 1, 0, 16),
@@ -274,7 +294,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
           perAccount: bucket(env, 'ORDER_RATE_LIMIT_ACCOUNT', '100/50'),
         }
       : null,
-    dataApi: dataApiConfig(env, network, port),
+    dataApi,
+    metricsPort: metricsPortOf(env, port, dataApi.port),
     streams: {
       maxPayloadBytes: integer(env, 'WS_MAX_PAYLOAD_BYTES', 4_096, 128, 1_048_576),
       maxBooksPerConnection: integer(env, 'WS_MAX_BOOKS', 20, 1, 1_000),

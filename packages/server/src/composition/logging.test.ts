@@ -141,8 +141,9 @@ describe('createLogger', () => {
 describe('request logs through the real app', () => {
   let harness: Harness;
 
+  // At debug every request is logged, the successful ones included.
   beforeEach(async () => {
-    harness = await startHarness();
+    harness = await startHarness({ LOG_LEVEL: 'debug' });
   });
   afterEach(async () => {
     await harness.close();
@@ -181,7 +182,7 @@ describe('request logs through the real app', () => {
 
   it('keeps secrets out of the logs of a 401 when open market data is off', async () => {
     await harness.close();
-    harness = await startHarness({ OPEN_MARKET_DATA: 'false' });
+    harness = await startHarness({ LOG_LEVEL: 'debug', OPEN_MARKET_DATA: 'false' });
     const clock = harness.clock;
     const jwt = await harness.services.tokens.issue('0.0.5');
     clock.advance((harness.config.jwtTtlSeconds + 60) * 1000);
@@ -203,5 +204,50 @@ describe('request logs through the real app', () => {
     const response = await harness.app.inject({ method: 'GET', url: `/books?%74oken=${jwt}` });
     expect(response.statusCode).toBe(200);
     expect(harness.logs()).not.toMatch(JWT_LIKE);
+  });
+});
+
+/** The request lines of a log, parsed. */
+function requestLines(logs: string): { level: number; statusCode: number; responseTimeMs: number; req: { url: string } }[] {
+  return logs
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((line) => line.msg === 'request answered');
+}
+
+describe('request log levels', () => {
+  const harnesses: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(harnesses.splice(0).map((harness) => harness.close()));
+  });
+
+  it('writes one line per request at info only for failures, and every request at debug', async () => {
+    const quiet = await startHarness({ LOG_LEVEL: 'info' });
+    const verbose = await startHarness({ LOG_LEVEL: 'debug' });
+    harnesses.push(quiet, verbose);
+    for (const host of [quiet, verbose]) {
+      for (let request = 0; request < 5; request++) expect((await host.app.inject({ url: '/books' })).statusCode).toBe(200);
+      expect((await host.app.inject({ url: '/depth/999' })).statusCode).toBe(404);
+    }
+
+    expect((await quiet.app.inject({ url: '/no/such/route' })).statusCode).toBe(404);
+    const failures = requestLines(quiet.logs());
+    expect(failures).toMatchObject([
+      { level: 30, statusCode: 404, req: { url: '/depth/999' } },
+      { level: 30, statusCode: 404, req: { url: '/no/such/route' } },
+    ]);
+    // Nothing else about those requests: one line each.
+    expect(quiet.logs().match(/"reqId"/g)).toHaveLength(2);
+    const all = requestLines(verbose.logs());
+    expect(all.map((line) => [line.level, line.statusCode])).toEqual([...Array(5).fill([20, 200]), [30, 404]]);
+    for (const line of all) expect(line.responseTimeMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('logs a request at info when it takes SLOW_REQUEST_MS or longer', async () => {
+    const host = await startHarness({ LOG_LEVEL: 'info', SLOW_REQUEST_MS: '0' });
+    harnesses.push(host);
+    expect((await host.app.inject({ url: '/books' })).statusCode).toBe(200);
+    expect(requestLines(host.logs())).toMatchObject([{ level: 30, statusCode: 200, req: { url: '/books' } }]);
   });
 });

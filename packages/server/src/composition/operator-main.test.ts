@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPERATOR_USAGE } from '../edges/cli/operator.js';
-import { tempDataDir } from '../test-support/harness.js';
+import { startHarness, tempDataDir } from '../test-support/harness.js';
 
 const SERVER = new URL('../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', SERVER), 'utf8')) as { bin: Record<string, string> };
@@ -37,5 +38,36 @@ describe('the dex-operator bin', () => {
       stdout: '',
       stderr: 'unknown command "book delete"\n',
     });
+  });
+
+  it('backs up the store of a service running in another process, and refuses to restore over it until it stops', async () => {
+    const h = await startHarness();
+    const elsewhere = tempDataDir();
+    folders.push(elsewhere.remove);
+    try {
+      const backup = join(elsewhere.dir, 'exchange.backup');
+      const made = await dexOperator(h.config.dataDir, 'backup', '--to', backup);
+      expect(made.stderr).toBe('');
+      expect(made.code).toBe(0);
+      expect(made.stdout).toMatch(
+        /^wrote .*exchange\.backup \(\d+ bytes\)\nnetwork devnet, schema version \d+, taken .*\nrows: .*books 3/,
+      );
+      expect(await dexOperator(h.config.dataDir, 'backup', '--to', backup)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${backup} exists: pass --force to replace it\n`,
+      });
+      expect(await dexOperator(h.config.dataDir, 'restore', '--from', backup)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `the store ${join(h.config.dataDir, 'devnet.sqlite')} is open by another process: stop the service (and any operator command) first\n`,
+      });
+      const restored = await dexOperator(elsewhere.dir, 'restore', '--from', backup);
+      expect(restored).toMatchObject({ code: 0, stderr: '' });
+      expect(restored.stdout).toContain(`restored ${join(elsewhere.dir, 'devnet.sqlite')}`);
+      expect(readdirSync(elsewhere.dir).sort()).toEqual(['devnet.sqlite', 'exchange.backup']);
+    } finally {
+      await h.close();
+    }
   });
 });

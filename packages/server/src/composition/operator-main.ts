@@ -11,7 +11,8 @@ import { storeFile } from './services.js';
 async function main(): Promise<number> {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const store = await openSqliteStore(storeFile(config));
+  const file = storeFile(config);
+  const store = await openSqliteStore(file);
   try {
     const io = operatorIo({
       store,
@@ -20,6 +21,7 @@ async function main(): Promise<number> {
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),
       devnetDataDir: config.dataDir,
+      storeFile: { path: file, owned: true },
     });
     return await runOperator(process.argv.slice(2), io);
   } finally {

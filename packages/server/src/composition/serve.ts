@@ -70,6 +70,7 @@ async function run(startCompanion: StartCompanion): Promise<void> {
   const server = await startServer(config, logger);
   logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');
   logger.info({ url: server.dataApiUrl, requireKeys: config.dataApi.requireKeys }, 'data API listening');
+  if (server.metricsUrl !== null) logger.info({ url: `${server.metricsUrl}/metrics` }, 'metrics listening');
   // After listen, not inside startServer: tests and benchmarks never run a companion, and it never delays readiness.
   const companion = startCompanion(server, config, logger);
   process.once('SIGINT', () => shutdown('SIGINT', server, companion, logger));

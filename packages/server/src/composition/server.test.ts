@@ -67,6 +67,25 @@ describe('startServer', () => {
     expect((await fetch(`${own.url}/books`)).status).toBe(200);
   });
 
+  it('serves metrics on METRICS_PORT only, and stops serving them when it closes', async () => {
+    const data = tempDataDir();
+    cleanups.push(data.remove);
+    const server = await startServer(
+      loadConfig({ DATA_DIR: data.dir, PORT: '0', METRICS_PORT: '0', LOG_LEVEL: 'silent', CHAIN: 'off' }),
+      createLogger('silent'),
+    );
+    if (server.metricsUrl === null) throw new Error('no metrics listener');
+    expect(new URL(server.metricsUrl).port).not.toBe(new URL(server.url).port);
+    const scrape = await fetch(`${server.metricsUrl}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('# TYPE dex_order_intake_total counter');
+    expect((await fetch(`${server.metricsUrl}/books`)).status).toBe(404);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    await server.close();
+    await expect(fetch(`${server.metricsUrl}/metrics`)).rejects.toThrow();
+    expect((await running({ CHAIN: 'off' })).metricsUrl).toBeNull();
+  });
+
   it('answers 503 SHUTTING_DOWN to a request that arrives while it drains', async () => {
     const server = await running();
     const port = Number(new URL(server.url).port);

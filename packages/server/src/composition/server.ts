@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildMetricsApp } from '../edges/http/metrics/metrics-app.js';
 import type { Clock } from '../ports/clock.js';
 import { buildApp, buildDataApiApp } from './app.js';
 import type { Config } from './config.js';
@@ -14,6 +15,8 @@ export interface RunningServer {
   readonly url: string;
   /** Base URL of the data API: its own port, or `url` with the data API's prefix. */
   readonly dataApiUrl: string;
+  /** Base URL of the metrics listener (`GET /metrics`), or null without METRICS_PORT. */
+  readonly metricsUrl: string | null;
   /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
   close(): Promise<void>;
 }
@@ -22,8 +25,10 @@ export async function startServer(config: Config, logger: FastifyBaseLogger, clo
   const services = await openServices(config, logger, clock);
   const app = await buildApp(services);
   const dataApp = config.dataApi.port === null ? undefined : await buildDataApiApp(services);
+  const exposition = services.metricsExposition;
+  const metricsApp = exposition === null ? undefined : await buildMetricsApp(exposition, logger);
   const closeApps = async () => {
-    await Promise.all([app.close(), dataApp?.close()]);
+    await Promise.all([app.close(), dataApp?.close(), metricsApp?.close()]);
   };
   const poll = setInterval(() => {
     services.registry.refresh().catch((error: unknown) => logger.error({ err: error }, 'registry refresh failed'));
@@ -32,12 +37,15 @@ export async function startServer(config: Config, logger: FastifyBaseLogger, clo
   try {
     const url = await app.listen({ host: config.host, port: config.port });
     const dataBase = dataApp === undefined ? url : await dataApp.listen({ host: config.host, port: config.dataApi.port ?? 0 });
+    const metricsUrl =
+      metricsApp === undefined ? null : await metricsApp.listen({ host: config.host, port: config.metricsPort ?? 0 });
     let closing: Promise<void> | undefined;
     return {
       app,
       services,
       url,
       dataApiUrl: `${dataBase}${config.dataApi.prefix}`,
+      metricsUrl,
       close: () => {
         closing ??= (async () => {
           clearInterval(poll);

@@ -14,8 +14,10 @@ import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
 import { openChain } from '../adapters/chain/open-chain.js';
 import { OperatorTransactions } from '../adapters/chain/operator-transactions.js';
 import { ReactorIndexer } from '../adapters/chain/reactor-indexer.js';
+import { highestSettledFillAbove } from '../adapters/chain/settled-fill-ids.js';
 import { Settler, type SettlerDeps } from '../adapters/chain/settler.js';
 import { VerifyPool } from '../adapters/crypto/verify-pool.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { FeeSchedule } from '../application/accounts/fee-schedule.js';
@@ -35,6 +37,8 @@ import { TradingDesk } from '../application/orders/trading-desk.js';
 import { keccak256 } from '../domain/signatures/keccak.js';
 import type { AccountKeyRegistry } from '../ports/account-keys.js';
 import { type Clock, systemClock } from '../ports/clock.js';
+import type { Dependency } from '../ports/dependency.js';
+import { type Metrics, type MetricsExposition, noMetrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
@@ -48,11 +52,15 @@ export interface Settlement {
   readonly amm: AmmIndexer | null;
   readonly settler: Settler;
   readonly cancels: CancelRelay;
+  /** Stops polling the chain for new events: no new poll starts, and the one under way finishes. */
+  stopFollowing(): Promise<void>;
 }
 
 /** The wired service graph of one process, and how to release it. */
 export interface Services extends AppDeps {
   readonly settlement: Settlement | null;
+  /** The recorded metrics in Prometheus text, for the METRICS_PORT listener; null when METRICS_PORT is unset (nothing is recorded). */
+  readonly metricsExposition: MetricsExposition | null;
   close(): Promise<void>;
 }
 
@@ -75,20 +83,60 @@ function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRe
 }
 
 /**
+ * Trade ids are the reactor's fill ids. A store restored from a backup does not know the fills the
+ * chain settled after it, and would hand their ids out again: the reactor would call the new
+ * fills settled already, and their funds would never move. So before anything can trade, the
+ * store is told to skip every id up to the highest one the reactor has settled.
+ */
+async function skipSettledFillIds(chain: ChainContext, store: Store, logger: FastifyBaseLogger): Promise<void> {
+  const settled = await highestSettledFillAbove(chain, await store.trades.highestId()).catch((error: unknown) => {
+    // Starting without knowing could give a new trade the id of a settled fill: no start.
+    throw new Error("reading the reactor's settled fill ids failed", { cause: error });
+  });
+  if (settled === null) return;
+  await store.trades.skipIdsThrough(settled);
+  logger.warn(
+    { floor: settled },
+    `the chain has settled fills the store does not know (a restored backup?): new trade ids start after ${settled}`,
+  );
+}
+
+/**
+ * Opens the chain (null when CHAIN=off) and registers its close. Before the desk opens, the store
+ * is made to skip the ids of the fills the chain settled: no trade may take one.
+ */
+async function openSettlementChain(
+  config: Config,
+  store: Store,
+  logger: FastifyBaseLogger,
+  closers: (() => Promise<void>)[],
+): Promise<ChainContext | null> {
+  const chain = await openChain(config, store, logger);
+  if (chain === null) return null;
+  closers.push(() => chain.close());
+  await skipSettledFillIds(chain, store, logger);
+  return chain;
+}
+
+/**
  * Starts the settler, the relay and the indexer after reconciling with the chain, follows the
  * chain (reconciling again whenever it loses blocks), and registers their stop.
  */
 async function startSettlement(
   config: Config,
   chain: ChainContext,
-  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'clock' | 'logger'> & { deskEvents: DeskEvents; desk: TradingDesk },
+  deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'clock' | 'logger'> & {
+    deskEvents: DeskEvents;
+    desk: TradingDesk;
+    metrics: Metrics;
+  },
   closers: (() => Promise<void>)[],
 ): Promise<Settlement> {
   if (config.chain.kind === 'off') throw new Error('settlement needs a chain');
   const transactions = new OperatorTransactions(chain);
   const watch = new ChainWatch(chain);
   const amm = chain.amm === null ? null : new AmmIndexer(chain, chain.amm, deps.store, deps.logger, watch, deps.desk);
-  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch, amm);
+  const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch, amm, deps.metrics);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
   // The AMM is read beside the reactor: rewound with it, caught up at the same polls.
   const reconciler = new ChainReconciler({ ...deps, indexer, transactions, watch, followers: amm === null ? [] : [amm] });
@@ -135,18 +183,56 @@ async function startSettlement(
     });
   }, INDEX_POLL_MS);
   poll.unref();
-  closers.push(async () => {
+  const stopFollowing = async (): Promise<void> => {
     clearInterval(poll);
     await following;
+  };
+  closers.push(async () => {
+    await stopFollowing();
     await indexer.catchUp().catch(() => {});
   });
-  return { chain, transactions, indexer, amm, settler, cancels };
+  return { chain, transactions, indexer, amm, settler, cancels, stopFollowing };
 }
 
-/**
- * Opens the store (migrating it), seeds the devnet on first start, loads the registry, rebuilds the
- * books from the stored open orders and wires the trading services.
- */
+/** Expires orders, fires dead-man switches and forgets spent nonces on timers; returns their stop. */
+function startSweeps(
+  desk: TradingDesk,
+  cancelAfter: CancelAfterSwitches,
+  store: Store,
+  clock: Clock,
+  logger: FastifyBaseLogger,
+): () => Promise<void> {
+  const sweep = setInterval(() => {
+    desk.expireDue().catch((error: unknown) => logger.error({ err: error }, 'expiring orders failed'));
+    void cancelAfter.fireDue();
+  }, EXPIRY_SWEEP_MS);
+  const purge = setInterval(() => {
+    store.nonces.purgeExpired(clock.now()).catch((error: unknown) => logger.error({ err: error }, 'purging nonces failed'));
+  }, NONCE_PURGE_MS);
+  sweep.unref();
+  purge.unref();
+  return async () => {
+    clearInterval(sweep);
+    clearInterval(purge);
+  };
+}
+
+/** Counts the trades of each stored commit group, by book and venue; returns the stop. */
+function countFills(deskEvents: DeskEvents, metrics: Metrics): () => Promise<void> {
+  const unsubscribe = deskEvents.subscribe((commit) => {
+    const counts = new Map<string, { bookId: number; venue: 'book' | 'pool'; trades: number }>();
+    for (const trade of commit.trades) {
+      const venue = trade.makerOrderId === null ? 'pool' : 'book';
+      const key = `${trade.bookId}:${venue}`;
+      const count = counts.get(key) ?? { bookId: trade.bookId, venue, trades: 0 };
+      count.trades++;
+      counts.set(key, count);
+    }
+    for (const { bookId, venue, trades } of counts.values()) metrics.fills(bookId, venue, trades);
+  });
+  return async () => unsubscribe();
+}
+
 /** Creates DATA_DIR (owner-only); files in it are written by rename, and a crash mid-write can leave the temp file. */
 function openDataDir(dataDir: string, logger: FastifyBaseLogger): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -154,6 +240,24 @@ function openDataDir(dataDir: string, logger: FastifyBaseLogger): void {
   if (stray.length > 0) logger.info({ files: stray }, 'removed temp files a crashed write left in DATA_DIR');
 }
 
+/** What `/ready` asks: the store, and the chain node when fills settle on one. */
+function dependenciesOf(store: Store, chain: ChainContext | null): Dependency[] {
+  const storeAnswers: Dependency = { name: 'store', check: () => store.ping() };
+  if (chain === null) return [storeAnswers];
+  // A raw request: the client's own block number is cached for seconds and would hide a dead node.
+  const chainAnswers: Dependency = {
+    name: 'chain',
+    check: async () => {
+      await chain.public.request({ method: 'eth_blockNumber' }, { retryCount: 0 });
+    },
+  };
+  return [storeAnswers, chainAnswers];
+}
+
+/**
+ * Opens the store (migrating it), seeds the devnet on first start, loads the registry, rebuilds the
+ * books from the stored open orders and wires the trading services.
+ */
 export async function openServices(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<Services> {
   openDataDir(config.dataDir, logger);
   const store = await openSqliteStore(storeFile(config));
@@ -161,15 +265,21 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
   const close = async () => {
     for (const closer of closers.reverse()) await closer();
   };
+  // Recorded only when they are served: without METRICS_PORT nothing is counted.
+  const prom = config.metricsPort === null ? null : new PromMetrics();
+  const metrics: Metrics = prom ?? noMetrics;
   try {
     if (config.seedDevnet && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
     const registry = new MarketRegistry(store);
     await registry.load();
-    const engines = new EngineHost(registry);
-    const chain = await openChain(config, store, logger);
-    if (chain !== null) closers.push(() => chain.close());
+    const engines = new EngineHost(registry, metrics);
+    const chain = await openSettlementChain(config, store, logger, closers);
     const deskEvents = new DeskEvents(logger);
-    const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, { confirmCancels: chain !== null });
+    if (prom !== null) closers.push(countFills(deskEvents, prom));
+    const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, {
+      confirmCancels: chain !== null,
+      metrics,
+    });
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
     const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());
@@ -183,29 +293,17 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const hasher = new OrderHasher(domain, keccak256);
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
-    const funds = chain === null ? null : new ChainFundsReader(chain);
+    const funds = chain === null ? null : new ChainFundsReader(chain, clock, logger);
     const settlement =
       chain === null
         ? null
-        : await startSettlement(config, chain, { store, registry, fees, desk, deskEvents, clock, logger }, closers);
+        : await startSettlement(config, chain, { store, registry, fees, desk, deskEvents, clock, logger, metrics }, closers);
     const challenges = new ChallengeBook({ ttlMs: config.challengeTtlSeconds * 1000, perAccount: 5, total: 100_000 });
 
     const cancelAfter = await CancelAfterSwitches.open(store, desk, clock, logger);
     // A switch whose time passed while the service was down fires before the first request.
     await cancelAfter.fireDue();
-    const sweep = setInterval(() => {
-      desk.expireDue().catch((error: unknown) => logger.error({ err: error }, 'expiring orders failed'));
-      void cancelAfter.fireDue();
-    }, EXPIRY_SWEEP_MS);
-    const purge = setInterval(() => {
-      store.nonces.purgeExpired(clock.now()).catch((error: unknown) => logger.error({ err: error }, 'purging nonces failed'));
-    }, NONCE_PURGE_MS);
-    sweep.unref();
-    purge.unref();
-    closers.push(async () => {
-      clearInterval(sweep);
-      clearInterval(purge);
-    });
+    closers.push(startSweeps(desk, cancelAfter, store, clock, logger));
 
     return {
       config,
@@ -225,8 +323,11 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       funds,
       login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
       builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
-      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, funds),
+      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, funds, metrics),
       queries: new OrderQueries(registry, store),
+      dependencies: dependenciesOf(store, chain),
+      metrics,
+      metricsExposition: prom,
       close,
     };
   } catch (error) {

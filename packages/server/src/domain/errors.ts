@@ -50,16 +50,21 @@ export const ERROR_CATALOGUE = {
   TOKEN_NOT_FOUND: { status: 404, message: 'Token not found' },
   POOL_NOT_FOUND: { status: 404, message: 'Pool not found' },
   NO_PRICE_HISTORY: { status: 404, message: 'There are no trades to make a candle from' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request did not arrive in time' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json' },
   RATE_LIMITED: { status: 429, message: 'Too many requests' },
   QUOTA_EXCEEDED: { status: 429, message: 'The monthly request quota of this API key is used up' },
   TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many WebSocket connections; close some or try again later' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
   INTERNAL: { status: 500, message: 'Internal server error' },
   ACCOUNT_LOOKUP_FAILED: { status: 503, message: 'The account registry did not answer; try again' },
+  FUNDS_UNAVAILABLE: { status: 503, message: 'The balances could not be read from the chain; try again' },
   TRADING_UNAVAILABLE: { status: 503, message: 'Trading is suspended after a storage failure' },
+  STORAGE_UNAVAILABLE: { status: 503, message: 'The request could not be stored (the disk is full or failing); try again' },
   USAGE_UNAVAILABLE: { status: 503, message: 'The request could not be counted against the quota; try again' },
   SHUTTING_DOWN: { status: 503, message: 'The service is shutting down' },
+  NOT_READY: { status: 503, message: 'A dependency of the service does not answer' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

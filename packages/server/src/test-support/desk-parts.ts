@@ -62,16 +62,27 @@ export async function openDeskParts(options: { confirmCancels?: boolean } = {}):
   const books = new DeskBooks(registry, engines);
   const pools = new DeskPools(registry, engines);
   events.subscribe((commit) => pools.stored(commit.trades));
-  const sequencer = new DeskSequencer(store, events, createLogger('info', sink));
+  // After a failed commit, the books come back as the store holds them, as the trading desk rebuilds them.
+  const sequencer = new DeskSequencer(store, events, createLogger('info', sink), async () => {
+    const [lastId, updateIds, open] = await Promise.all([
+      store.orders.maxOrderId(),
+      store.orders.lastUpdateIds(),
+      store.orders.openOrders(),
+    ]);
+    pools.forgetUnstored();
+    books.recover(open, updateIds);
+    acceptance.continueAfter(lastId);
+  });
   const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
   books.recover([], new Map());
+  const acceptance = new OrderAcceptance(books, checks, sequencer, clock, 0);
   return {
     store,
     clock,
     books,
     sequencer,
     checks,
-    acceptance: new OrderAcceptance(books, checks, sequencer, clock, 0),
+    acceptance,
     cancellations: new CancellationRelay(books, sequencer, store, clock, { confirmCancels: options.confirmCancels ?? false }),
     outcomes: new SettlementOutcomes(books, sequencer, store, clock),
     engines,

@@ -11,6 +11,7 @@ import { createLogger } from '../composition/logging.js';
 import { operatorIo } from '../composition/operator-wiring.js';
 import { openServices, type Services } from '../composition/services.js';
 import { runOperator } from '../edges/cli/operator.js';
+import { buildMetricsApp } from '../edges/http/metrics/metrics-app.js';
 import type { Clock } from '../ports/clock.js';
 import { Trader, type TraderHost } from './trader.js';
 
@@ -29,6 +30,11 @@ export class ManualClock implements Clock {
 
   advance(ms: number): void {
     this.time += ms;
+  }
+
+  /** Steps the clock back, as an NTP correction of a clock that ran ahead does. */
+  rewind(ms: number): void {
+    this.time -= ms;
   }
 }
 
@@ -52,6 +58,8 @@ export interface Harness {
   readonly dataApi: FastifyInstance;
   /** Base URL of the listening server (`http://127.0.0.1:PORT`); only with the `listen` option. */
   readonly url: string;
+  /** Base URL of the metrics listener (`GET /metrics`); only with METRICS_PORT set (it always listens, on 127.0.0.1). */
+  readonly metricsUrl: string;
   readonly services: Services;
   readonly clock: ManualClock;
   readonly config: Config;
@@ -59,10 +67,16 @@ export interface Harness {
   readonly logs: () => string;
   /**
    * Stops the app and opens it again on the same data folder and clock, as a process restart would;
-   * `whileDown` runs in between (to move the clock while nothing runs).
+   * `whileDown` runs in between (to move the clock, or change DATA_DIR, while nothing runs).
    */
-  restart(whileDown?: () => void): Promise<void>;
+  restart(whileDown?: () => void | Promise<void>): Promise<void>;
   close(): Promise<void>;
+}
+
+function listeningPort(app: FastifyInstance): number {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the harness server has no TCP address');
+  return address.port;
 }
 
 /** A temporary data folder, removed by the returned function. */
@@ -90,6 +104,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
   });
   const clock = options.clock ?? new ManualClock();
   let port = 0;
+  let metricsPort = config.metricsPort ?? 0;
   const open = async () => {
     const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);
@@ -98,15 +113,19 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     await dataApi.ready();
     if (options.listen === true) {
       await app.listen({ host: '127.0.0.1', port });
-      const address = app.server.address();
-      if (address === null || typeof address === 'string') throw new Error('the harness server has no TCP address');
-      port = address.port;
+      port = listeningPort(app);
     }
-    return { services, app, dataApi };
+    const exposition = services.metricsExposition;
+    const metrics = exposition === null ? undefined : await buildMetricsApp(exposition, services.logger);
+    if (metrics !== undefined) {
+      await metrics.listen({ host: '127.0.0.1', port: metricsPort });
+      metricsPort = listeningPort(metrics);
+    }
+    return { services, app, dataApi, metrics };
   };
   let running = await open();
   const stop = async () => {
-    await Promise.all([running.app.close(), running.dataApi.close()]);
+    await Promise.all([running.app.close(), running.dataApi.close(), running.metrics?.close()]);
     await running.services.close();
   };
   return {
@@ -123,12 +142,16 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
       if (port === 0) throw new Error('startHarness(env, { listen: true }) serves a URL; this harness does not listen');
       return `http://127.0.0.1:${port}`;
     },
+    get metricsUrl() {
+      if (running.metrics === undefined) throw new Error('startHarness serves metrics only with METRICS_PORT set');
+      return `http://127.0.0.1:${metricsPort}`;
+    },
     clock,
     config,
     logs: () => lines.join(''),
-    restart: async (whileDown = () => {}) => {
+    restart: async (whileDown: () => void | Promise<void> = () => {}) => {
       await stop();
-      whileDown();
+      await whileDown();
       running = await open();
     },
     close: async () => {

@@ -9,6 +9,8 @@ const folders: (() => void)[] = [];
 
 export interface ServiceProcess {
   readonly dataDir: string;
+  /** The service's process id (its memory is in /proc/<pid>/status). */
+  readonly pid: number;
   /** Standard output and error so far. */
   readonly output: () => string;
   /** The API's base URL, from the "order book API listening" line. */
@@ -48,8 +50,10 @@ export function startServiceProcess(entry: URL, env: Record<string, string>): Se
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
     void exited.then((code) => reject(new Error(`the service exited with ${code}:\n${chunks.join('')}`)));
   });
+  if (child.pid === undefined) throw new Error('the service process did not start');
   return {
     dataDir: data.dir,
+    pid: child.pid,
     output: () => chunks.join(''),
     url,
     stop: async () => {

@@ -12,6 +12,15 @@ export type ChainConfig =
       readonly port: number;
       /** Seconds between state dumps of the node: what a crash of the node can lose. */
       readonly stateIntervalSeconds: number;
+      /** Blocks of history the node keeps (their events included); older ones are forgotten. */
+      readonly historyBlocks: number;
+      /** Blocks the node mines between restarts that trim its history (its block headers, which it never forgets). */
+      readonly compactEveryBlocks: number;
+      /**
+       * Past blocks whose state the node keeps, in memory, for reads at a past block (the service
+       * reads at the head or at a block it just mined); 0: anvil's default, every state, on disk.
+       */
+      readonly pastStates: number;
       /** Where the anvil binary is: `ANVIL_PATH`, else the pinned package, else `PATH`. */
       readonly anvil: AnvilLocation;
       readonly settlement: SettlementConfig;
@@ -33,7 +42,16 @@ export interface SettlementConfig {
   readonly batchFills: number;
   /** Gas limit of one settlement transaction; batches are cut to fit it. */
   readonly txGasLimit: number;
+  /**
+   * Which batches are simulated before they are sent: `always`, or `after-failure` (the first
+   * batch, and the next after a batch that failed as a whole). A batch sent as it is lets the
+   * reactor refuse the fills it would not settle (`FillRejected`, undone by the indexer): the node
+   * executes it once instead of twice.
+   */
+  readonly simulate: SettlementSimulation;
 }
+
+export type SettlementSimulation = 'always' | 'after-failure';
 
 /** What opening the settlement chain reads of the service's configuration. */
 export interface ChainSettings {

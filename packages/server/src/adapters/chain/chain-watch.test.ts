@@ -1,4 +1,7 @@
-import { DevnetNode, devnetClients } from '@dex/contracts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DevnetNode, devnetClients, trimHistory } from '@dex/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainWatch } from './chain-watch.js';
 
@@ -63,5 +66,38 @@ describe('ChainWatch', () => {
     const newer = await clients.public.getBlock({ blockTag: 'latest' });
     watch.remember(newer.number, newer.hash);
     expect(await watch.look()).toBe(kept);
+  });
+
+  it('takes a block a node with a bounded history dropped for one that holds, and still finds what a later loss took', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'chain-watch-'));
+    const stateFile = join(folder, 'chain.json');
+    let bounded = await DevnetNode.start({ chainId: 298, stateFile });
+    try {
+      const chain = { public: devnetClients(bounded.rpcUrl, 298).public };
+      const watch = new ChainWatch(chain);
+      expect(await watch.look()).toBeNull();
+      for (let look = 0; look < 5; look++) {
+        await devnetClients(bounded.rpcUrl, 298).test.mine({ blocks: 10 });
+        expect(await watch.look()).toBeNull();
+      }
+      // The node starts again with its first blocks dropped, the first one the watch saw among them.
+      await bounded.stop();
+      expect(trimHistory(stateFile, 20)).toBeGreaterThan(0);
+      bounded = await DevnetNode.start({ chainId: 298, stateFile });
+      const restarted = devnetClients(bounded.rpcUrl, 298);
+      chain.public = restarted.public;
+      expect(await watch.look()).toBeNull();
+
+      const kept = await restarted.public.getBlockNumber({ cacheTime: 0 });
+      const snapshot = await restarted.test.snapshot();
+      await restarted.test.mine({ blocks: 2 });
+      expect(await watch.look()).toBeNull();
+      await restarted.test.revert({ id: snapshot });
+      await restarted.test.mine({ blocks: 20 });
+      expect(await watch.look()).toBe(kept);
+    } finally {
+      await bounded.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -83,8 +83,10 @@ export class ChainWatch implements RecordedBlocks {
     try {
       return (await this.chain.public.getBlock({ blockNumber: block.number })).hash === block.hash;
     } catch (error) {
-      if (error instanceof BlockNotFoundError) return false;
-      throw error;
+      if (!(error instanceof BlockNotFoundError)) throw error;
+      // Missing below the head: a node that keeps a bounded history dropped it, not a lost block
+      // (a chain that lost the block and mined past its height would have another block there).
+      return (await this.chain.public.getBlockNumber({ cacheTime: 0 })) > block.number;
     }
   }
 

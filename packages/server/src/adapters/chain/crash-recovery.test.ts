@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { devnetClients, PartialFillLimitOrderReactor } from '@dex/contracts';
+import { devnetClients, PartialFillLimitOrderReactor, processLives } from '@dex/contracts';
 import { getAddress, parseEventLogs } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../test-support/harness.js';
@@ -23,7 +23,7 @@ afterEach(() => {
     const pidFile = join(folder.dir, 'devnet-chain.pid');
     if (existsSync(pidFile)) {
       const pid = Number(readFileSync(pidFile, 'utf8'));
-      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      if (processLives(pid)) process.kill(pid, 'SIGKILL');
     }
     folder.remove();
   }
@@ -95,15 +95,6 @@ function recordOf(dataDir: string): { rpcUrl: string; reactor: `0x${string}` } {
   return JSON.parse(readFileSync(join(dataDir, DEVNET_RECORD_FILE), 'utf8')) as { rpcUrl: string; reactor: `0x${string}` };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Polls every 20 ms, as a crash test wants to catch the moment settlement starts. */
 function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
   return pollUntil(check, what, timeoutMs, 20);
@@ -126,16 +117,15 @@ async function crashDuringSettlement(loseNodeState: boolean | 'cut', { serviceSu
   await next(first, 'ready');
   send(first, { type: 'fund' });
   await next(first, 'funded');
-  const funded = Date.now();
-  // The node writes its state every second, each dump taken when its write starts: one written
-  // more than a second after the funding began after it, and holds the funding. The node rewrites
-  // the file in place, so a read can catch it half-written: only a whole dump will do.
+  // The head once the funding is mined: a snapshot must hold it. The node rewrites its state file
+  // in place, so a read can catch it half-written, and a dump can lag its write time on a busy
+  // machine: only a whole dump whose best block is that head or later will do.
+  const fundedHead = await devnetClients(recordOf(data.dir).rpcUrl, 298).public.getBlockNumber({ cacheTime: 0 });
   const snapshot = await until(async () => {
-    if ((statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0) <= funded + 1_500) return undefined;
-    const bytes = readFileSync(stateFile);
     try {
-      JSON.parse(bytes.toString('utf8'));
-      return bytes;
+      const bytes = readFileSync(stateFile);
+      const dump = JSON.parse(bytes.toString('utf8')) as { best_block_number?: number | string };
+      return BigInt(dump.best_block_number ?? 0) >= fundedHead ? bytes : undefined;
     } catch {
       return undefined;
     }
@@ -156,7 +146,7 @@ async function crashDuringSettlement(loseNodeState: boolean | 'cut', { serviceSu
   }
   if (loseNodeState) {
     process.kill(nodePid, 'SIGKILL');
-    await until(async () => (isAlive(nodePid) ? undefined : true), 'the node to die');
+    await until(async () => (processLives(nodePid) ? undefined : true), 'the node to die');
     if (loseNodeState === 'cut') {
       writeFileSync(join(data.dir, 'devnet-chain-state.good.json'), snapshot);
       const last = readFileSync(stateFile);
@@ -170,7 +160,7 @@ async function crashDuringSettlement(loseNodeState: boolean | 'cut', { serviceSu
   if (serviceSurvives) {
     await until(async () => {
       const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : nodePid;
-      return pid !== nodePid && isAlive(pid) ? true : undefined;
+      return pid !== nodePid && processLives(pid) ? true : undefined;
     }, 'the service to start its node again');
   } else {
     second = startService(data.dir);
@@ -257,7 +247,7 @@ describe('the devnet node outlives a crash of the service', () => {
     expect(head).toBeGreaterThan(0n);
     process.kill(-(first.pid as number), 'SIGKILL');
     await exited(first);
-    expect(isAlive(nodePid)).toBe(true);
+    expect(processLives(nodePid)).toBe(true);
 
     const second = startService(data.dir, true);
     await next(second, 'ready');
@@ -267,7 +257,7 @@ describe('the devnet node outlives a crash of the service', () => {
 
     send(second, { type: 'stop' });
     await exited(second);
-    await until(async () => (isAlive(nodePid) ? undefined : true), 'the node to stop', 15_000);
+    await until(async () => (processLives(nodePid) ? undefined : true), 'the node to stop', 15_000);
     expect(existsSync(pidFile)).toBe(false);
     expect(existsSync(join(data.dir, 'devnet-chain-state.good.json'))).toBe(true);
   }, 300_000);

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   type DevnetClients,
   DevnetNode,
+  type DevnetNodeOptions,
   type DevnetWallet,
   devnetClients,
   findAnvil,
@@ -38,6 +39,32 @@ export function devnetOperatorKey(dataDir: string): Hex {
   return localSecret(join(dataDir, 'devnet-operator-key'), () => generatePrivateKey()) as Hex;
 }
 
+/** How the service starts and supervises its devnet node: in DATA_DIR, with a bounded history. */
+function nodeOptions(
+  config: ChainSettings & { chain: { kind: 'devnet' } },
+  recorded: DevnetRecord | null,
+  logger: Logger,
+  onRestart: () => void,
+): DevnetNodeOptions {
+  return {
+    chainId: config.chainId,
+    stateFile: join(config.dataDir, 'devnet-chain-state.json'),
+    pidFile: join(config.dataDir, 'devnet-chain.pid'),
+    rpcUrl: recorded?.chainId === config.chainId ? recorded.rpcUrl : undefined,
+    logFile: join(config.dataDir, 'devnet-chain.log'),
+    log: logger,
+    stateIntervalSeconds: config.chain.stateIntervalSeconds,
+    historyBlocks: config.chain.historyBlocks,
+    compactEveryBlocks: config.chain.compactEveryBlocks,
+    ...(config.chain.pastStates === 0 ? {} : { pastStates: config.chain.pastStates }),
+    port: config.chain.port,
+    gasLimit: Math.max(30_000_000, config.chain.settlement.txGasLimit),
+    binary: findAnvil(config.chain.anvil),
+    superviseMs: NODE_CHECK_MS,
+    onRestart,
+  };
+}
+
 /**
  * Starts the embedded devnet chain: an anvil node on loopback with its state in DATA_DIR. On the
  * first boot it deploys the reactor (operator and fee recipient: the devnet operator) and, once the
@@ -53,20 +80,7 @@ export async function openEmbeddedDevnet(
   const recorded = recordOrNull(config.dataDir, logger);
   // Bound once the chain is set up: a node started again may come from a state before the installs.
   let reinstall = (): void => {};
-  const node = await DevnetNode.start({
-    chainId: config.chainId,
-    stateFile: join(config.dataDir, 'devnet-chain-state.json'),
-    pidFile: join(config.dataDir, 'devnet-chain.pid'),
-    rpcUrl: recorded?.chainId === config.chainId ? recorded.rpcUrl : undefined,
-    logFile: join(config.dataDir, 'devnet-chain.log'),
-    log: logger,
-    stateIntervalSeconds: config.chain.stateIntervalSeconds,
-    port: config.chain.port,
-    gasLimit: Math.max(30_000_000, config.chain.settlement.txGasLimit),
-    binary: findAnvil(config.chain.anvil),
-    superviseMs: NODE_CHECK_MS,
-    onRestart: () => reinstall(),
-  });
+  const node = await DevnetNode.start(nodeOptions(config, recorded, logger, () => reinstall()));
   try {
     const clients = devnetClients(node.rpcUrl, config.chainId);
     const headAtStart = await clients.public.getBlockNumber();

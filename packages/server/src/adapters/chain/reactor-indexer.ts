@@ -2,6 +2,7 @@ import { outcomeOf, PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAbiItem, type Hash, type Log, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
+import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { FailedFill, SettledSwap, SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { SettledFill } from '../../ports/store/settlement-ports.js';
@@ -49,6 +50,7 @@ export class ReactorIndexer {
     private readonly logger: Logger,
     private readonly recorded: RecordedBlocks | null = null,
     private readonly pools: PoolReserveReader | null = null,
+    private readonly metrics: Metrics = noMetrics,
   ) {
     this.cursorName = `reactor:${chain.chainId}:${chain.reactor.toLowerCase()}`;
     this.operator = chain.operator.account.address.toLowerCase();
@@ -126,15 +128,21 @@ export class ReactorIndexer {
         if (outcome.reason !== 'AlreadySettled') rejected.set(Number(event.args.fillId), outcome);
       }
     }
-    if (settled.length > 0) await this.store.settlements.markSettled(settled, this.clock.now());
+    if (settled.length > 0) {
+      const now = this.clock.now();
+      for (const trade of await this.store.settlements.markSettled(settled, now))
+        this.metrics.settlementLag((now - trade.executedAt) / 1_000);
+    }
     if (swaps.length > 0) this.desk.poolSwapsSettled(swaps);
     if (rejected.size > 0) {
       const trades = await this.store.settlements.unsettledTrades([...rejected.keys()]);
       const failures = trades.map((trade) =>
         failedFill(trade, rejected.get(trade.tradeId) ?? { reason: 'TransferReverted', party: 'None' }),
       );
-      for (const failure of failures)
+      for (const failure of failures) {
         this.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'the reactor refused a fill');
+        this.metrics.fillReverted(failure.reason);
+      }
       await this.unwind(failures);
     }
     // A confirmation, or the last fill in flight of a cancelled order, can make a cancellation final.
@@ -162,6 +170,7 @@ export class ReactorIndexer {
     const start = ((await store.settlements.cursor(this.cursorName)) ?? this.chain.indexFrom - 1n) + 1n;
     const skip = await this.blocksAppliedFromReceipts(start, head);
     let from = start;
+    this.metrics.indexerLag(Number(head - start + 1n));
     while (from <= head) {
       if (skip.has(from)) {
         from++;
@@ -179,10 +188,12 @@ export class ReactorIndexer {
       }
       await this.apply(logs);
       await store.settlements.setCursor(this.cursorName, to);
+      this.metrics.indexerLag(Number(head - to));
       from = to + 1n;
       this.range = this.range * 2n < MAX_BLOCK_RANGE ? this.range * 2n : MAX_BLOCK_RANGE;
     }
     if (skip.has(head)) await store.settlements.setCursor(this.cursorName, head);
+    this.metrics.indexerLag(0);
   }
 
   /**

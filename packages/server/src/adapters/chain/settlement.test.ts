@@ -1,17 +1,16 @@
 import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
 import { BUY, parseWireOrder, SELL } from '@dex/core';
 import type { UserEventMessage } from '@dex/protocol';
-import { type Address, createPublicClient, encodeAbiParameters, getAddress, type Hex, http, keccak256, toHex } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hex, http, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund, tokenBalance } from '../../test-support/funded-trader.js';
 import { type Harness, ManualClock, startHarness, Trader } from '../../test-support/harness.js';
 import { StreamClient, streamUrl } from '../../test-support/stream-client.js';
 import { DevnetIssuer } from './devnet-issuer.js';
 import { ReactorIndexer } from './reactor-indexer.js';
+import { settledFillWordSlot } from './settled-fill-ids.js';
 
 const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
-/** Storage slot of the reactor's `settledFillWords` mapping (after operator, feeRecipient, filled, cancelled, nonceFloor, orderFlags). */
-const SETTLED_FILL_WORDS_SLOT = 6n;
 
 let h: Harness;
 
@@ -102,10 +101,10 @@ describe('settlement on the devnet chain', () => {
 });
 
 /** Polls `check` until it returns a value, waking the settlement loops between tries. */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+async function eventually<T>(check: () => Promise<T | undefined>, what: string, host: Harness = h): Promise<T> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    settlement().settler.wake();
-    settlement().cancels.wake();
+    settlement(host).settler.wake();
+    settlement(host).cancels.wake();
     const value = await check();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -123,8 +122,37 @@ async function historyOf(trader: Trader, id: number): Promise<HistoryEvent[]> {
   return (await trader.request<{ events: HistoryEvent[] }>('GET', `/orders/${id}/history`)).body.events;
 }
 
-const canceledEvent = (trader: Trader, id: number) =>
-  eventually(async () => (await historyOf(trader, id)).find((event) => event.type === 'CANCELED'), `order ${id} to be CANCELED`);
+const canceledEvent = (trader: Trader, id: number, host: Harness = h) =>
+  eventually(
+    async () => (await historyOf(trader, id)).find((event) => event.type === 'CANCELED'),
+    `order ${id} to be CANCELED`,
+    host,
+  );
+
+/** Sends the holder's whole balance of `token` away, as a maker spending its funds elsewhere would. */
+async function spendAll(token: Address, holder: Address, host: Harness = h): Promise<void> {
+  const { chain } = settlement(host);
+  const devnet = chain.devnet;
+  if (devnet === null) throw new Error('not a devnet');
+  await devnet.test.impersonateAccount({ address: holder });
+  const balance = await tokenBalance(host, token, holder);
+  await chain.public.waitForTransactionReceipt({
+    hash: await devnet.wallet(holder).writeContract({
+      address: token,
+      abi: TestToken.abi,
+      functionName: 'transfer',
+      args: ['0x000000000000000000000000000000000000dEaD', balance],
+    }),
+  });
+  await devnet.test.stopImpersonatingAccount({ address: holder });
+}
+
+/** A fill of book 2 between the two, settled: after it, a batch is simulated only if the configuration asks. */
+async function settledFill(maker: Trader, taker: Trader, host: Harness = h): Promise<void> {
+  await maker.limit(2, SELL, 90_000, 10);
+  expect((await taker.limit(2, BUY, 90_000, 10)).status).toBe('FILLED');
+  await settledTape(host);
+}
 
 async function storedOrder(id: number) {
   const order = await h.services.store.orders.get(id);
@@ -327,27 +355,13 @@ describe('funds on the devnet chain', () => {
     expect(after.body).toMatchObject({ pendingSteps: [], isComplete: true });
   });
 
-  it('drops a fill whose maker moved its funds away: the maker is cancelled, the taker goes back on the book', async () => {
+  it('undoes a fill whose maker moved its funds away once the reactor refuses it: the maker is cancelled, the taker goes back on the book', async () => {
     const maker = await fundedTrader((host) => Trader.secp256k1(host));
     const taker = await fundedTrader((host) => Trader.ed25519(host));
+    await settledFill(maker, taker);
     const ask = await maker.limit(2, SELL, 90_000, 10);
     // The maker spends its SAUCE elsewhere after placing the order.
-    const { chain } = settlement();
-    const devnet = chain.devnet;
-    const sauce = h.services.registry.get(2)?.base.evmAddress as Address;
-    if (devnet === null) throw new Error('not a devnet');
-    const holder = getAddress(maker.swapper);
-    await devnet.test.impersonateAccount({ address: holder });
-    const balance = await balanceOf(sauce, holder);
-    await chain.public.waitForTransactionReceipt({
-      hash: await devnet.wallet(holder).writeContract({
-        address: sauce,
-        abi: TestToken.abi,
-        functionName: 'transfer',
-        args: ['0x000000000000000000000000000000000000dEaD', balance],
-      }),
-    });
-    await devnet.test.stopImpersonatingAccount({ address: holder });
+    await spendAll(h.services.registry.get(2)?.base.evmAddress as Address, getAddress(maker.swapper));
 
     const stream = await StreamClient.open(streamUrl(h.url, 'user-events', { token: taker.token }));
     const bid = await taker.limit(2, BUY, 90_000, 10);
@@ -374,6 +388,9 @@ describe('funds on the devnet chain', () => {
     h.clock.advance(60_000);
     const depth = (await h.app.inject({ method: 'GET', url: '/depth/2' })).json() as { bids: [string, string][] };
     expect(depth.bids[0]).toEqual(['0.9', '10']);
+    // Sent without a simulation (SETTLEMENT_SIMULATE=after-failure): the reactor itself refused the fill.
+    expect(h.logs()).toContain('the reactor refused a fill');
+    expect(h.logs()).not.toContain('dropping a fill the reactor would refuse');
   });
 });
 
@@ -390,9 +407,7 @@ describe('a chain whose state outlived its history', () => {
     const lost = ((await h.services.store.trades.latest(1))?.id ?? 0) + 1;
     // The reactor's bit of the next fill id set, as a node restored from a state newer than its
     // blocks has it: settled, with no block holding the event.
-    const word = keccak256(
-      encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [BigInt(lost >> 8), SETTLED_FILL_WORDS_SLOT]),
-    );
+    const word = settledFillWordSlot(BigInt(lost >> 8));
     const before = BigInt((await chain.public.getStorageAt({ address: chain.reactor, slot: word })) ?? '0x0');
     await devnet.test.setStorageAt({
       address: chain.reactor,
@@ -415,7 +430,10 @@ describe('settlement batches on the devnet chain', () => {
 
   beforeAll(async () => {
     // 1M gas: a batch of four fills of Ed25519 orders (about 230k gas each to verify) does not fit.
-    small = await startHarness({ CHAIN: 'devnet', SETTLEMENT_TX_GAS_LIMIT: '1000000' }, { clock: new ManualClock(Date.now()) });
+    small = await startHarness(
+      { CHAIN: 'devnet', SETTLEMENT_TX_GAS_LIMIT: '1000000', SETTLEMENT_SIMULATE: 'always' },
+      { clock: new ManualClock(Date.now()) },
+    );
   });
 
   afterAll(async () => {
@@ -436,6 +454,18 @@ describe('settlement batches on the devnet chain', () => {
     expect(small.logs()).toContain('halving it');
   });
 
+  it('with SETTLEMENT_SIMULATE=always, drops a fill the simulation refuses before anything is sent', async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host), small);
+    const taker = await fundedTrader((host) => Trader.secp256k1(host), small);
+    await settledFill(maker, taker, small);
+    const ask = await maker.limit(2, SELL, 90_000, 10);
+    await spendAll(small.services.registry.get(2)?.base.evmAddress as Address, getAddress(maker.swapper), small);
+    expect((await taker.limit(2, BUY, 90_000, 10)).status).toBe('FILLED');
+    expect((await canceledEvent(maker, ask.id, small)).reason).toBe('INSUFFICIENT_FUNDS');
+    expect(small.logs()).toContain('dropping a fill the reactor would refuse');
+    expect(small.logs()).not.toContain('the reactor refused a fill');
+  });
+
   it('catches up over many settlement blocks through a node that refuses large answers', async () => {
     const maker = await fundedTrader((host) => Trader.ed25519(host), small);
     const taker = await fundedTrader((host) => Trader.secp256k1(host), small);
@@ -445,7 +475,7 @@ describe('settlement batches on the devnet chain', () => {
 
     // A client that refuses answers over 4 kB (viem's default limit is 10 MB): the events of all
     // these blocks do not fit one answer, those of any one block do.
-    const { chain, settler } = settlement(small);
+    const { chain, settler, stopFollowing } = settlement(small);
     const limited = createPublicClient({
       chain: chain.public.chain,
       transport: http(chain.public.chain.rpcUrls.default.http[0], { maxResponseBodySize: 4_096, retryCount: 0 }),
@@ -454,7 +484,9 @@ describe('settlement batches on the devnet chain', () => {
     await expect(limited.getLogs({ address: chain.reactor, fromBlock: 1n, toBlock: head })).rejects.toThrow();
 
     // The store forgets every settlement, as if the service had been down while they happened.
+    // The service's own polls stop first: one under way could move the cursor past the rewind.
     const { store, desk, clock, logger } = small.services;
+    await stopFollowing();
     await settler.stop();
     const forgotten = await store.settlements.requeueSettledAfter(0n, clock.now());
     expect(forgotten).toBeGreaterThanOrEqual(tape.length);

@@ -4,6 +4,7 @@ import type { MarketLookup } from '../../domain/markets/market.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FeeRateSource, FeeRates } from '../../ports/fee-rates.js';
 import type { Logger } from '../../ports/logger.js';
+import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import { ordersOf, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
@@ -28,6 +29,8 @@ export interface SettlerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly config: SettlementConfig;
+  /** Where batches and refused fills are counted; default: nowhere. */
+  readonly metrics?: Metrics;
 }
 
 /** A settlement transaction sent and not yet applied. */
@@ -35,30 +38,45 @@ interface InFlight {
   readonly tradeIds: number[];
   /** Ed25519 orders the batch uses for the first time: their signature checks cost the most gas. */
   readonly newEd25519: number;
+  /** Whether the batch was simulated: one that was not may hold fills the reactor settled already. */
+  readonly simulated: boolean;
   readonly hash: Hash;
   readonly receipt: Promise<TransactionReceipt>;
 }
 
+/** A batch in flight and its receipt. */
+interface Mined {
+  readonly sent: InFlight;
+  readonly receipt: TransactionReceipt;
+}
+
 /**
- * Settles matched trades on the reactor, oldest first, in batches. Each batch is simulated first:
- * fills the reactor would refuse are undone on the books (the order at fault is cancelled with the
- * reason, the other gets its quantity back) and left out; fills the reactor already settled are
- * recorded from their event; the rest go out in one transaction with a fixed gas limit, as the
- * very calldata that was simulated. A batch the simulation refuses as a whole (e.g. over the gas
- * limit) is halved, and grows back after each settled batch. Errors back off and retry; a fill is
+ * Settles matched trades on the reactor, oldest first, in batches, each in one transaction with a
+ * fixed gas limit. A simulated batch: fills the reactor would refuse are undone on the books (the
+ * order at fault is cancelled with the reason, the other gets its quantity back) and left out;
+ * fills the reactor already settled are recorded from their event; the rest go out as the very
+ * calldata that was simulated. A batch the simulation refuses as a whole (e.g. over the gas limit)
+ * is halved, and grows back after each settled batch. A batch sent without a simulation
+ * (`simulate: 'after-failure'`, once a batch was mined) has the reactor refuse those fills itself:
+ * the indexer undoes them from their `FillRejected` events, and the ones it settled before are
+ * recorded after the receipt. Errors back off and retry, and the next batch is simulated; a fill is
  * never settled twice because the reactor refuses a fill id it has seen.
  *
  * Pipelined: while a batch is being mined, the next is read and encoded, and the receipt of the one
- * before is applied. The next batch is simulated only once the previous one is mined, so that the
- * simulation sees its transfers and fills; the operator's nonce and the fees are read meanwhile.
+ * before is applied. The next batch is simulated and sent only once the previous one is mined, so
+ * that it meets its transfers and fills; the operator's nonce and the fees are read meanwhile.
  */
 export class Settler {
   private readonly loop: WorkLoop;
   private readonly batchSize: BatchSize;
   private readonly gas: GasModel;
   private inFlight: InFlight | null = null;
+  /** The first batch, and the next after a failure, is simulated whatever the configuration. */
+  private simulateNext = true;
+  private readonly metrics: Metrics;
 
   constructor(private readonly deps: SettlerDeps) {
+    this.metrics = deps.metrics ?? noMetrics;
     this.batchSize = new BatchSize(deps.config.batchFills);
     this.gas = new GasModel(deps.config.txGasLimit);
     this.loop = new WorkLoop(() => this.settleNext(), deps.logger, 'settlement');
@@ -91,7 +109,7 @@ export class Settler {
     this.inFlight = null;
     if (last === null) return;
     try {
-      await this.deps.indexer.applyReceipt(await this.mined(last));
+      await this.applied({ sent: last, receipt: await this.mined(last) });
     } catch (error) {
       this.deps.logger.warn({ err: error, hash: last.hash }, 'the last settlement transaction was not applied');
     }
@@ -110,19 +128,33 @@ export class Settler {
   private async settleNext(): Promise<boolean> {
     const previous = this.inFlight;
     this.inFlight = null;
-    let receipt: TransactionReceipt | null = null;
+    let mined: Mined | null = null;
     try {
       const next = this.nextBatch(previous !== null);
       // Awaited below; a failure meanwhile must not count as unhandled.
       next.catch(() => {});
-      if (previous !== null) receipt = await this.mined(previous);
+      if (previous !== null) mined = { sent: previous, receipt: await this.mined(previous) };
       const batch = await next;
       if (batch === null) return previous !== null;
-      this.inFlight = await this.simulateAndSend(batch);
+      this.inFlight = await this.send(batch);
       return true;
+    } catch (error) {
+      this.simulateNext = true;
+      throw error;
     } finally {
-      if (receipt !== null) await this.deps.indexer.applyReceipt(receipt);
+      if (mined !== null) await this.applied(mined);
     }
+  }
+
+  /**
+   * Applies a mined batch's receipt. Fills of a batch sent without a simulation that are still
+   * unsettled after it are the ones the reactor refused as settled before: recorded from their events.
+   */
+  private async applied({ sent, receipt }: Mined): Promise<void> {
+    await this.deps.indexer.applyReceipt(receipt);
+    if (sent.simulated) return;
+    const left = await this.deps.store.settlements.unsettled(sent.tradeIds);
+    if (left.size > 0) await this.recordAlreadySettled([...left]);
   }
 
   /** The oldest pending trades as an encoded `settle` call, or null when none is pending. */
@@ -137,13 +169,17 @@ export class Settler {
   private async mined(sent: InFlight): Promise<TransactionReceipt> {
     const { store, clock } = this.deps;
     const receipt = await sent.receipt.catch(async (error: unknown) => {
+      this.metrics.settlementBatch('lost', sent.tradeIds.length);
       await store.settlements.markPending(sent.tradeIds, clock.now());
       throw error;
     });
     if (receipt.status !== 'success') {
+      this.metrics.settlementBatch('reverted', sent.tradeIds.length);
       await store.settlements.markPending(sent.tradeIds, clock.now());
       throw new Error(`settlement transaction ${sent.hash} reverted`);
     }
+    this.metrics.settlementBatch('mined', sent.tradeIds.length);
+    this.simulateNext = false;
     this.batchSize.mined();
     this.gas.mined(sent.tradeIds.length, sent.newEd25519, receipt.gasUsed);
     return receipt;
@@ -170,8 +206,10 @@ export class Settler {
     }
     if (alreadySettled.length > 0) await this.recordAlreadySettled(alreadySettled);
     if (failures.length > 0) {
-      for (const failure of failures)
+      for (const failure of failures) {
         logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
+        this.metrics.fillReverted(failure.reason);
+      }
       await this.deps.indexer.unwind(failures);
       await desk.finalizeCancels();
     }
@@ -199,12 +237,13 @@ export class Settler {
   }
 
   /**
-   * Simulates the batch and sends what it leaves; the operator's nonce and the fees are read while
-   * the simulation runs. Null when nothing was sent.
+   * Sends the batch, or what its simulation leaves when it is simulated; the operator's nonce and
+   * the fees are read while the simulation runs. Null when nothing was sent.
    */
-  private async simulateAndSend(batch: EncodedBatch): Promise<InFlight | null> {
+  private async send(batch: EncodedBatch): Promise<InFlight | null> {
     const { transactions, store, clock, config } = this.deps;
-    const simulation = this.simulated(batch);
+    const simulated = config.simulate === 'always' || this.simulateNext;
+    const simulation = simulated ? this.simulated(batch) : Promise.resolve(batch);
     const sending = transactions.sendCalldata(
       simulation.then((rest) => rest?.calldata ?? null),
       BigInt(config.txGasLimit),
@@ -219,7 +258,7 @@ export class Settler {
     const tradeIds = rest.trades.map((trade) => trade.tradeId);
     const newEd25519 = this.gas.sent(rest.trades);
     await store.settlements.markSubmitted(tradeIds, sent.hash, clock.now());
-    return { tradeIds, newEd25519, ...sent };
+    return { tradeIds, newEd25519, simulated, ...sent };
   }
 
   /** The fee rates of both sides of each trade, each account and book read once. */
@@ -263,6 +302,7 @@ export class Settler {
     } catch (error) {
       if (batch.trades.length <= 1) throw error;
       this.batchSize.refused(batch.trades.length);
+      this.metrics.settlementBatch('halved', batch.trades.length);
       logger.info(
         { fills: batch.trades.length, next: this.batchSize.next(false), cause: shortMessage(error) },
         'the simulation refused a settlement batch; halving it',

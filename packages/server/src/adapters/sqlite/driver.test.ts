@@ -80,3 +80,27 @@ describe('SQLite driver', () => {
     await expect(openDatabase(join(data.dir, 'other.sqlite'), 'node:sqlite')).rejects.toThrow(/node:sqlite is not available/);
   });
 });
+
+describe('SQLite driver backup', () => {
+  it(`copies a WAL database online with ${hasNodeSqlite ? 'node:sqlite' : 'better-sqlite3'}: what is committed, not a writer's open transaction`, async () => {
+    db.prepare('PRAGMA journal_mode = WAL').get();
+    const insert = db.prepare('INSERT INTO child (name, size) VALUES (?, ?)');
+    for (let index = 0; index < 500; index++) insert.run(`committed ${index}`, 1);
+    const writer = await openDatabase(join(data.dir, 'driver.sqlite'));
+    try {
+      writer.exec("BEGIN IMMEDIATE; INSERT INTO child (name, size) VALUES ('open', 2)");
+      const copy = join(data.dir, 'copy.sqlite');
+      await db.backup(copy);
+      writer.exec('COMMIT');
+      const copied = await openDatabase(copy);
+      try {
+        expect(copied.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+        expect(copied.prepare('SELECT COUNT(*) AS count, MAX(size) AS size FROM child').get()).toEqual({ count: 500, size: 1 });
+      } finally {
+        copied.close();
+      }
+    } finally {
+      writer.close();
+    }
+  });
+});

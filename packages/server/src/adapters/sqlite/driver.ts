@@ -4,6 +4,7 @@
  * cannot serve Node >= 24.19: its statements abort the process when an idle garbage collection
  * finalises them, and its fixed release (13) does not support Node 20.
  */
+import { StoreUnavailableError } from '../../ports/store/ports.js';
 
 export type SqlValue = string | number | bigint | null;
 export type SqlParameters = readonly SqlValue[] | [Readonly<Record<string, SqlValue>>];
@@ -24,10 +25,18 @@ export interface SqlDatabase {
   prepare<Row = unknown>(sql: string): SqlStatement<Row>;
   /** The kind of constraint an error reports, or undefined for any other error. */
   constraintOf(error: unknown): ConstraintKind | undefined;
+  /**
+   * Copies the database to a new file with SQLite's online backup, in one step: one read
+   * transaction, so a consistent snapshot however other connections write meanwhile.
+   */
+  backup(file: string): Promise<void>;
   close(): void;
 }
 
-/** Runs `work` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it throws. */
+/**
+ * Runs `work` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it throws. A full disk may
+ * have rolled the transaction back already; the caller hears of the failure, not of the rollback.
+ */
 export function inTransaction<T>(db: SqlDatabase, work: () => T): T {
   db.exec('BEGIN IMMEDIATE');
   try {
@@ -35,10 +44,58 @@ export function inTransaction<T>(db: SqlDatabase, work: () => T): T {
     db.exec('COMMIT');
     return result;
   } catch (error) {
-    db.exec('ROLLBACK');
+    try {
+      db.exec('ROLLBACK');
+    } catch (rollback) {
+      if (!(error instanceof StoreUnavailableError)) throw rollback;
+    }
     throw error;
   }
 }
+
+/** SQLite's primary result codes of a disk that cannot take a write: SQLITE_IOERR, SQLITE_FULL. */
+const DISK_CODES = new Map([
+  [10, 'SQLITE_IOERR'],
+  [13, 'SQLITE_FULL'],
+]);
+
+/** Whether a driver's error says the disk is full or failing (node:sqlite's `errcode`, better-sqlite3's `code`). */
+export function isDiskFailure(error: unknown): boolean {
+  const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
+  if (typeof errcode === 'number') return DISK_CODES.has(errcode & 0xff);
+  return typeof code === 'string' && [...DISK_CODES.values()].some((name) => code.startsWith(name));
+}
+
+function guarded<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (isDiskFailure(error)) throw new StoreUnavailableError(`the store could not write: ${String(error)}`, { cause: error });
+    throw error;
+  }
+}
+
+/** The same database, its disk failures thrown as the store port's StoreUnavailableError. */
+function withDiskFailures(db: SqlDatabase): SqlDatabase {
+  return {
+    driver: db.driver,
+    exec: (sql) => guarded(() => db.exec(sql)),
+    prepare: <Row>(sql: string) => {
+      const statement = db.prepare<Row>(sql);
+      return {
+        run: (...parameters) => guarded(() => statement.run(...parameters)),
+        get: (...parameters) => guarded(() => statement.get(...parameters)),
+        all: (...parameters) => guarded(() => statement.all(...parameters)),
+      };
+    },
+    constraintOf: (error) => db.constraintOf(error),
+    backup: (file) => db.backup(file),
+    close: () => db.close(),
+  };
+}
+
+/** Pages per backup step: all of them, so the copy is one step (a write between steps would restart it). */
+export const BACKUP_PAGES_PER_STEP = 0x7fffffff;
 
 export type DriverName = 'node:sqlite' | 'better-sqlite3';
 
@@ -47,7 +104,7 @@ export async function openDatabase(file: string, driver?: DriverName): Promise<S
   if (driver !== 'better-sqlite3') {
     const { openNodeSqlite } = await import('./node-sqlite-driver.js');
     const db = await openNodeSqlite(file);
-    if (db !== undefined) return db;
+    if (db !== undefined) return withDiskFailures(db);
     if (driver === 'node:sqlite') throw new Error('node:sqlite is not available in this Node.js');
   }
   let driverModule: typeof import('./better-sqlite3-driver.js');
@@ -59,5 +116,5 @@ export async function openDatabase(file: string, driver?: DriverName): Promise<S
       { cause },
     );
   }
-  return driverModule.openBetterSqlite(file);
+  return withDiskFailures(driverModule.openBetterSqlite(file));
 }

@@ -340,4 +340,15 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   AMM_MIGRATION,
   POOL_FILLS_MIGRATION,
+  {
+    version: 10,
+    name: 'id floors: trade ids the chain used already (fill ids settled past a restored backup)',
+    sql: `
+      -- Ids at or below a floor are never handed out: a trade takes max(highest id, floor) + 1.
+      CREATE TABLE id_floors (
+        name TEXT PRIMARY KEY,
+        id INTEGER NOT NULL CHECK (id >= 0)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];

@@ -95,6 +95,7 @@ function settlementStatements(db: SqlDatabase) {
          updated_at = ?
        WHERE trade_id = ? AND status <> 'settled'`,
     ),
+    executedAt: db.prepare<{ executed_at: number }>('SELECT executed_at FROM trades WHERE id = ?'),
     settleWithoutEvent: db.prepare(
       `UPDATE settlements SET status = 'settled', tx_hash = NULL, block_number = ?, maker_fee = NULL, taker_fee = NULL,
          reason = 'NO_EVENT', updated_at = ?
@@ -162,7 +163,7 @@ export function sqliteSettlementStore(db: SqlDatabase): SqliteSettlementStore {
           if (changed === 0) return [];
           statements.tradeHash.run(fill.txHash, fill.tradeId);
           statements.eventHash.run(fill.txHash, fill.tradeId);
-          return [fill.tradeId];
+          return [{ tradeId: fill.tradeId, executedAt: statements.executedAt.get(fill.tradeId)?.executed_at ?? now }];
         }),
       );
     },

@@ -6,6 +6,7 @@ import type { NewBook } from '../../domain/markets/market-records.js';
 import type { NewTrade } from '../../domain/orders/trade-records.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
 import { tempDataDir } from '../../test-support/harness.js';
+import { BOOK_WITH_TRADE_7 } from '../../test-support/store-rows.js';
 import { testToken } from '../../test-support/tokens.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
@@ -104,6 +105,7 @@ describe('migrations', () => {
           name: 'AMM from the chain: pools with their LP token, history and candles, farm events and program, staking snapshots',
         },
         { version: 9, name: 'pool fills: trades and settlements without a maker order, and the AMM opt-in of orders' },
+        { version: 10, name: 'id floors: trade ids the chain used already (fill ids settled past a restored backup)' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -120,6 +122,7 @@ describe('migrations', () => {
         'farm_stakes',
         'farms',
         'fee_overrides',
+        'id_floors',
         'nonce_floor_relays',
         'order_cancellations',
         'order_events',
@@ -229,15 +232,11 @@ describe('migrations', () => {
     try {
       db.exec('PRAGMA foreign_keys = ON');
       migrate(db, MIGRATIONS.slice(0, 8));
-      db.exec(`INSERT INTO tokens (id, evm_address, symbol, name, decimals, due_diligence_complete, is_fee_on_transfer, created_at, updated_at)
-          VALUES ('0.0.1', '0x01', 'A', 'A', 8, 1, 0, 1, 1), ('0.0.2', '0x02', 'B', 'B', 6, 1, 0, 1, 1);
-        INSERT INTO books (id, base_token_id, quote_token_id, status, is_amm_enabled, is_halted, tick_step, size_step, lot_size,
-            min_notional, taker_fee_pips, maker_fee_pips, created_at, updated_at)
-          VALUES (1, '0.0.1', '0.0.2', 'OPEN', 1, 0, '0.01', '1', '1', '1', 100, 0, 1, 1);
-        INSERT INTO trades (id, book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction, maker_order_id, taker_order_id)
-          VALUES (7, 1, 5, 100, '1', '10', '20', 'buy', 3, 4);
-        INSERT INTO settlements (trade_id, maker_order_id, taker_order_id, status, updated_at) VALUES (7, 3, 4, 'pending', 5);`);
-      expect(migrate(db, MIGRATIONS)).toEqual([9]);
+      db.exec(BOOK_WITH_TRADE_7);
+      db.exec(
+        "INSERT INTO settlements (trade_id, maker_order_id, taker_order_id, status, updated_at) VALUES (7, 3, 4, 'pending', 5)",
+      );
+      expect(migrate(db, MIGRATIONS.slice(0, 9))).toEqual([9]);
       expect(db.prepare('SELECT id, maker_order_id, taker_order_id, reverted_at FROM trades').all()).toEqual([
         { id: 7, maker_order_id: 3, taker_order_id: 4, reverted_at: null },
       ]);

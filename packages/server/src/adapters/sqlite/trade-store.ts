@@ -57,13 +57,26 @@ export interface SqliteTradeStore extends TradeStore {
   revertWithin(failures: readonly SettlementFailure[]): void;
 }
 
+/** The row of `id_floors` that holds the trades' floor. */
+const TRADE_ID_FLOOR = 'trades';
+/** The highest trade id used or skipped: rows (reverted ones too, they keep their ids) and the floor. */
+const HIGHEST_ID = `max(coalesce((SELECT max(id) FROM trades), 0),
+  coalesce((SELECT id FROM id_floors WHERE name = '${TRADE_ID_FLOOR}'), 0))`;
+
 /** The prepared statements of the trade store. */
 function tradeStatements(db: SqlDatabase) {
   return {
+    // The id is given, not left to SQLite (which takes the highest id + 1): past the floor as well.
     insertTrade: db.prepare(
-      `INSERT INTO trades (book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction,
+      `INSERT INTO trades (id, book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction,
          maker_order_id, taker_order_id)
-       VALUES (@bookId, @executedAt, @priceTicks, @price, @baseAmount, @quoteAmount, @direction, @makerOrderId, @takerOrderId)`,
+       VALUES ((${HIGHEST_ID}) + 1, @bookId, @executedAt, @priceTicks, @price, @baseAmount, @quoteAmount, @direction,
+         @makerOrderId, @takerOrderId)`,
+    ),
+    highestId: db.prepare<{ id: number }>(`SELECT ${HIGHEST_ID} AS id`),
+    raiseFloor: db.prepare(
+      `INSERT INTO id_floors (name, id) VALUES ('${TRADE_ID_FLOOR}', @id)
+       ON CONFLICT (name) DO UPDATE SET id = max(id, excluded.id)`,
     ),
     getCandle: db.prepare<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
     insertCandle: db.prepare(
@@ -194,6 +207,13 @@ export function sqliteTradeStore(db: SqlDatabase): SqliteTradeStore {
     async latest(bookId) {
       const row = statements.latestTrade.get(bookId);
       return row === undefined ? undefined : toTrade(row);
+    },
+    async highestId() {
+      return Number(statements.highestId.get()?.id ?? 0);
+    },
+    async skipIdsThrough(id) {
+      if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`not a trade id: ${id}`);
+      statements.raiseFloor.run({ id });
     },
     async windowStats(bookId, since): Promise<TradeWindowStats> {
       const candles = statements.candlesSince.all(bookId, since - (since % CANDLE_MS));

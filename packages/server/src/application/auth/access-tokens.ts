@@ -13,6 +13,13 @@ export interface Principal {
 const ALGORITHM = 'HS256';
 /** Clock skew tolerated between the issuing and the verifying host. */
 const CLOCK_TOLERANCE_SECONDS = 5;
+/**
+ * How far ahead of the verifying clock a token's `iat` may be: the service's own clock stepping
+ * back (an NTP correction of a few minutes) must not log out everyone who just logged in. A token
+ * issued further ahead (by a clock that ran far ahead) is refused, so it cannot outlive its TTL by
+ * more than this.
+ */
+export const MAX_ISSUED_AHEAD_SECONDS = 300;
 
 /**
  * Short-lived access tokens: HS256 only, issuer and audience bound to the network, `sub`, `iat`
@@ -60,7 +67,7 @@ export class AccessTokens {
       });
       const { sub, iat, exp } = payload;
       if (typeof sub !== 'string' || sub === '' || iat === undefined || exp === undefined) throw new AppError('INVALID_TOKEN');
-      if (exp - iat > this.ttlSeconds || iat > this.clock.now() / 1000 + CLOCK_TOLERANCE_SECONDS)
+      if (exp - iat > this.ttlSeconds || iat > this.clock.now() / 1000 + MAX_ISSUED_AHEAD_SECONDS)
         throw new AppError('INVALID_TOKEN');
       return { account: sub, expiresAt: exp * 1000 };
     } catch (error) {

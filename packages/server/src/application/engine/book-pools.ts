@@ -71,6 +71,11 @@ export class BookPools {
     }
   }
 
+  /** Drops the swaps whose turn was never stored (no trade id): a failed commit's. */
+  forgetUnstored(): void {
+    for (const book of this.books.values()) this.forget(book, (swap) => swap.tradeId === null);
+  }
+
   /** A swap the store holds from before a restart, not settled yet. */
   restored(bookId: number, tradeId: number, swap: OwnSwap): void {
     const book = this.books.get(bookId);

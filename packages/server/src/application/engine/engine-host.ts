@@ -1,4 +1,6 @@
+import { performance } from 'node:perf_hooks';
 import { type EngineCommand, type EngineEvent, MatchingEngine, type OpenOrder } from '@dex/core';
+import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 import { BookPools } from './book-pools.js';
 
@@ -19,14 +21,21 @@ export class EngineHost {
   private collected: EngineEvent[] = [];
   readonly pools = new BookPools();
 
-  constructor(private readonly registry: MarketRegistry) {
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly metrics: Metrics = noMetrics,
+  ) {
     registry.onChange((markets) => {
       for (const market of markets) this.follow(market);
     });
   }
 
-  /** Creates the engine of every known book, putting back what a previous run left resting. */
+  /**
+   * Creates the engine of every known book, putting back what a previous run left resting; engines
+   * made before (memory ahead of a failed commit) are replaced.
+   */
   start(recovered: ReadonlyMap<number, BookRecovery> = new Map()): void {
+    this.engines.clear();
     for (const market of this.registry.list()) this.follow(market, recovered.get(market.book.id));
   }
 
@@ -39,7 +48,9 @@ export class EngineHost {
     const engine = this.engines.get(bookId);
     if (engine === undefined) throw new Error(`no engine for book ${bookId}`);
     this.collected = [];
+    const started = performance.now();
     for (const command of commands) engine.apply(command);
+    this.metrics.matchLatency((performance.now() - started) / 1_000);
     const events = this.collected;
     this.collected = [];
     for (const event of events) if (event.type === 'pool-fill') this.pools.swapped(bookId, event);

@@ -18,15 +18,20 @@ export function storedLiveOrder(record: OrderRecord): LiveOrder {
  */
 export class DeskBooks {
   readonly live = new LiveOrders();
-  private readonly expiries = new ExpiryQueue();
+  private expiries = new ExpiryQueue();
 
   constructor(
     private readonly registry: MarketRegistry,
     private readonly engines: EngineHost,
   ) {}
 
-  /** Puts the stored open orders back, oldest first, and starts the engines with them. */
+  /**
+   * Puts the stored open orders back, oldest first, and starts the engines with them; what the
+   * books held before (memory ahead of a failed commit) is dropped.
+   */
   recover(open: readonly OrderRecord[], lastUpdateIds: ReadonlyMap<number, number>): void {
+    this.live.clear();
+    this.expiries = new ExpiryQueue();
     const resting = new Map<number, OpenOrder[]>();
     for (const record of open) {
       const order = storedLiveOrder(record);

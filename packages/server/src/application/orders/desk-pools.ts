@@ -24,6 +24,11 @@ export class DeskPools {
     }
   }
 
+  /** Swaps of turns that were never stored (their commit failed): the chain will never see them. */
+  forgetUnstored(): void {
+    this.engines.pools.forgetUnstored();
+  }
+
   /** The trades of a stored commit group: its swaps get their trade ids. */
   stored(trades: readonly CommittedTrade[]): void {
     this.engines.pools.stored(trades);

@@ -1,6 +1,8 @@
-import { SELL } from '@dex/core';
+import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../ports/store/ports.js';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
+import { TRADING_PAUSE_MS } from './desk-sequencer.js';
 
 let desk: DeskParts;
 
@@ -44,12 +46,47 @@ describe('the desk sequencer', () => {
     expect(await desk.store.orders.byHashes(accepted.flat().map((record) => record.orderHash))).toHaveLength(2);
   });
 
-  it('refuses all further work once a commit group could not be stored', async () => {
+  it('refuses all further work while the store it failed on cannot be read to rebuild the books', async () => {
     // The turn reads nothing; its commit, after the store is gone, fails.
     const raised = desk.cancellations.cancelBelowFloor('0.0.7', 5n);
     void desk.store.close();
     await expect(raised).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
     await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
-    expect(desk.logs()).toContain('trading is suspended until a restart');
+    await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
+    await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+    expect(desk.logs()).toContain('trading is suspended until the store takes writes again');
+    expect(desk.logs()).toContain('the books could not be rebuilt from the store');
+  });
+
+  it('after a failed commit, rebuilds the books from the store: the unstored trade is undone and trading resumes', async () => {
+    const [ask] = await desk.nonces('0.0.7', 1);
+    const [bid] = await desk.nonces('0.0.8', 1);
+    const [later] = await desk.nonces('0.0.9', 1);
+    const [resting] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask as bigint)]);
+    // The disk fills: the crossing bid matches in memory, but its commit group is not stored.
+    const commitTurns = desk.store.orders.commitTurns.bind(desk.store.orders);
+    desk.store.orders.commitTurns = async () => {
+      throw new StoreUnavailableError('database or disk is full');
+    };
+    await expect(
+      desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
+    ).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+    // Refused at once until the pause has passed: a full disk is not tried on every request.
+    await expect(desk.sequencer.run(async () => 'soon')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+    // Meanwhile the books are already back as the store holds them: the ask rests whole.
+    expect(desk.books.live.get(resting?.id ?? 0)).toMatchObject({ filledSteps: 0 });
+    expect(desk.engines.engine(1)?.getOrder(resting?.id ?? 0)).toMatchObject({ remaining: 10 });
+    desk.store.orders.commitTurns = commitTurns;
+    await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
+
+    // The ask rests again whole, as the store holds it; a new bid takes it, with the next stored id.
+    const [taker] = await desk.acceptance.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 10, later as bigint)]);
+    expect(taker?.id).toBe((resting?.id ?? 0) + 1);
+    expect(taker?.status).toBe('FILLED');
+    const [stored] = await desk.store.orders.byHashes([resting?.orderHash ?? '']);
+    expect(stored).toMatchObject({ status: 'FILLED', filledSteps: 10 });
+    const { trades } = await desk.store.trades.page(1, 'asc', 0, 10);
+    expect(trades.map((trade) => trade.takerOrderId)).toEqual([taker?.id]);
+    expect(desk.logs()).toContain('trading resumed');
   });
 });

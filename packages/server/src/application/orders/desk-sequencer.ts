@@ -1,8 +1,10 @@
+import { performance } from 'node:perf_hooks';
 import { AppError } from '../../domain/errors.js';
 import type { TurnWrite } from '../../domain/orders/order-records.js';
 import type { OrderTurn } from '../../domain/orders/order-turn.js';
 import { PendingWrites } from '../../domain/orders/pending-writes.js';
 import type { Logger } from '../../ports/logger.js';
+import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { Store } from '../../ports/store/ports.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeskEvents } from './desk-events.js';
@@ -10,23 +12,38 @@ import type { DeskEvents } from './desk-events.js';
 /** New orders after which a commit group is stored even while more turns wait. */
 export const MAX_GROUP_ORDERS = 2_000;
 
+/** How long (ms) the desk refuses turns after a failed commit: a full disk is not tried on every request. */
+export const TRADING_PAUSE_MS = 1_000;
+
 /**
  * The desk's serial stage: runs turns one at a time, so the checks made inside a turn cannot race,
  * and stores what turns staged in commit groups (one transaction for the turns that queue up
  * together). A turn's answer waits until its commit group is stored; what a stored group changed
  * is published on `events` first. If a commit fails, memory is ahead of the store: the sequencer
- * then refuses all further work and a restart recovers from the store.
+ * stores nothing more and, right after the turns already queued, `rebuild`s the books as the store
+ * holds them (the reads that follow the engines see what was answered again). The failed group was
+ * one transaction, so none of it is stored, and none of its requests was answered but with the
+ * failure. Turns are refused for {@link TRADING_PAUSE_MS}; the next one tries the store again, so
+ * trading resumes when writes do.
  */
 export class DeskSequencer {
   private tail: Promise<unknown> = Promise.resolve();
-  private broken = false;
+  /** Memory may be ahead of the store: nothing is stored or run until the books are rebuilt. */
+  private memoryAhead = false;
+  /** performance.now() until which turns are refused, after a failed commit. */
+  private pausedUntil = Number.NEGATIVE_INFINITY;
+  /** Rebuilt after a failure, and no group stored since. */
+  private rebuilt = false;
   private readonly commits: GroupCommit<PendingWrites>;
 
   constructor(
     private readonly store: Store,
     private readonly events: DeskEvents,
     private readonly logger: Logger,
+    /** Puts the books, ids and pool snapshots back as the store holds them. */
+    private readonly rebuild: () => Promise<void>,
     private readonly maxGroupOrders = MAX_GROUP_ORDERS,
+    private readonly metrics: Metrics = noMetrics,
   ) {
     this.commits = new GroupCommit<PendingWrites>({
       open: () => new PendingWrites(),
@@ -51,7 +68,8 @@ export class DeskSequencer {
    */
   run<T>(work: () => Promise<T>): Promise<T> {
     const ran = this.tail.then(async () => {
-      if (this.broken) throw new AppError('TRADING_UNAVAILABLE');
+      if (this.memoryAhead) await this.repair();
+      if (performance.now() < this.pausedUntil) throw new AppError('TRADING_UNAVAILABLE');
       let value: T;
       // The group open when the work ends holds its writes: a turn that stored the group before
       // it (flush) must wait for the one it staged into, not the one that was open when it began.
@@ -84,14 +102,44 @@ export class DeskSequencer {
     return this.commits.commit();
   }
 
-  private async commitGroup(group: PendingWrites): Promise<void> {
+  /** Rebuilds the books from the store once memory is ahead of it; throws while the store cannot be read. */
+  private async repair(): Promise<void> {
+    if (!this.memoryAhead) return;
+    // Turns that ran on the failed memory staged into the open group: it must never be stored.
+    this.commits.discard(new AppError('TRADING_UNAVAILABLE'));
     try {
+      await this.rebuild();
+    } catch (error) {
+      this.logger.error({ err: error }, 'the books could not be rebuilt from the store; trading stays suspended');
+      throw new AppError('TRADING_UNAVAILABLE', undefined, { cause: error });
+    }
+    this.memoryAhead = false;
+    this.rebuilt = true;
+    this.logger.warn('the books were rebuilt from the store after a failed commit; trading resumes once a write succeeds');
+  }
+
+  private async commitGroup(group: PendingWrites): Promise<void> {
+    if (this.memoryAhead) throw new AppError('TRADING_UNAVAILABLE');
+    try {
+      const started = performance.now();
       const ids = await this.store.orders.commitTurns(group.writes);
+      this.metrics.storeCommit((performance.now() - started) / 1_000, group.writes.length);
       this.events.publish(() => group.committed(ids));
     } catch (error) {
-      this.broken = true;
-      this.logger.fatal({ err: error }, 'engine turns could not be stored; trading is suspended until a restart');
+      this.memoryAhead = true;
+      this.rebuilt = false;
+      this.pausedUntil = performance.now() + TRADING_PAUSE_MS;
+      this.logger.fatal(
+        { err: error },
+        'engine turns could not be stored; trading is suspended until the store takes writes again',
+      );
+      // After the turns already queued (and after the one that flushed, if one did): never inside a turn.
+      this.tail = this.tail.then(() => this.repair()).catch(() => {});
       throw new AppError('TRADING_UNAVAILABLE', undefined, { cause: error });
+    }
+    if (this.rebuilt) {
+      this.rebuilt = false;
+      this.logger.info('the store takes writes again; trading resumed');
     }
   }
 }

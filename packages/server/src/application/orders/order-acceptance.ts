@@ -37,6 +37,11 @@ export class OrderAcceptance {
     this.nextId = lastId + 1;
   }
 
+  /** Ids continue after the store's highest (after a rebuild from the store). */
+  continueAfter(lastId: number): void {
+    this.nextId = lastId + 1;
+  }
+
   /**
    * Stores and places a batch of verified orders of one account, in batch order. Returns the
    * stored record of each candidate. Throws before anything changes when a nonce is no longer

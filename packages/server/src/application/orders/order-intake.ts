@@ -17,6 +17,7 @@ import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { SignatureCheck } from '../../domain/signatures/order-signatures.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FundsReader } from '../../ports/funds.js';
+import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { SignatureVerifier } from '../../ports/signature-verifier.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';
@@ -94,9 +95,27 @@ export class OrderIntake {
     private readonly clock: Clock,
     /** Balances and allowances on the settlement chain; null without one (nothing to reserve). */
     private readonly funds: FundsReader | null,
+    private readonly metrics: Metrics = noMetrics,
   ) {}
 
+  /** Saves a batch (see the class); counts its orders by outcome: accepted, replayed, or the code that refused it. */
   async save(identity: TradingIdentity, items: readonly SaveItem[], links: readonly OcoLink[]): Promise<SaveOutcome> {
+    try {
+      const { outcome, accepted } = await this.saveBatch(identity, items, links);
+      this.metrics.orderIntake('accepted', accepted);
+      this.metrics.orderIntake('replayed', items.length - accepted);
+      return outcome;
+    } catch (error) {
+      this.metrics.orderIntake(error instanceof AppError ? error.code : 'INTERNAL', items.length);
+      throw error;
+    }
+  }
+
+  private async saveBatch(
+    identity: TradingIdentity,
+    items: readonly SaveItem[],
+    links: readonly OcoLink[],
+  ): Promise<{ outcome: SaveOutcome; accepted: number }> {
     const ratesOf = this.fees.forAccount(identity.account);
     const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index, ratesOf)));
     const firstOfHash = new Map<string, number>();
@@ -152,11 +171,12 @@ export class OrderIntake {
     for (const record of accepted) saved.set(record.orderHash, record);
 
     const records = checked.map((item) => saved.get(item.hash) as OrderRecord);
-    return {
+    const outcome = {
       // Equal hashes mean equal orders, so the item's own wire form is the stored one.
       orders: checked.map((item, index) => ({ record: records[index] as OrderRecord, order: item.wire })),
       links: links.map((link) => ({ a: (records[link.a] as OrderRecord).id, b: (records[link.b] as OrderRecord).id })),
     };
+    return { outcome, accepted: candidates.length };
   }
 
   /** Stage 1: everything about one item that needs neither the store nor its signature. */

@@ -3,6 +3,7 @@ import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
+import type { Metrics } from '../../ports/metrics.js';
 import type { FailedFill, PairReserves, PoolReservesListener, SettledSwap, SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { EngineHost } from '../engine/engine-host.js';
@@ -21,7 +22,10 @@ export type { CancelOutcome } from './cancellation-relay.js';
 export { MAX_OPEN_ORDERS_PER_ACCOUNT } from './intake-checks.js';
 export type { OrderCandidate } from './order-acceptance.js';
 
-export type DeskOptions = CancellationOptions;
+export interface DeskOptions extends CancellationOptions {
+  /** Where the desk reports its commit groups; default: nowhere. */
+  readonly metrics?: Metrics;
+}
 
 /**
  * The single writer of orders, as a pipeline of named stages over shared books (`DeskBooks`):
@@ -53,9 +57,17 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
   ): Promise<TradingDesk> {
     const lastId = await store.orders.maxOrderId();
     const books = new DeskBooks(registry, engines);
-    const sequencer = new DeskSequencer(store, events, logger);
+    // The desk exists before a failed commit can ask for a rebuild.
+    const sequencer = new DeskSequencer(
+      store,
+      events,
+      logger,
+      (): Promise<void> => desk.rebuild(store),
+      undefined,
+      options.metrics,
+    );
     const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
-    const desk = new TradingDesk(
+    const desk: TradingDesk = new TradingDesk(
       books,
       checks,
       new OrderAcceptance(books, checks, sequencer, clock, lastId),
@@ -69,6 +81,21 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     desk.pools.restore(await store.settlements.unsettledSwaps());
     events.subscribe((commit) => desk.pools.stored(commit.trades));
     return desk;
+  }
+
+  /**
+   * After a failed commit: the books, the next order id and the pool snapshots as the store holds
+   * them (what was answered), dropping what the failed turns did in memory.
+   */
+  private async rebuild(store: Store): Promise<void> {
+    const [lastId, updateIds, open] = await Promise.all([
+      store.orders.maxOrderId(),
+      store.orders.lastUpdateIds(),
+      store.orders.openOrders(),
+    ]);
+    this.pools.forgetUnstored();
+    this.books.recover(open, updateIds);
+    this.acceptance.continueAfter(lastId);
   }
 
   openOrderCount(account: string): number {

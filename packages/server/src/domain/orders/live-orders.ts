@@ -82,6 +82,11 @@ export class LiveOrders {
     ids.add(order.id);
   }
 
+  clear(): void {
+    this.byId.clear();
+    this.byAccount.clear();
+  }
+
   delete(id: number): void {
     const order = this.byId.get(id);
     if (order === undefined) return;

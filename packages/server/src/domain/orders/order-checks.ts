@@ -14,6 +14,12 @@ import type { Market, MarketLookup } from '../markets/market.js';
 export const MIN_DEADLINE_SECONDS = 30;
 /** Longest time to deadline (spec 8.2). */
 export const MAX_DEADLINE_SECONDS = 90 * 24 * 60 * 60;
+/**
+ * How far past the longest deadline a save may be: `/orders/build` gives a limit order without a
+ * deadline the longest one, so a service clock stepped back between build and save (an NTP
+ * correction) must not make the order it built "too far".
+ */
+export const DEADLINE_CLOCK_STEP_SECONDS = 300;
 
 const VIOLATION_CODES: Record<TermsViolation, ErrorCode> = {
   TOKENS_NOT_IN_BOOK: 'TOKEN_NOT_IN_BOOK',
@@ -62,10 +68,10 @@ export class ItemChecks {
     return result.terms;
   }
 
-  /** The deadline (unix s) lies in [now + 30 s, now + 90 d]. */
+  /** The deadline (unix s) lies in [now + 30 s, now + 90 d], with {@link DEADLINE_CLOCK_STEP_SECONDS} beyond. */
   deadline(deadline: bigint, nowMs: number): void {
     const now = BigInt(Math.floor(nowMs / 1000));
     if (deadline < now + BigInt(MIN_DEADLINE_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_SOON');
-    if (deadline > now + BigInt(MAX_DEADLINE_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_FAR');
+    if (deadline > now + BigInt(MAX_DEADLINE_SECONDS + DEADLINE_CLOCK_STEP_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_FAR');
   }
 }

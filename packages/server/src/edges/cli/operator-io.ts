@@ -5,6 +5,7 @@ import type { DevnetAmm } from '../../ports/devnet-amm.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { NewKeyPair } from '../../ports/key-pairs.js';
 import type { Store } from '../../ports/store/ports.js';
+import type { StoreFiles } from '../../ports/store-files.js';
 
 /** What the operator CLI works with and writes to; composition/operator-wiring.ts makes one. */
 export interface OperatorIo {
@@ -22,4 +23,6 @@ export interface OperatorIo {
   readonly devnet?: () => Promise<DevnetFunding>;
   /** The running devnet chain's AMM, as its administrator; rejects with DevnetNotRunningError when none runs. */
   readonly amm?: () => Promise<DevnetAmm>;
+  /** Backups and restores of the store file; absent where no store file is at hand. */
+  readonly storeFiles?: StoreFiles;
 }

@@ -40,6 +40,8 @@ export const OPTIONS = {
   amount: { type: 'string' },
   fund: { type: 'boolean' },
   from: { type: 'string' },
+  to: { type: 'string' },
+  force: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

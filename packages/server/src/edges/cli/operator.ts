@@ -3,6 +3,7 @@ import { CoreError } from '@dex/core';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
 import { DevnetAmmRefusal } from '../../ports/devnet-amm.js';
 import { StoreConflictError } from '../../ports/store/ports.js';
+import { StoreFileRefusal } from '../../ports/store-files.js';
 import { accountAddCommand, accountCreateCommand, accountListCommand } from './commands/account.js';
 import { accountFundCommand } from './commands/account-funding.js';
 import { apikeyChangeCommand, apikeyIssueCommand, apikeyListCommand, apikeyUsageCommand } from './commands/apikey.js';
@@ -11,6 +12,7 @@ import { devnetSeedCommand } from './commands/devnet.js';
 import { farmAddCommand, farmEmissionsCommand, farmListCommand, farmSetCommand } from './commands/farm.js';
 import { feeClearCommand, feeListCommand, feeSetCommand } from './commands/fee.js';
 import { poolAddLiquidityCommand, poolCreateCommand, poolListCommand } from './commands/pool.js';
+import { backupCommand, restoreCommand } from './commands/store-file.js';
 import { tokenAddCommand, tokenListCommand, tokenUpdateCommand } from './commands/token.js';
 import type { OperatorCommand } from './operator-command.js';
 import type { OperatorIo } from './operator-io.js';
@@ -43,6 +45,8 @@ const COMMANDS: readonly OperatorCommand[] = [
   apikeyChangeCommand,
   apikeyListCommand,
   apikeyUsageCommand,
+  backupCommand,
+  restoreCommand,
 ];
 
 export const OPERATOR_USAGE = [
@@ -59,7 +63,12 @@ function refusal(error: unknown, io: OperatorIo): number {
     io.err(error.message);
     return 2;
   }
-  if (error instanceof StoreConflictError || error instanceof CoreError || error instanceof DevnetAmmRefusal) {
+  if (
+    error instanceof StoreConflictError ||
+    error instanceof StoreFileRefusal ||
+    error instanceof CoreError ||
+    error instanceof DevnetAmmRefusal
+  ) {
     io.err(error.message);
     return 1;
   }

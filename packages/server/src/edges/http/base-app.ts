@@ -3,7 +3,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
+import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { RequestLog } from './request-log.js';
 
 /** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -24,7 +26,7 @@ export interface BaseAppOptions {
  * listens by itself.
  */
 export async function createBaseApp(
-  config: { readonly bodyLimitBytes: number; readonly trustProxy: boolean },
+  config: { readonly bodyLimitBytes: number; readonly trustProxy: boolean; readonly slowRequestMs: number },
   logger: FastifyBaseLogger,
   options: BaseAppOptions,
 ): Promise<FastifyInstance> {
@@ -42,6 +44,10 @@ export async function createBaseApp(
     routerOptions: { maxParamLength: 128, ignoreTrailingSlash: true },
     // Our own hook answers 503 in the catalogue's shape while the server drains.
     return503OnClosing: false,
+    logController: new RequestLog(config.slowRequestMs),
+    // Requests the parser or the router refuse get the catalogue's bodies too.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
 
   let closing = false;

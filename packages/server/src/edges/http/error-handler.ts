@@ -1,6 +1,8 @@
 import { CoreError } from '@dex/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
+import { StoreUnavailableError } from '../../ports/store/ports.js';
+import { noteAnsweredError } from './request-log.js';
 
 /** Longest request path echoed back in a 404 message. */
 const MAX_ECHOED_PATH = 128;
@@ -17,6 +19,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 /** Any thrown value as the catalogue error the client sees. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof StoreUnavailableError) return new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
   if (error instanceof CoreError) {
     return new AppError(error.code === 'INVALID_AMOUNT' ? 'INVALID_AMOUNT' : 'VALIDATION_FAILED', error.shortMessage, {
       cause: error,
@@ -28,6 +31,10 @@ export function toAppError(error: unknown): AppError {
   }
   const mapped = fastifyError?.code === undefined ? undefined : FASTIFY_CODES[fastifyError.code];
   if (mapped !== undefined) return new AppError(mapped, undefined, { cause: error });
+  // Fastify marks what the client did wrong with a 4xx, e.g. a body the client cut off ("aborted").
+  const status = fastifyError?.statusCode;
+  if (status !== undefined && status >= 400 && status < 500)
+    return new AppError('VALIDATION_FAILED', undefined, { cause: error });
   return new AppError('INTERNAL', undefined, { cause: error });
 }
 
@@ -35,7 +42,9 @@ export function toAppError(error: unknown): AppError {
 export function answerNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = request.url.split('?')[0] ?? '';
   const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
-  return reply.status(404).send(new AppError('NOT_FOUND', `No route ${request.method} ${shown}`).toBody());
+  const notFound = new AppError('NOT_FOUND', `No route ${request.method} ${shown}`);
+  noteAnsweredError(request, { code: notFound.code, message: notFound.message });
+  return reply.status(404).send(notFound.toBody());
 }
 
 /**
@@ -45,8 +54,11 @@ export function answerNotFound(request: FastifyRequest, reply: FastifyReply): Fa
 export function installErrorHandling(app: FastifyInstance, notFound = true): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: appError.code }, appError.message);
+    const answer = { code: appError.code, message: appError.message, ...(appError.status >= 500 ? { err: error } : {}) };
+    // A request whose client went away gets no answer, hence no request line: log it here.
+    if (reply.raw.destroyed)
+      request.log[appError.status >= 500 ? 'error' : 'info']({ req: request, ...answer }, 'request abandoned by the client');
+    else noteAnsweredError(request, answer);
     return reply.status(appError.status).send(appError.toBody());
   });
   if (notFound) app.setNotFoundHandler(answerNotFound);

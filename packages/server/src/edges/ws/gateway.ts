@@ -7,6 +7,7 @@ import type { AccessTokens } from '../../application/auth/access-tokens.js';
 import type { MarketRegistry } from '../../application/markets/market-registry.js';
 import type { DeskEvents } from '../../application/orders/desk-events.js';
 import { AppError } from '../../domain/errors.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { toAppError } from '../http/error-handler.js';
 import { redactUrl } from '../redact-url.js';
 import { ConnectionSlots } from './bounds.js';
@@ -28,6 +29,8 @@ export interface StreamDeps {
   /** Cancels the orders of a lost connection that asked for it (cancelOnDisconnect). */
   readonly desk: DisconnectDesk;
   readonly logger: FastifyBaseLogger;
+  /** Where open streams, messages sent and slow consumers dropped are counted. */
+  readonly metrics: Metrics;
 }
 
 /** How long a shutdown waits for clients to answer the close frame before cutting them off. */
@@ -177,11 +180,18 @@ export class StreamGateway {
     logged: { url: string; remoteAddress: string },
   ): void {
     const { sendBufferBytes } = this.deps.limits;
-    const connection = new StreamConnection(metadata.connectionId, socket, subscription, sendBufferBytes, (slow) =>
-      this.drop(slow),
+    const { metrics } = this.deps;
+    const connection = new StreamConnection(
+      metadata.connectionId,
+      socket,
+      subscription,
+      sendBufferBytes,
+      (slow) => this.drop(slow),
+      metrics,
     );
     const { books } = metadata;
     this.connections.add(connection);
+    metrics.streamConnections(subscription.stream, 1);
     if (subscription.stream === 'depth') this.depth.add(connection, books ?? []);
     else this.users.add(connection);
     const described = { id: connection.id, kind: subscription.stream, account: subscription.account, books, ...logged };
@@ -196,6 +206,7 @@ export class StreamGateway {
     });
     socket.on('close', (code) => {
       this.connections.delete(connection);
+      metrics.streamConnections(subscription.stream, -1);
       if (subscription.stream === 'depth') this.depth.remove(connection, books ?? []);
       else this.users.remove(connection);
       this.deps.logger.info({ stream: { id: connection.id, code, endedBy: connection.endedBy } }, 'stream closed');
@@ -219,6 +230,7 @@ export class StreamGateway {
       { stream: { id: connection.id, bufferedBytes: connection.socket.bufferedAmount } },
       'slow stream consumer disconnected',
     );
+    if (connection.endedBy === undefined) this.deps.metrics.slowConsumerDropped(connection.subscription.stream);
     connection.endedBy ??= 'slow-consumer';
     connection.socket.terminate();
   }

@@ -1,9 +1,10 @@
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AccessTokens } from '../../application/auth/access-tokens.js';
 import type { MarketRegistry } from '../../application/markets/market-registry.js';
 import { AppError } from '../../domain/errors.js';
 import { single } from '../../domain/query-values.js';
+import { writeRawError } from '../http/client-errors.js';
 import type { StreamName } from './protocol.js';
 
 /** What an accepted handshake grants: the account and the books it follows (null: every book). */
@@ -104,17 +105,5 @@ export async function authorizeStream(url: URL, stream: StreamName, rules: Hands
 
 /** Answers a refused upgrade with the catalogue's JSON error body, then closes the socket. */
 export function refuseUpgrade(socket: Duplex, error: AppError): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(error.toBody());
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'X-Content-Type-Options: nosniff\r\n' +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  writeRawError(socket, error);
 }

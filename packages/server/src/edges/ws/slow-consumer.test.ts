@@ -16,7 +16,7 @@ let harness: Harness;
 
 beforeAll(async () => {
   // The default heartbeat (30 s) stays out of the way: the stalled client must be dropped for its buffer alone.
-  harness = await startHarness({ WS_SEND_BUFFER_BYTES: String(SEND_BUFFER) }, { listen: true });
+  harness = await startHarness({ WS_SEND_BUFFER_BYTES: String(SEND_BUFFER), METRICS_PORT: '0' }, { listen: true });
 });
 afterAll(async () => {
   await harness.close();
@@ -79,5 +79,7 @@ describe('slow consumers', () => {
     ]);
     await reader.close();
     expect(harness.logs()).not.toMatch(JWT_PATTERN);
+    const metrics = await (await fetch(`${harness.metricsUrl}/metrics`)).text();
+    expect(metrics).toContain('dex_ws_slow_consumers_dropped_total{stream="user-events"} 1\n');
   });
 });

@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import { numbered, type StreamName } from './protocol.js';
 
 /** Who is on the other end of a stream and what it follows, as the handshake established it. */
@@ -35,6 +36,7 @@ export class StreamConnection {
     readonly subscription: StreamSubscription,
     private readonly sendBufferBytes: number,
     private readonly onSlow: (connection: StreamConnection) => void,
+    private readonly metrics: Metrics = noMetrics,
   ) {}
 
   follows(bookId: number): boolean {
@@ -51,6 +53,7 @@ export class StreamConnection {
     }
     this.seq++;
     this.socket.send(numbered(encoded, this.seq));
+    this.metrics.streamMessageSent(this.subscription.stream);
     return true;
   }
 }

@@ -52,6 +52,14 @@ export interface TradeStore {
   latest(bookId: number): Promise<TradeRecord | undefined>;
   /** Activity since `since` (unix ms, rounded down to the 5-minute candle that holds it). */
   windowStats(bookId: number, since: number): Promise<TradeWindowStats>;
+  /** The highest trade id handed out or skipped (see skipIdsThrough), reverted trades included; 0 for none. */
+  highestId(): Promise<number>;
+  /**
+   * Never hands out a trade id at or below `id` from now on, kept across restarts: ids already
+   * used elsewhere (the chain's settled fill ids, which are trade ids) are not given again. A
+   * floor at or below the highest id changes nothing.
+   */
+  skipIdsThrough(id: number): Promise<void>;
 }
 
 export interface Store {
@@ -83,6 +91,14 @@ export interface Store {
 /** A uniqueness or reference rule of the store was broken; `message` says which. */
 export class StoreConflictError extends Error {
   override readonly name = 'StoreConflictError';
+}
+
+/**
+ * The store could not write: its disk is full or failing. Nothing of the failed write was kept
+ * (a transaction rolls back whole); the same write may succeed once space returns.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
 }
 
 /** The public key a devnet account `0.0.X` signs with (production reads keys from the mirror node). */

@@ -39,6 +39,12 @@ export interface SettledFill {
   readonly takerFee: bigint;
 }
 
+/** A trade `markSettled` recorded as settled, and when it was matched (unix ms). */
+export interface NewlySettled {
+  readonly tradeId: number;
+  readonly executedAt: number;
+}
+
 export interface SettlementStore {
   /** Trades waiting to be sent, oldest first. */
   pending(limit: number): Promise<UnsettledTrade[]>;
@@ -50,9 +56,10 @@ export interface SettlementStore {
   markPending(tradeIds: readonly number[], now: number): Promise<void>;
   /**
    * Records settled fills: the settlement, the trade's transaction hash, and the hash on the fill
-   * events of both orders' histories. Idempotent; returns the trade ids that changed.
+   * events of both orders' histories. Idempotent; returns the trades that changed, with the time
+   * each was matched.
    */
-  markSettled(fills: readonly SettledFill[], now: number): Promise<number[]>;
+  markSettled(fills: readonly SettledFill[], now: number): Promise<NewlySettled[]>;
   /**
    * Records trades the reactor's state reports settled though no block holds their `Filled` event
    * (a devnet node whose restored state is newer than its restored blocks): settled, without a

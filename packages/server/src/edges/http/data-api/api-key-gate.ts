@@ -4,6 +4,7 @@ import { hashApiKey } from '../../../domain/data-api/api-key.js';
 import { AppError, type ErrorCode } from '../../../domain/errors.js';
 import type { Network } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { Metrics } from '../../../ports/metrics.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../../../ports/store/api-key-ports.js';
 
 export interface ApiKeyAuthOptions {
@@ -12,6 +13,7 @@ export interface ApiKeyAuthOptions {
   /** Keys of other environments are refused. */
   readonly network: Network;
   readonly clock: Clock;
+  readonly metrics: Metrics;
 }
 
 export type ApiKeyHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -38,7 +40,7 @@ function quotaHeaders(reply: FastifyReply, quota: QuotaFigures): void {
  * the four quota headers; the key itself never reaches a log or the store.
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): ApiKeyHook {
-  const { keys, meter, network, clock } = options;
+  const { keys, meter, network, clock, metrics } = options;
   return async (request, reply) => {
     const header = request.headers['x-api-key'];
     if (header === undefined || header === '') throw new AppError('API_KEY_MISSING');
@@ -52,6 +54,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): ApiKeyHook {
     const verdict = await meter.admit(key);
     quotaHeaders(reply, verdict);
     if (!verdict.admitted) {
+      metrics.dataApiQuotaRefused();
       const seconds = Math.max(1, Math.ceil((verdict.resetMs - clock.now()) / 1_000));
       reply.header('retry-after', String(seconds));
       throw new AppError(

@@ -153,7 +153,8 @@ describe('monthly quotas', () => {
 
 describe('key secrecy', () => {
   it('keeps neither the key nor anything but its hash in the store files, and never logs it', async () => {
-    const host = await start();
+    // At debug every request is logged, the successful ones included.
+    const host = await start({ LOG_LEVEL: 'debug' });
     const { key } = await issueApiKey(host, 10);
     await dataGet(host, '/tokens', key);
     await dataGet(host, `/tokens?api_key=${key}`, key);

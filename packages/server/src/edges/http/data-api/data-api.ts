@@ -15,6 +15,7 @@ import { TokenStatsBoard } from '../../../application/data-api/token-stats.js';
 import type { MarketRegistry } from '../../../application/markets/market-registry.js';
 import type { Network } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { Metrics } from '../../../ports/metrics.js';
 import type { Store } from '../../../ports/store/ports.js';
 import { answerNotFound } from '../error-handler.js';
 import { apiKeyAuth } from './api-key-gate.js';
@@ -31,6 +32,7 @@ export interface DataApiDeps {
   readonly registry: MarketRegistry;
   readonly clock: Clock;
   readonly logger: FastifyBaseLogger;
+  readonly metrics: Metrics;
 }
 
 /**
@@ -40,21 +42,25 @@ export interface DataApiDeps {
  * never touches the order book API.
  */
 export async function dataApi(app: FastifyInstance, deps: DataApiDeps): Promise<void> {
-  const { config, store, registry, clock, logger } = deps;
+  const { config, store, registry, clock, logger, metrics } = deps;
   // With a prefix or a port of its own the data API has its own root; at the order book API's root it shares that one's.
   const ownRoot = config.dataApi.prefix !== '' || config.dataApi.port !== null;
   if (ownRoot) await app.register(tokenIconRoutes);
   // Listed one by one: the options this plugin was given carry its prefix, which must not apply twice.
-  await app.register(keyedRoutes, { config, store, registry, clock, logger, ownRoot });
+  // Counted by route pattern, never by path: a path can carry an account or a token id.
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.dataApiRequest(request.routeOptions.url ?? 'unmatched', reply.statusCode);
+  });
+  await app.register(keyedRoutes, { config, store, registry, clock, logger, metrics, ownRoot });
 }
 
 /** Everything behind the key gate, in a context of its own so that the icon stays outside it. */
 async function keyedRoutes(app: FastifyInstance, deps: DataApiDeps & { readonly ownRoot: boolean }): Promise<void> {
-  const { config, store, registry, clock } = deps;
+  const { config, store, registry, clock, metrics } = deps;
   const { requireKeys, cacheMs, protocolTokenId } = config.dataApi;
   if (requireKeys) {
     const meter = new QuotaMeter(store.apiKeys, clock, deps.logger);
-    app.addHook('onRequest', apiKeyAuth({ keys: store.apiKeys, meter, network: config.network, clock }));
+    app.addHook('onRequest', apiKeyAuth({ keys: store.apiKeys, meter, network: config.network, clock, metrics }));
   }
   const tokens = () => registry.tokens();
   const listed = new ListedPools(store.pools, tokens);

@@ -1,18 +1,29 @@
-import { HealthResponse } from '@dex/protocol';
+import { HealthResponse, ReadyResponse } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../../domain/errors.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { Dependency } from '../../../ports/dependency.js';
 import type { Store } from '../../../ports/store/ports.js';
 import { errorResponses } from '../schemas.js';
+import { unanswered } from './unanswered.js';
+
+/** How long `/ready` waits for each dependency: a load balancer's probe must not hang. */
+const READY_TIMEOUT_MS = 2_000;
 
 export interface HealthRoutesOptions {
   readonly network: string;
   readonly store: Store;
   readonly clock: Clock;
   readonly books: () => number;
+  /** What `/ready` asks: the store, and the chain node when fills settle on one. */
+  readonly dependencies: readonly Dependency[];
 }
 
-/** `GET /health`: 200 when the store answers; for load balancers and operators, never behind auth. */
+/**
+ * `GET /health`: liveness, 200 while the process and its store answer. `GET /ready`: readiness,
+ * 503 until every dependency answers. Both are for load balancers and operators, never behind auth.
+ */
 export async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const startedAt = options.clock.now();
@@ -35,6 +46,22 @@ export async function healthRoutes(fastify: FastifyInstance, options: HealthRout
         uptimeSeconds: Math.floor((time - startedAt) / 1000),
         books: options.books(),
       };
+    },
+  );
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: the store and the chain node answer',
+        response: { 200: ReadyResponse, ...errorResponses(503) },
+      },
+    },
+    async () => {
+      const silent = await unanswered(options.dependencies, READY_TIMEOUT_MS);
+      if (silent.length > 0)
+        throw new AppError('NOT_READY', `Not ready: ${silent.join(' and ')} did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+      return { status: 'ready' as const, dependencies: options.dependencies.map((dependency) => dependency.name) };
     },
   );
 }

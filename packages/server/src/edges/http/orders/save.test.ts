@@ -3,6 +3,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { generatePrivateKey } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DevnetAccountKeys } from '../../../adapters/accounts/devnet-account-keys.js';
+import { DEADLINE_CLOCK_STEP_SECONDS } from '../../../domain/orders/order-checks.js';
 import { type BuiltOrder, type Harness, startHarness, Trader, wireOf } from '../../../test-support/harness.js';
 
 let harness: Harness;
@@ -209,6 +210,16 @@ describe('POST /orders/save', () => {
       order.info.deadline = String(Math.floor(harness.clock.now() / 1000) + 91 * 24 * 3600);
     });
     expect((await saveItems([item])).body).toMatchObject({ code: 'ORDER_DEADLINE_TOO_FAR' });
+  });
+
+  it(`saves an order built with the longest deadline after the clock stepped back up to ${DEADLINE_CLOCK_STEP_SECONDS} s, not further`, async () => {
+    const [built] = await trader.build([ask()]);
+    if (built === undefined) throw new Error('nothing built');
+    harness.clock.rewind((DEADLINE_CLOCK_STEP_SECONDS + 1) * 1000);
+    await trader.login();
+    expect((await trader.save([built])).body).toMatchObject({ code: 'ORDER_DEADLINE_TOO_FAR' });
+    harness.clock.advance(2_000);
+    expect((await trader.save([built])).status).toBe(200);
   });
 
   it('answers 403 SWAPPER_MISMATCH for an order naming another swapper', async () => {
