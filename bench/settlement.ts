@@ -5,7 +5,8 @@
  *
  *   npm run bench:settlement -- [--fills 10000] [--rate N] [--seconds 20] [--accounts 4]
  *                               [--ed25519-share 0.1] [--amm-share 0.5] [--batch-fills N]
- *                               [--tx-gas-limit N] [--time-limit 300] [--cpu-prof DIR] [--server-log]
+ *                               [--tx-gas-limit N] [--load 0.5] [--time-limit 300] [--cpu-prof DIR]
+ *                               [--server-log]
  *
  * Three phases on one server, each after its resting orders are seeded:
  *  1. throughput: crossing orders for `--fills` fills are saved as fast as the API takes them, so a
@@ -27,6 +28,7 @@
  * (`PoolMoved`) is counted and shown, not failed: nothing else trades the pool here, so there
  * should be none. Gas per fill comes from the settlement transactions' receipts. Client, server
  * and anvil share the machine's cores; CPU use per process is printed to show where the time goes.
+ * `--load` adds other work: a process that keeps that share of one core busy throughout.
  */
 import { existsSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -36,6 +38,7 @@ import type { Address } from 'viem';
 import { openDatabase } from '../packages/server/src/adapters/sqlite/driver.js';
 import { type Account, createAccounts, login } from './support/accounts.js';
 import { childProcesses, cpuMark, cpuUse } from './support/cpu.js';
+import { startCpuLoad } from './support/cpu-load.js';
 import { BENCH_BOOK, readBook, readMarket } from './support/market.js';
 import { readCount, readProfileDir } from './support/options.js';
 import { percentile, printTable, tenths, verdict, whole } from './support/report.js';
@@ -86,8 +89,8 @@ const MAX_AUTO_RATE = 480;
 const DEVNET_STATE_FILE = 'devnet-chain-state.json';
 /** Tokens each trader gets, in whole units: far more than any run moves. */
 const FUNDING_UNITS = 10_000_000n;
-/** Goals from the issue; misses are reported, never fatal. */
-const TARGETS = { fillsPerSecond: 1_000, p99Ms: 2_000 } as const;
+/** Goals from the issue; misses are reported, never fatal. Under `--load` the throughput goal is the loaded one. */
+const TARGETS = { fillsPerSecond: 1_000, loadedFillsPerSecond: 850, p99Ms: 2_000 } as const;
 
 interface Options extends ServerOptions {
   readonly fills: number;
@@ -99,6 +102,8 @@ interface Options extends ServerOptions {
   /** Of the AMM phase's crossing orders, the share that opt in to the pool; 0: no AMM phase. */
   readonly ammShare: number;
   readonly timeLimitSeconds: number;
+  /** Share of one core kept busy by another process during the run. */
+  readonly load: number;
 }
 
 function readShare(flag: string, text: string | undefined, fallback: number): number {
@@ -119,6 +124,7 @@ function readOptions(argv: readonly string[]): Options {
       'amm-share': { type: 'string' },
       'batch-fills': { type: 'string' },
       'tx-gas-limit': { type: 'string' },
+      load: { type: 'string' },
       'time-limit': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'server-log': { type: 'boolean' },
@@ -142,6 +148,7 @@ function readOptions(argv: readonly string[]): Options {
       values['tx-gas-limit'] === undefined
         ? undefined
         : readCount('--tx-gas-limit', values['tx-gas-limit'], 0, 1_000_000, 100_000_000),
+    load: readShare('--load', values.load, 0),
     timeLimitSeconds: readCount('--time-limit', values['time-limit'], 300, 10, 3_600),
     cpuProfDir: readProfileDir(values['cpu-prof']),
     serverLog: values['server-log'] === true,
@@ -171,6 +178,7 @@ async function main(): Promise<number> {
   );
 
   const server = await startServer(options);
+  const load = startCpuLoad(options.load);
   const db = await openDatabase(server.storeFile);
   const problems: string[] = [];
   try {
@@ -264,6 +272,7 @@ async function main(): Promise<number> {
     const burstPhase = book.phase;
     const { batchFills } = server.settlementChain;
     const p99 = percentile(steadyPhase.latencies, 0.99);
+    const target = options.load > 0 ? TARGETS.loadedFillsPerSecond : TARGETS.fillsPerSecond;
 
     console.log('');
     const ms = (sorted: readonly number[], q: number) => whole.format(percentile(sorted, q));
@@ -291,9 +300,9 @@ async function main(): Promise<number> {
           ms(burstPhase.latencies, 0.5),
           ms(burstPhase.latencies, 0.99),
           ms(burstPhase.latencies, 1),
-          `>= ${whole.format(TARGETS.fillsPerSecond)}/s`,
-          `${(throughput / TARGETS.fillsPerSecond).toFixed(2)}x`,
-          verdict(throughput >= TARGETS.fillsPerSecond),
+          `>= ${whole.format(target)}/s`,
+          `${(throughput / target).toFixed(2)}x`,
+          verdict(throughput >= target),
         ],
         ...(pooled === undefined ? [] : [pooledRow(pooled)]),
         [
@@ -334,6 +343,10 @@ async function main(): Promise<number> {
       `anvil's state file (written every DEVNET_CHAIN_STATE_INTERVAL_SECONDS, ${process.env.DEVNET_CHAIN_STATE_INTERVAL_SECONDS ?? 'default 2'}) ` +
         `was ${tenths.format(stateBytes / 1e6)} MB at the end`,
     );
+    if (options.load > 0)
+      console.log(
+        `other load (--load): a process kept ${options.load} of a core busy; the throughput target under load is ${whole.format(TARGETS.loadedFillsPerSecond)}/s`,
+      );
     const share = (part: number | undefined, of: number | undefined) =>
       part === undefined || of === undefined || of === 0 ? 'n/a' : `${((100 * part) / of).toFixed(1)}%`;
     console.log(
@@ -362,6 +375,7 @@ async function main(): Promise<number> {
   } finally {
     db.close();
     server.client.close();
+    load?.kill();
     await stopServerProcess(server);
   }
 }

@@ -40,7 +40,7 @@ describe('loadConfig defaults', () => {
         compactEveryBlocks: 2_048,
         pastStates: 64,
         anvil: { anvilPath: null, searchPath: undefined },
-        settlement: { batchFills: 100, txGasLimit: 15_000_000, simulate: 'after-failure' },
+        settlement: { batchFills: 250, txGasLimit: 30_000_000, simulate: 'after-failure' },
       },
       reactorAddress: null,
       signatureDomainName: 'PartialFillLimitOrderReactor',
@@ -381,6 +381,12 @@ describe('loadConfig settlement chain', () => {
       rpcUrl: 'https://relay.example.org/api',
       operatorKey: RPC.OPERATOR_PRIVATE_KEY,
       settlement: { batchFills: 20, txGasLimit: 8_000_000, simulate: 'always' },
+    });
+  });
+
+  it('settles on an RPC chain in batches that fit the ledger: 100 fills and 15M gas by default', () => {
+    expect(loadConfig({ ...RPC, REACTOR_ADDRESS: REACTOR }, CWD).chain).toMatchObject({
+      settlement: { batchFills: 100, txGasLimit: 15_000_000, simulate: 'after-failure' },
     });
   });
 

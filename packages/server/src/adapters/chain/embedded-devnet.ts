@@ -58,7 +58,10 @@ function nodeOptions(
     compactEveryBlocks: config.chain.compactEveryBlocks,
     ...(config.chain.pastStates === 0 ? {} : { pastStates: config.chain.pastStates }),
     port: config.chain.port,
-    gasLimit: Math.max(30_000_000, config.chain.settlement.txGasLimit),
+    // Each transaction is a block of its own; with room for two settlement transactions a block's
+    // gas target (half its limit) is never exceeded, so full batches back to back never raise the
+    // base fee (by 1/8 a block at most) until the operator cannot pay for gas.
+    gasLimit: Math.max(30_000_000, 2 * config.chain.settlement.txGasLimit),
     binary: findAnvil(config.chain.anvil),
     superviseMs: NODE_CHECK_MS,
     onRestart,

@@ -428,6 +428,13 @@ describe('a chain whose state outlived its history', () => {
 describe('settlement batches on the devnet chain', () => {
   let small: Harness;
 
+  it('gives the devnet blocks twice the settlement gas limit: back-to-back full batches never raise the base fee', async () => {
+    const { chain } = h.config;
+    if (chain.kind !== 'devnet') throw new Error('the harness runs the devnet chain');
+    const block = await settlement().chain.public.getBlock();
+    expect(block.gasLimit).toBe(2n * BigInt(chain.settlement.txGasLimit));
+  });
+
   beforeAll(async () => {
     // 1M gas: a batch of four fills of Ed25519 orders (about 230k gas each to verify) does not fit.
     small = await startHarness(

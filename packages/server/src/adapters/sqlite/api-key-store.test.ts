@@ -1,24 +1,17 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { NewApiKey } from '../../ports/store/api-key-ports.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
-import { tempDataDir } from '../../test-support/harness.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { useTempStores } from '../../test-support/temp-stores.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 const NOVEMBER = Date.UTC(2026, 10, 1);
 const DECEMBER = Date.UTC(2026, 11, 1);
 
-let data: ReturnType<typeof tempDataDir>;
+const stores = useTempStores();
 let store: Store;
 
 beforeEach(async () => {
-  data = tempDataDir();
-  store = await openSqliteStore(join(data.dir, 'store.sqlite'));
-});
-afterEach(async () => {
-  await store.close();
-  data.remove();
+  store = await stores.open();
 });
 
 function key(overrides: Partial<NewApiKey> = {}): NewApiKey {
@@ -54,13 +47,9 @@ describe('API key store', () => {
     const issued = await store.apiKeys.insert(key(), NOW);
     expect(await store.apiKeys.byHash(issued.keyHash)).toMatchObject({ status: 'ACTIVE' });
     expect(await store.apiKeys.byHash('e'.repeat(64))).toBeUndefined();
-    const operator = await openSqliteStore(join(data.dir, 'store.sqlite'));
-    try {
-      await operator.apiKeys.changeStatus(issued.id, ['ACTIVE'], 'REVOKED', NOW + 1);
-      await operator.apiKeys.insert(key({ keyHash: 'e'.repeat(64) }), NOW + 1);
-    } finally {
-      await operator.close();
-    }
+    const operator = await stores.open();
+    await operator.apiKeys.changeStatus(issued.id, ['ACTIVE'], 'REVOKED', NOW + 1);
+    await operator.apiKeys.insert(key({ keyHash: 'e'.repeat(64) }), NOW + 1);
     await new Promise((resolve) => setTimeout(resolve, 110));
     expect(await store.apiKeys.byHash(issued.keyHash)).toMatchObject({ status: 'REVOKED' });
     expect(await store.apiKeys.byHash('e'.repeat(64))).toMatchObject({ id: 2 });

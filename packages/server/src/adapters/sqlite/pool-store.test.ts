@@ -1,25 +1,18 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEVNET_TOKENS } from '../../application/markets/seed.js';
 import type { PoolRecord } from '../../ports/store/pool-ports.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
-import { tempDataDir } from '../../test-support/harness.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { useTempStores } from '../../test-support/temp-stores.js';
 import { CANDLE_MS } from './trade-store.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 
-let data: ReturnType<typeof tempDataDir>;
+const stores = useTempStores();
 let store: Store;
 
 beforeEach(async () => {
-  data = tempDataDir();
-  store = await openSqliteStore(join(data.dir, 'store.sqlite'));
+  store = await stores.open();
   for (const token of DEVNET_TOKENS) await store.tokens.insert(token, NOW);
-});
-afterEach(async () => {
-  await store.close();
-  data.remove();
 });
 
 function pool(overrides: Partial<PoolRecord> = {}): PoolRecord {

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewBook } from '../../domain/markets/market-records.js';
 import type { NewTrade } from '../../domain/orders/trade-records.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
-import { tempDataDir } from '../../test-support/harness.js';
 import { BOOK_WITH_TRADE_7 } from '../../test-support/store-rows.js';
+import { useTempStores } from '../../test-support/temp-stores.js';
 import { testToken } from '../../test-support/tokens.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
@@ -17,15 +17,7 @@ const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 /** The start of a 5-minute candle, for trades placed relative to bucket edges. */
 const BUCKET = NOW - (NOW % CANDLE_MS);
 
-let data: ReturnType<typeof tempDataDir>;
-let file: string;
-const opened: Store[] = [];
-
-async function open(path = file): Promise<Store> {
-  const store = await openSqliteStore(path);
-  opened.push(store);
-  return store;
-}
+const { open, dir, file } = useTempStores();
 
 /** The first column of every row of a query. */
 function column(db: SqlDatabase, sql: string): unknown[] {
@@ -34,16 +26,6 @@ function column(db: SqlDatabase, sql: string): unknown[] {
     .all()
     .map((row) => Object.values(row)[0]);
 }
-
-beforeEach(() => {
-  data = tempDataDir();
-  file = join(data.dir, 'store.sqlite');
-});
-
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-  data.remove();
-});
 
 const token = testToken;
 
@@ -89,7 +71,7 @@ describe('migrations', () => {
   it('applies every migration once and records it in schema_migrations', async () => {
     const store = await open();
     await store.close();
-    const db = await openDatabase(file);
+    const db = await openDatabase(file());
     try {
       const rows = db.prepare('SELECT version, name FROM schema_migrations').all();
       expect(rows).toEqual([
@@ -147,20 +129,20 @@ describe('migrations', () => {
     const first = await open();
     await first.tokens.insert(token(1), NOW);
     await first.close();
-    const before = await openDatabase(file);
+    const before = await openDatabase(file());
     const recorded = before.prepare('SELECT * FROM schema_migrations').all();
     before.close();
 
     const second = await open();
     expect((await second.tokens.list()).map((row) => row.id)).toEqual(['0.0.1']);
     await second.close();
-    const after = await openDatabase(file);
+    const after = await openDatabase(file());
     expect(after.prepare('SELECT * FROM schema_migrations').all()).toEqual(recorded);
     after.close();
   });
 
   it('keeps every history event, its id and its indexes when version 7 rebuilds the table', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       migrate(db, MIGRATIONS.slice(0, 6));
       // History rows alone, without the orders and trades they name.
@@ -184,7 +166,7 @@ describe('migrations', () => {
   });
 
   it('keeps the pools, farms and stakes recorded by hand when version 8 rebuilds them, the LP token named in the pool', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       migrate(db, MIGRATIONS.slice(0, 7));
       const addToken = db.prepare(
@@ -228,7 +210,7 @@ describe('migrations', () => {
   });
 
   it('keeps every trade and settlement with its id when version 9 lets a trade have no maker', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       db.exec('PRAGMA foreign_keys = ON');
       migrate(db, MIGRATIONS.slice(0, 8));
@@ -253,7 +235,7 @@ describe('migrations', () => {
   });
 
   it('refuses a table rebuild that leaves a reference dangling, and keeps foreign keys enforced', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       db.exec('PRAGMA foreign_keys = ON');
       const parent: Migration = {
@@ -278,7 +260,7 @@ describe('migrations', () => {
   });
 
   it('returns the versions it applied, and none the second time', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       const migrations: Migration[] = [
         { version: 1, name: 'a', sql: 'CREATE TABLE a (x INTEGER) STRICT' },
@@ -294,7 +276,7 @@ describe('migrations', () => {
   });
 
   it('rolls back a migration that fails part-way and records nothing for it', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       const broken: Migration = {
         version: 1,
@@ -311,11 +293,11 @@ describe('migrations', () => {
 
   it('refuses a database whose schema version is newer than the build', async () => {
     await (await open()).close();
-    const db = await openDatabase(file);
+    const db = await openDatabase(file());
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
     db.close();
-    await expect(openSqliteStore(file)).rejects.toThrow(/newer than this build/);
-    const raw = await openDatabase(file);
+    await expect(openSqliteStore(file())).rejects.toThrow(/newer than this build/);
+    const raw = await openDatabase(file());
     try {
       expect(() => migrate(raw, [{ version: 1, name: 'one', sql: 'SELECT 1' }])).toThrow(/version 99.*newer.*\(1\)/);
     } finally {
@@ -326,8 +308,8 @@ describe('migrations', () => {
   it('keeps the file in WAL mode', async () => {
     const store = await open();
     await store.tokens.insert(token(1), NOW);
-    expect(existsSync(`${file}-wal`)).toBe(true);
-    const db = await openDatabase(file);
+    expect(existsSync(`${file()}-wal`)).toBe(true);
+    const db = await openDatabase(file());
     try {
       expect(column(db, 'PRAGMA journal_mode')).toEqual(['wal']);
     } finally {

@@ -1,35 +1,17 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewTrade } from '../../domain/orders/trade-records.js';
 import type { Store } from '../../ports/store/ports.js';
-import { tempDataDir } from '../../test-support/harness.js';
 import { BOOK_WITH_TRADE_7 } from '../../test-support/store-rows.js';
+import { useTempStores } from '../../test-support/temp-stores.js';
 import { testToken } from '../../test-support/tokens.js';
 import { openDatabase } from './driver.js';
 import { MIGRATIONS } from './migrations.js';
-import { migrate, openSqliteStore } from './sqlite-store.js';
+import { migrate } from './sqlite-store.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
 
-let data: ReturnType<typeof tempDataDir>;
-let file: string;
-const opened: Store[] = [];
-
-async function open(): Promise<Store> {
-  const store = await openSqliteStore(file);
-  opened.push(store);
-  return store;
-}
-
-beforeEach(() => {
-  data = tempDataDir();
-  file = join(data.dir, 'store.sqlite');
-});
-
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close();
-  data.remove();
-});
+const { open, dir, file } = useTempStores();
 
 function trade(bookId: number, priceTicks: number): NewTrade {
   return {
@@ -102,7 +84,7 @@ describe('the trade id floor', () => {
   it('never gives the id of a reverted trade (off the tape, its fill refused) again', async () => {
     const { store, bookId } = await storeWithBook();
     await store.trades.append([trade(bookId, 1), trade(bookId, 2)]);
-    const other = await openDatabase(file);
+    const other = await openDatabase(file());
     try {
       other.prepare('UPDATE trades SET reverted_at = ? WHERE id = 2').run(NOW);
     } finally {
@@ -122,7 +104,7 @@ describe('the trade id floor', () => {
 
 describe('migration 10', () => {
   it('adds an empty id_floors table to a store of version 9 and keeps its trades and their ids', async () => {
-    const db = await openDatabase(join(data.dir, 'raw.sqlite'));
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
     try {
       db.exec('PRAGMA foreign_keys = ON');
       migrate(db, MIGRATIONS.slice(0, 9));

@@ -1,32 +1,26 @@
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../adapters/sqlite/sqlite-store.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../composition/logging.js';
 import type { ApiKeyRecord } from '../../ports/store/api-key-ports.js';
 import type { Store } from '../../ports/store/ports.js';
-import { ManualClock, tempDataDir } from '../../test-support/harness.js';
+import { ManualClock } from '../../test-support/harness.js';
+import { useTempStores } from '../../test-support/temp-stores.js';
 import { QuotaMeter } from './quota-meter.js';
 
 const NOVEMBER = Date.UTC(2026, 10, 1);
 const DECEMBER = Date.UTC(2026, 11, 1);
 
-let data: ReturnType<typeof tempDataDir>;
+const stores = useTempStores();
 let store: Store;
 let key: ApiKeyRecord;
 const clock = new ManualClock();
 const logger = createLogger('silent');
 
 beforeEach(async () => {
-  data = tempDataDir();
-  store = await openSqliteStore(join(data.dir, 'store.sqlite'));
+  store = await stores.open();
   key = await store.apiKeys.insert(
     { keyHash: 'f'.repeat(64), name: 'k', monthlyQuota: 2, overageAllowed: false, environment: 'devnet' },
     clock.now(),
   );
-});
-afterEach(async () => {
-  await store.close();
-  data.remove();
 });
 
 describe('QuotaMeter', () => {
