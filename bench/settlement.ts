@@ -24,7 +24,8 @@
  *     SQLite store after the run.
  * At the end every fill must be settled exactly once: as many settled rows as trades, none failed,
  * and one reactor Filled event per book trade and one PoolFilled event per pool trade (same fill
- * id, same transaction), read from the chain. A swap the reactor refuses because the pool moved
+ * id, same transaction), read from the chain as the run goes (the node keeps only its latest
+ * blocks). A swap the reactor refuses because the pool moved
  * (`PoolMoved`) is counted and shown, not failed: nothing else trades the pool here, so there
  * should be none. Gas per fill comes from the settlement transactions' receipts. Client, server
  * and anvil share the machine's cores; CPU use per process is printed to show where the time goes.
@@ -43,7 +44,7 @@ import { BENCH_BOOK, readBook, readMarket } from './support/market.js';
 import { readCount, readProfileDir } from './support/options.js';
 import { percentile, printTable, tenths, verdict, whole } from './support/report.js';
 import { ask, runBenchmark, stopServerProcess } from './support/server-process.js';
-import { checkChain } from './support/settlement-chain.js';
+import { ChainFollower } from './support/settlement-chain.js';
 import { drainRate, type Phase, phaseDetails, poolPhaseLines, printPoolComparison } from './support/settlement-figures.js';
 import {
   AMM_POOL,
@@ -179,6 +180,7 @@ async function main(): Promise<number> {
 
   const server = await startServer(options);
   const load = startCpuLoad(options.load);
+  const follower = new ChainFollower(server.settlementChain.rpcUrl, server.settlementChain.reactor as Address);
   const db = await openDatabase(server.storeFile);
   const problems: string[] = [];
   try {
@@ -247,12 +249,7 @@ async function main(): Promise<number> {
       problems.push(`${last - firstSteady + 1} trades in the latency phase, expected ${streamFills}`);
 
     const end = progress(db);
-    const { costs, poolMoved } = await checkChain(
-      server.settlementChain.rpcUrl,
-      server.settlementChain.reactor as Address,
-      db,
-      problems,
-    );
+    const { costs, poolMoved } = await follower.check(db, problems);
     if (end.settled + end.failed !== end.trades)
       problems.push(`${end.settled} settled and ${end.failed} failed of ${end.trades} trades`);
     if (end.failed > poolMoved.size)
@@ -343,6 +340,7 @@ async function main(): Promise<number> {
       `anvil's state file (written every DEVNET_CHAIN_STATE_INTERVAL_SECONDS, ${process.env.DEVNET_CHAIN_STATE_INTERVAL_SECONDS ?? 'default 2'}) ` +
         `was ${tenths.format(stateBytes / 1e6)} MB at the end`,
     );
+    console.log(`chain events and receipts read during the run, at most ${follower.maxLag} blocks behind the head`);
     if (options.load > 0)
       console.log(
         `other load (--load): a process kept ${options.load} of a core busy; the throughput target under load is ${whole.format(TARGETS.loadedFillsPerSecond)}/s`,
@@ -375,6 +373,7 @@ async function main(): Promise<number> {
   } finally {
     db.close();
     server.client.close();
+    follower.stop();
     load?.kill();
     await stopServerProcess(server);
   }

@@ -1,13 +1,40 @@
-import { closeSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  copyFileSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { copyFile, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { processLives } from './process-alive.js';
 
 let temps = 0;
 
+/** A new temp file name beside `file` (see `removeStrayTemps`). */
+function tempName(file: string): string {
+  temps += 1;
+  return `${file}.${process.pid}.${temps}.tmp`;
+}
+
+/** Flushes a file already written to disk. */
+function flush(file: string): void {
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes `data` to a new temp file beside `file` and flushes it to disk; returns its name. */
 function writeTemp(file: string, data: string | Uint8Array, mode: number): string {
-  temps += 1;
-  const temp = `${file}.${process.pid}.${temps}.tmp`;
+  const temp = tempName(file);
   const fd = openSync(temp, 'wx', mode);
   try {
     writeFileSync(fd, data);
@@ -41,7 +68,11 @@ function syncFolder(file: string): void {
  * never a part of either (at worst a stray `*.tmp` beside it).
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 0o600): void {
-  const temp = writeTemp(file, data, mode);
+  install(writeTemp(file, data, mode), file);
+}
+
+/** Renames a flushed temp file over `file` (removing the temp file if that fails). */
+function install(temp: string, file: string): void {
   try {
     renameSync(temp, file);
   } catch (error) {
@@ -49,6 +80,45 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     throw error;
   }
   syncFolder(file);
+}
+
+/** Replaces `file` with a copy of `source`, whole or not at all, as `writeFileAtomic` does. */
+export function copyFileAtomic(source: string, file: string): void {
+  const temp = tempName(file);
+  try {
+    copyFileSync(source, temp, constants.COPYFILE_EXCL);
+    flush(temp);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  install(temp, file);
+}
+
+/**
+ * Copies `source` to a temp file without blocking the event loop, and replaces `file` with it, as
+ * `copyFileAtomic` does, only if `accept` judges the copy good (e.g. whole). Returns whether it did.
+ */
+export async function copyFileAtomicIf(
+  source: string,
+  file: string,
+  accept: (copy: string) => Promise<boolean>,
+): Promise<boolean> {
+  const temp = tempName(file);
+  try {
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
+    if (!(await accept(temp))) {
+      await rm(temp, { force: true });
+      return false;
+    }
+    const handle = await open(temp, 'r+');
+    await handle.sync().finally(() => handle.close());
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  install(temp, file);
+  return true;
 }
 
 /**

@@ -127,12 +127,17 @@ async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pi
   if (options.stateFile !== null) {
     checkStateFile(options.stateFile, options.log);
     if (options.historyBlocks !== undefined && existsSync(options.stateFile)) {
-      const dropped = trimHistory(options.stateFile, options.historyBlocks);
-      if (dropped > 0)
-        options.log?.info(
-          { dropped, kept: options.historyBlocks },
-          "dropped the devnet chain's oldest blocks from its state file",
-        );
+      try {
+        const dropped = trimHistory(options.stateFile, options.historyBlocks);
+        if (dropped > 0)
+          options.log?.info(
+            { dropped, kept: options.historyBlocks },
+            "dropped the devnet chain's oldest blocks from its state file",
+          );
+      } catch (error) {
+        // A file past the longest string V8 holds (about 512 MB) cannot be parsed here; anvil loads it.
+        options.log?.warn({ err: error }, "could not trim the devnet chain's history; the node starts with all of it");
+      }
     }
   }
   const { child, port } = await spawnAnvil(options, logFile);
@@ -201,6 +206,8 @@ export class DevnetNode {
   private readonly supervisor: NodeJS.Timeout | null;
   private restarting = false;
   private lastCopied = 0;
+  /** A round of `tend` runs (a copy of a large state file can outlast the interval). */
+  private tending = false;
   /** The head when the node started (a reattached or restarted one: at the first check); compaction counts blocks from it. */
   private startHead: bigint | null = null;
 
@@ -213,7 +220,7 @@ export class DevnetNode {
     private readonly options: DevnetNodeOptions,
     private readonly logFile: string,
   ) {
-    this.timer = setInterval(() => this.tend(), (options.snapshotIntervalSeconds ?? 30) * 1000);
+    this.timer = setInterval(() => void this.tend(), (options.snapshotIntervalSeconds ?? 30) * 1000);
     this.timer.unref();
     const every = options.superviseMs ?? 0;
     this.supervisor = every > 0 ? setInterval(() => void this.supervise(), every) : null;
@@ -254,7 +261,7 @@ export class DevnetNode {
     if (!(await answers(rpcUrl, options.chainId, REATTACH_TIMEOUT_MS))) return null;
     options.log?.info({ pid, rpcUrl }, 'reattached to the devnet node a previous run left running');
     // What it wrote last, if whole, is the last good snapshot from now on (one being written is skipped).
-    if (options.stateFile !== null) keepGoodState(options.stateFile);
+    if (options.stateFile !== null) await keepGoodState(options.stateFile);
     return new DevnetNode(pid, rpcUrl, port, true, options, logFile);
   }
 
@@ -322,15 +329,19 @@ export class DevnetNode {
    * Periodic care: a whole state file is copied aside as the last good snapshot, a supervised node
    * that mined `compactEveryBlocks` since it started is compacted, and the log is bounded.
    */
-  private tend(): void {
+  private async tend(): Promise<void> {
+    if (this.tending) return;
+    this.tending = true;
     const { stateFile, compactEveryBlocks } = this.options;
     try {
       const modified = stateFile === null ? 0 : (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (stateFile !== null && modified !== this.lastCopied && keepGoodState(stateFile)) this.lastCopied = modified;
-      if (this.supervisor !== null && compactEveryBlocks !== undefined) void this.compactIfDue(compactEveryBlocks);
+      if (stateFile !== null && modified !== this.lastCopied && (await keepGoodState(stateFile))) this.lastCopied = modified;
+      if (this.supervisor !== null && compactEveryBlocks !== undefined) await this.compactIfDue(compactEveryBlocks);
       if ((statSync(this.logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_LIMIT_BYTES) truncateSync(this.logFile, 0);
     } catch {
       // the next round tries again
+    } finally {
+      this.tending = false;
     }
   }
 
@@ -344,7 +355,7 @@ export class DevnetNode {
       if (this.supervisor !== null) clearInterval(this.supervisor);
       await stopAnvil(this.pid, STOP_TIMEOUT_MS);
       if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
-      if (this.options.stateFile !== null) keepGoodState(this.options.stateFile);
+      if (this.options.stateFile !== null) await keepGoodState(this.options.stateFile);
       this.removeOwnLog();
     })();
     return this.stopped;

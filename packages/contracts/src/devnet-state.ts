@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, renameSync, statSync } from 'node:fs';
-import { writeFileAtomic } from './atomic-file.js';
+import { existsSync, renameSync, statSync } from 'node:fs';
+import { copyFileAtomic, copyFileAtomicIf } from './atomic-file.js';
+import { holdsWholeObject, holdsWholeObjectAsync } from './json-object-scan.js';
 
 /** Where the devnet node reports what happened to its state (pino's and the server's logger fit). */
 export interface DevnetLog {
@@ -13,32 +14,28 @@ export function goodStateFile(stateFile: string): string {
   return `${stateFile.replace(/\.json$/, '')}.good.json`;
 }
 
-/** The bytes of `file` if it holds a whole state dump (a JSON object), else null. */
-function readWhole(file: string): Buffer | null {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch {
-    return null;
-  }
-  try {
-    const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? bytes : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Copies the node's state file beside it as the last good snapshot (temp file and rename), if it
- * holds a whole dump: one the node is writing right now is cut short and skipped. Returns whether
- * it copied.
+ * holds a whole dump: one the node is writing right now is cut short, or changes while it is
+ * copied, and is skipped. Reads and checks in chunks off the event loop's critical path: the file
+ * can be hundreds of MB, and a parse of it blocked the service for seconds. Returns whether it copied.
  */
-export function keepGoodState(stateFile: string): boolean {
-  const bytes = readWhole(stateFile);
-  if (bytes === null) return false;
-  writeFileAtomic(goodStateFile(stateFile), bytes);
-  return true;
+export async function keepGoodState(stateFile: string): Promise<boolean> {
+  const before = statSync(stateFile, { throwIfNoEntry: false });
+  if (before === undefined) return false;
+  const unchanged = (): boolean => {
+    const after = statSync(stateFile, { throwIfNoEntry: false });
+    return after?.mtimeMs === before.mtimeMs && after.size === before.size;
+  };
+  try {
+    return await copyFileAtomicIf(
+      stateFile,
+      goodStateFile(stateFile),
+      async (copy) => unchanged() && (await holdsWholeObjectAsync(copy)),
+    );
+  } catch {
+    return false; // gone or unreadable meanwhile: the next round tries again
+  }
 }
 
 function describe(file: string): { file: string; bytes: number; modified: string } | null {
@@ -57,18 +54,16 @@ export type StateCheck = 'none' | 'whole' | 'restored' | 'fresh';
  */
 export function checkStateFile(stateFile: string, log?: DevnetLog): StateCheck {
   if (!existsSync(stateFile)) return 'none';
-  const bytes = readWhole(stateFile);
-  if (bytes !== null) {
-    writeFileAtomic(goodStateFile(stateFile), bytes);
+  if (holdsWholeObject(stateFile)) {
+    copyFileAtomic(stateFile, goodStateFile(stateFile));
     return 'whole';
   }
   const damaged = describe(stateFile);
   const aside = `${stateFile.replace(/\.json$/, '')}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   renameSync(stateFile, aside);
   const good = goodStateFile(stateFile);
-  const goodBytes = readWhole(good);
-  if (goodBytes !== null) {
-    writeFileAtomic(stateFile, goodBytes);
+  if (holdsWholeObject(good)) {
+    copyFileAtomic(good, stateFile);
     const snapshot = describe(good);
     log?.warn(
       { damaged: { ...damaged, file: aside }, restored: snapshot },

@@ -36,7 +36,7 @@ describe('loadConfig defaults', () => {
         kind: 'devnet',
         port: 0,
         stateIntervalSeconds: 2,
-        historyBlocks: 512,
+        historyBlocks: 64,
         compactEveryBlocks: 2_048,
         pastStates: 64,
         anvil: { anvilPath: null, searchPath: undefined },

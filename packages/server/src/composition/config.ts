@@ -160,7 +160,7 @@ function chainConfig(env: Env, network: Network): ChainConfig {
       kind,
       port: integer(env, 'DEVNET_CHAIN_PORT', 0, 0, 65_535),
       stateIntervalSeconds: integer(env, 'DEVNET_CHAIN_STATE_INTERVAL_SECONDS', 2, 1, 3_600),
-      historyBlocks: integer(env, 'DEVNET_CHAIN_HISTORY_BLOCKS', 512, 64, 100_000_000),
+      historyBlocks: integer(env, 'DEVNET_CHAIN_HISTORY_BLOCKS', 64, 64, 100_000_000),
       compactEveryBlocks: integer(env, 'DEVNET_CHAIN_COMPACT_BLOCKS', 2_048, 64, 1_000_000_000),
       pastStates: integer(env, 'DEVNET_CHAIN_PAST_STATES', 64, 0, 1_000_000),
       anvil: { anvilPath: env.ANVIL_PATH || null, searchPath: env.PATH },
