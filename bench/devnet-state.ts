@@ -2,8 +2,9 @@
  * Devnet state benchmark: does a long-running `npm start` stay small? Two live devnets (the service
  * with its bot, as `npm start` runs them) side by side in temp folders, for the same minutes on the
  * same machine: one with the defaults (a bounded history: DEVNET_CHAIN_HISTORY_BLOCKS,
- * DEVNET_CHAIN_COMPACT_BLOCKS, DEVNET_CHAIN_PAST_STATES) and, as the baseline, one keeping the
- * whole chain history and every block's state, as anvil does by default.
+ * DEVNET_CHAIN_COMPACT_BLOCKS, DEVNET_CHAIN_PAST_STATES, and the reactor's record of expired orders
+ * freed) and, as the baseline, one keeping the whole chain history and every block's state, as
+ * anvil does by default, and every order's record (SETTLEMENT_FORGET_EXPIRED=false).
  *
  *   npm run bench:devnet-state -- [--minutes 60] [--sample-seconds 60] [--compact-blocks N]
  *
@@ -141,6 +142,7 @@ async function main(): Promise<number> {
       DEVNET_CHAIN_HISTORY_BLOCKS: '100000000',
       DEVNET_CHAIN_COMPACT_BLOCKS: '1000000000',
       DEVNET_CHAIN_PAST_STATES: '0',
+      SETTLEMENT_FORGET_EXPIRED: 'false',
     }),
   ];
   try {

@@ -223,6 +223,21 @@ contract PartialFillLimitOrderReactor {
         raiseNonceFloor(swapper, floor);
     }
 
+    /// Frees what the reactor recorded for orders past their deadline: the filled amount, the flags
+    /// and the swapper's cancellation. `checkOrder` refuses an expired order before it reads any of
+    /// them, so they are dead storage; without this, state grows with every order ever settled or
+    /// cancelled. Anyone may call it; an order not expired yet is left as it is.
+    function forgetExpired(PartialFillLimitOrder[] calldata orders) external {
+        for (uint256 i = 0; i < orders.length; i++) {
+            PartialFillLimitOrder calldata order = orders[i];
+            if (order.info.deadline >= block.timestamp) continue;
+            bytes32 digest = orderDigest(order);
+            delete filled[digest];
+            delete orderFlags[digest];
+            delete cancelled[order.info.swapper][digest];
+        }
+    }
+
     /// Moves the tokens of one fill; reverts as a whole, so a failed transfer leaves no trace.
     /// External only so `settle` can contain its failure.
     function transferFill(

@@ -403,6 +403,45 @@ describe('cancellation', () => {
   });
 });
 
+describe('forgetExpired', () => {
+  const cancelledOf = async (swapper: Wallet, signed: SignedOrder) =>
+    devnet.public.readContract({
+      address: reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'cancelled',
+      args: [swapper.account.address, await digestOf(signed)],
+    });
+
+  it("frees an expired order's filled amount and cancellation, from anyone, and leaves a live order's", async () => {
+    const { timestamp } = await devnet.public.getBlock();
+    const soon = timestamp + 2n;
+    const { maker, taker, ask, bid, fill: pairFill } = await crossingPair({ ask: (o) => o.with({ info: { deadline: soon } }) });
+    await settle([ask, bid], [pairFill()]);
+    const cancelledAsk = await sellBase(maker, E8, 250_000n)
+      .with({ info: { deadline: soon, nonce: 2n } })
+      .signedBy(maker, domain);
+    const cancel = { address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'cancel' } as const;
+    await send(maker.writeContract({ ...cancel, args: [[await digestOf(cancelledAsk)]] }));
+    const forget = { address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'forgetExpired' } as const;
+    const orders = [ask.order, cancelledAsk.order, bid.order];
+    // Before the deadline nothing is forgotten.
+    await send(taker.writeContract({ ...forget, args: [orders] }));
+    expect([await filledOf(ask), await cancelledOf(maker, cancelledAsk)]).toEqual([4n * E8, true]);
+
+    // Blocks are mined on arrival: mine empty ones until the chain's clock has passed the deadline.
+    while ((await devnet.public.getBlock()).timestamp <= soon) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await devnet.test.mine({ blocks: 1 });
+    }
+    await send(taker.writeContract({ ...forget, args: [orders] }));
+    expect([await filledOf(ask), await cancelledOf(maker, cancelledAsk)]).toEqual([0n, false]);
+    expect(await filledOf(bid)).toBe(1_000_000n);
+    // What was forgotten cannot be used again: the deadline refuses it first.
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['Expired']);
+    expect(await simulate([cancelledAsk, bid], [pairFill()])).toEqual(['Expired']);
+  });
+});
+
 describe('outcomes', () => {
   it("blame the order at fault: the maker's or the taker's, or neither", async () => {
     const past = BigInt(Math.floor(Date.now() / 1000) - 60);

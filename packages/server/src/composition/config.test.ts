@@ -40,7 +40,7 @@ describe('loadConfig defaults', () => {
         compactEveryBlocks: 2_048,
         pastStates: 64,
         anvil: { anvilPath: null, searchPath: undefined },
-        settlement: { batchFills: 250, txGasLimit: 30_000_000, simulate: 'after-failure' },
+        settlement: { batchFills: 250, txGasLimit: 30_000_000, simulate: 'after-failure', forgetExpired: true },
       },
       reactorAddress: null,
       signatureDomainName: 'PartialFillLimitOrderReactor',
@@ -373,6 +373,7 @@ describe('loadConfig settlement chain', () => {
         SETTLEMENT_BATCH_FILLS: '20',
         SETTLEMENT_TX_GAS_LIMIT: '8000000',
         SETTLEMENT_SIMULATE: 'always',
+        SETTLEMENT_FORGET_EXPIRED: 'false',
       },
       CWD,
     );
@@ -380,13 +381,13 @@ describe('loadConfig settlement chain', () => {
       kind: 'rpc',
       rpcUrl: 'https://relay.example.org/api',
       operatorKey: RPC.OPERATOR_PRIVATE_KEY,
-      settlement: { batchFills: 20, txGasLimit: 8_000_000, simulate: 'always' },
+      settlement: { batchFills: 20, txGasLimit: 8_000_000, simulate: 'always', forgetExpired: false },
     });
   });
 
   it('settles on an RPC chain in batches that fit the ledger: 100 fills and 15M gas by default', () => {
     expect(loadConfig({ ...RPC, REACTOR_ADDRESS: REACTOR }, CWD).chain).toMatchObject({
-      settlement: { batchFills: 100, txGasLimit: 15_000_000, simulate: 'after-failure' },
+      settlement: { batchFills: 100, txGasLimit: 15_000_000, simulate: 'after-failure', forgetExpired: true },
     });
   });
 

@@ -148,6 +148,7 @@ function settlementConfig(env: Env, chain: keyof typeof SETTLEMENT_DEFAULTS): Se
     batchFills: integer(env, 'SETTLEMENT_BATCH_FILLS', defaults.batchFills, 1, 500),
     txGasLimit: integer(env, 'SETTLEMENT_TX_GAS_LIMIT', defaults.txGasLimit, 1_000_000, 100_000_000),
     simulate: oneOf(env, 'SETTLEMENT_SIMULATE', 'after-failure', ['always', 'after-failure'] as const),
+    forgetExpired: flag(env, 'SETTLEMENT_FORGET_EXPIRED', true),
   };
 }
 

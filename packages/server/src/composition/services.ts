@@ -10,6 +10,7 @@ import { CancelRelay } from '../adapters/chain/cancel-relay.js';
 import type { ChainContext } from '../adapters/chain/chain-context.js';
 import { ChainReconciler } from '../adapters/chain/chain-reconciler.js';
 import { ChainWatch } from '../adapters/chain/chain-watch.js';
+import { ExpiredOrderSweeper } from '../adapters/chain/expired-order-sweeper.js';
 import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
 import { openChain } from '../adapters/chain/open-chain.js';
 import { OperatorTransactions } from '../adapters/chain/operator-transactions.js';
@@ -52,6 +53,8 @@ export interface Settlement {
   readonly amm: AmmIndexer | null;
   readonly settler: Settler;
   readonly cancels: CancelRelay;
+  /** Frees the reactor's record of expired orders. */
+  readonly sweeper: ExpiredOrderSweeper;
   /** Stops polling the chain for new events: no new poll starts, and the one under way finishes. */
   stopFollowing(): Promise<void>;
 }
@@ -159,6 +162,8 @@ async function startSettlement(
   });
   await settler.start();
   cancels.start();
+  const sweeper = new ExpiredOrderSweeper(chain, transactions, deps.store, deps.clock, deps.logger);
+  if (config.chain.settlement.forgetExpired) sweeper.start();
   // New trades and cancellations wake their loops at once instead of at the next idle check.
   const unsubscribe = deps.deskEvents.subscribe((commit) => {
     if (commit.trades.length > 0) settler.wake();
@@ -167,6 +172,7 @@ async function startSettlement(
   closers.push(async () => unsubscribe());
   closers.push(() => settler.stop());
   closers.push(() => cancels.stop());
+  closers.push(() => sweeper.stop());
   let following: Promise<void> | null = null;
   const follow = (): Promise<void> =>
     reconciler
@@ -191,7 +197,7 @@ async function startSettlement(
     await stopFollowing();
     await indexer.catchUp().catch(() => {});
   });
-  return { chain, transactions, indexer, amm, settler, cancels, stopFollowing };
+  return { chain, transactions, indexer, amm, settler, cancels, sweeper, stopFollowing };
 }
 
 /** Expires orders, fires dead-man switches and forgets spent nonces on timers; returns their stop. */

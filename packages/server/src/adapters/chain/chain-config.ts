@@ -49,6 +49,11 @@ export interface SettlementConfig {
    * executes it once instead of twice.
    */
   readonly simulate: SettlementSimulation;
+  /**
+   * Whether the operator frees the reactor's record of expired orders (`forgetExpired`, about 15k
+   * gas an order): the chain's state then holds only orders that can still trade.
+   */
+  readonly forgetExpired: boolean;
 }
 
 export type SettlementSimulation = 'always' | 'after-failure';

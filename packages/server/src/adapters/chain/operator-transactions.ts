@@ -13,7 +13,7 @@ import {
 import type { ChainContext } from './chain-context.js';
 
 type ReactorAbi = typeof PartialFillLimitOrderReactor.abi;
-type WriteName = 'settle' | 'cancelFor' | 'cancelAllFor';
+type WriteName = 'settle' | 'cancelFor' | 'cancelAllFor' | 'forgetExpired';
 
 /** How long a sent transaction may take to be mined before its sender gives up on it. */
 const RECEIPT_TIMEOUT_MS = 120_000;

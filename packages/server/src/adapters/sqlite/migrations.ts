@@ -1,4 +1,5 @@
 import { AMM_MIGRATION } from './migration-amm.js';
+import { FORGOTTEN_ORDERS_MIGRATION } from './migration-forgotten-orders.js';
 import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
 
 /**
@@ -351,4 +352,5 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  FORGOTTEN_ORDERS_MIGRATION,
 ];

@@ -88,6 +88,7 @@ describe('migrations', () => {
         },
         { version: 9, name: 'pool fills: trades and settlements without a maker order, and the AMM opt-in of orders' },
         { version: 10, name: 'id floors: trade ids the chain used already (fill ids settled past a restored backup)' },
+        { version: 11, name: 'expired orders forgotten by the reactor' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([

@@ -7,6 +7,7 @@ import { sqliteCancelAfterStore } from './cancel-after-store.js';
 import { sqliteCancellationStore } from './cancellation-store.js';
 import { sqliteCandleStore } from './candle-store.js';
 import { type DriverName, inTransaction, openDatabase, type SqlDatabase } from './driver.js';
+import { sqliteExpiredOrderStore } from './expired-order-store.js';
 import { sqliteFarmStore } from './farm-store.js';
 import { sqliteFeeOverrideStore } from './fee-override-store.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
@@ -104,6 +105,7 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
     trades,
     settlements,
     cancellations,
+    expiredOrders: sqliteExpiredOrderStore(db),
     orders,
     nonces,
     feeOverrides,

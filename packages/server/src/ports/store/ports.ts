@@ -11,6 +11,7 @@ import type { AmmStore, PoolCandleStore, StakingStore } from './amm-ports.js';
 import type { ApiKeyStore } from './api-key-ports.js';
 import type { CancelAfterStore } from './cancel-after-ports.js';
 import type { CandleStore } from './candle-ports.js';
+import type { ExpiredOrderStore } from './expired-order-ports.js';
 import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js';
 import type { FarmStore, PoolStore } from './pool-ports.js';
 import type { CancellationStore, SettlementStore } from './settlement-ports.js';
@@ -72,6 +73,7 @@ export interface Store {
   readonly accountKeys: AccountKeyStore;
   readonly settlements: SettlementStore;
   readonly cancellations: CancellationStore;
+  readonly expiredOrders: ExpiredOrderStore;
   readonly apiKeys: ApiKeyStore;
   readonly candles: CandleStore;
   readonly pools: PoolStore;
