@@ -8,6 +8,8 @@
  *
  *   npm run bench:devnet-state -- [--minutes 60] [--sample-seconds 60] [--compact-blocks N]
  *
+ * Ctrl-C ends the run early with the report of what was sampled.
+ *
  * Every sample reads each chain's state file size, head block (one transaction per block: the
  * node mines on arrival) and anvil's CPU seconds from /proc (a node restarted to compact its file
  * starts a new count, which is carried over, and is counted as a compaction). `--compact-blocks`
@@ -149,8 +151,15 @@ async function main(): Promise<number> {
     console.log(`bench:devnet-state: ${minutes} min of the live devnet (service and bot), sampled every ${every} s`);
     const started = Date.now();
     const rows: string[][] = [];
-    while (Date.now() - started < minutes * 60_000) {
-      await new Promise((resolve) => setTimeout(resolve, every * 1000));
+    // Ctrl-C ends the run early: what was sampled is reported and the devnets are stopped.
+    let interrupted = false;
+    process.once('SIGINT', () => {
+      interrupted = true;
+    });
+    const ends = started + minutes * 60_000;
+    while (!interrupted && Date.now() < ends) {
+      const next = Math.min(ends, Date.now() + every * 1000);
+      while (!interrupted && Date.now() < next) await new Promise((resolve) => setTimeout(resolve, 250));
       for (const devnet of devnets) {
         const sample = await devnet.sample();
         const previous = devnet.samples.at(-2);

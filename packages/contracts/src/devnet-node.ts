@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { DevnetNodeError, findAnvil } from './anvil-binary.js';
 import { answers, headOf, isAnvil, killAnvil, readPid, releasePidFile, runsOn, stopAnvil } from './anvil-process.js';
 import { writeFileAtomic } from './atomic-file.js';
-import { trimHistory } from './devnet-history.js';
+import { compactState } from './devnet-history.js';
 import { checkStateFile, type DevnetLog, keepGoodState } from './devnet-state.js';
 
 export interface DevnetNodeOptions {
@@ -128,15 +128,15 @@ async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pi
     checkStateFile(options.stateFile, options.log);
     if (options.historyBlocks !== undefined && existsSync(options.stateFile)) {
       try {
-        const dropped = trimHistory(options.stateFile, options.historyBlocks);
-        if (dropped > 0)
+        const dropped = compactState(options.stateFile, options.historyBlocks);
+        if (dropped.blocks > 0 || dropped.emptySlots > 0)
           options.log?.info(
-            { dropped, kept: options.historyBlocks },
-            "dropped the devnet chain's oldest blocks from its state file",
+            { dropped: dropped.blocks, emptySlots: dropped.emptySlots, kept: options.historyBlocks },
+            "dropped the devnet chain's oldest blocks and empty storage slots from its state file",
           );
       } catch (error) {
         // A file past the longest string V8 holds (about 512 MB) cannot be parsed here; anvil loads it.
-        options.log?.warn({ err: error }, "could not trim the devnet chain's history; the node starts with all of it");
+        options.log?.warn({ err: error }, "could not compact the devnet chain's state file; the node starts with all of it");
       }
     }
   }

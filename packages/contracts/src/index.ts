@@ -14,7 +14,7 @@ export {
   registerEd25519Key,
   type TestTokenSpec,
 } from './devnet-chain.js';
-export { trimHistory } from './devnet-history.js';
+export { compactState, type StateCompaction } from './devnet-history.js';
 export { DevnetNode, type DevnetNodeOptions } from './devnet-node.js';
 export { type DevnetLog, goodStateFile } from './devnet-state.js';
 export {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Hex } from 'viem';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DevnetClients, devnetClients } from '../src/devnet-chain.js';
-import { trimHistory } from '../src/devnet-history.js';
+import { compactState } from '../src/devnet-history.js';
 import { DevnetNode } from '../src/devnet-node.js';
 import type { DevnetLog } from '../src/devnet-state.js';
 
@@ -25,7 +25,7 @@ async function transact(clients: DevnetClients, count: number): Promise<Hex[]> {
 const blocksIn = (stateFile: string): number =>
   (JSON.parse(readFileSync(stateFile, 'utf8')) as { blocks: unknown[] }).blocks.length;
 
-describe('trimHistory', () => {
+describe('compactState', () => {
   it('keeps the last blocks and their transactions; the node loads the same head, forgets older blocks and mines on top', async () => {
     const stateFile = join(mkdtempSync(join(dir, 'trim-')), 'chain.json');
     const first = await DevnetNode.start({ chainId: 298, stateFile });
@@ -35,10 +35,10 @@ describe('trimHistory', () => {
     await first.stop();
     const before = statSync(stateFile).size;
 
-    expect(trimHistory(stateFile, 10)).toBe(21);
+    expect(compactState(stateFile, 10)).toEqual({ blocks: 21, emptySlots: 0 });
     expect(blocksIn(stateFile)).toBe(10);
     expect(statSync(stateFile).size).toBeLessThan(before / 2);
-    expect(trimHistory(stateFile, 10)).toBe(0);
+    expect(compactState(stateFile, 10)).toEqual({ blocks: 0, emptySlots: 0 });
 
     const second = await DevnetNode.start({ chainId: 298, stateFile });
     try {
@@ -49,6 +49,40 @@ describe('trimHistory', () => {
       const [next] = await transact(again, 1);
       const mined = await again.public.getTransactionReceipt({ hash: next as Hex });
       expect((await again.public.getBlock({ blockNumber: mined.blockNumber })).parentHash).toBe(head.hash);
+    } finally {
+      await second.stop();
+    }
+  });
+  it('drops storage slots that hold zero, which the node keeps as entries; the node reads the same values', async () => {
+    const stateFile = join(mkdtempSync(join(dir, 'slots-')), 'chain.json');
+    const first = await DevnetNode.start({ chainId: 298, stateFile });
+    const clients = devnetClients(first.rpcUrl, 298);
+    const holder = '0x00000000000000000000000000000000000c0de5';
+    const word = (value: number) => `0x${value.toString(16).padStart(64, '0')}` as Hex;
+    await clients.test.setCode({ address: holder, bytecode: '0x00' });
+    for (let slot = 1; slot <= 5; slot++) await clients.test.setStorageAt({ address: holder, index: slot, value: word(slot) });
+    for (const slot of [2, 4]) await clients.test.setStorageAt({ address: holder, index: slot, value: word(0) });
+    await transact(clients, 1);
+    const head = await clients.public.getBlock();
+    await first.stop();
+    const entries = () =>
+      Object.keys(
+        (JSON.parse(readFileSync(stateFile, 'utf8')) as { accounts: Record<string, { storage: object }> }).accounts[holder]
+          ?.storage ?? {},
+      ).length;
+    expect(entries()).toBe(5);
+
+    expect(compactState(stateFile, 1_000)).toEqual({ blocks: 0, emptySlots: 2 });
+    expect(entries()).toBe(3);
+
+    const second = await DevnetNode.start({ chainId: 298, stateFile });
+    try {
+      const again = devnetClients(second.rpcUrl, 298);
+      const values = await Promise.all(
+        [1, 2, 3, 4, 5].map((slot) => again.public.getStorageAt({ address: holder, slot: word(slot) })),
+      );
+      expect(values).toEqual([word(1), word(0), word(3), word(0), word(5)]);
+      expect((await again.public.getBlock()).hash).toBe(head.hash);
     } finally {
       await second.stop();
     }
