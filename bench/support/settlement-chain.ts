@@ -57,8 +57,7 @@ export class ChainFollower {
   /** Signatures carried by an earlier settlement transaction (an order is new in the first). */
   private readonly seen = new Set<string>();
   private next = 0n;
-  /** Most blocks the follower was behind the head when it read, printed beside the node's history. */
-  maxLag = 0;
+  private lag = 0;
   private reading: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private readonly timer: NodeJS.Timeout;
@@ -69,6 +68,11 @@ export class ChainFollower {
   ) {
     this.client = createPublicClient({ transport: http(rpcUrl) });
     this.timer = setInterval(() => this.poll(), FOLLOW_MS);
+  }
+
+  /** Most blocks the follower was behind the head when it read, printed beside the node's history. */
+  get maxLag(): number {
+    return this.lag;
   }
 
   /** Reads up to the head once more and stops; then checks that each trade was settled exactly once, by the transaction the store names. */
@@ -129,7 +133,7 @@ export class ChainFollower {
     while (this.next <= head) {
       if (!(await this.kept(this.next)))
         throw new Error(`block ${this.next} left the node's history before it was read: raise DEVNET_CHAIN_HISTORY_BLOCKS`);
-      this.maxLag = Math.max(this.maxLag, Number(head - this.next));
+      this.lag = Math.max(this.lag, Number(head - this.next));
       const to = this.next + LOG_BLOCKS - 1n < head ? this.next + LOG_BLOCKS - 1n : head;
       const range = { address: this.reactor, abi: PartialFillLimitOrderReactor.abi, fromBlock: this.next, toBlock: to };
       const [filled, pooled, rejected] = await Promise.all([

@@ -20,7 +20,8 @@ const numberOf = (value: string | number | undefined): bigint => BigInt(value ??
 const ZERO_WORD = /^0x0*$/;
 
 /**
- * Rewrites a stopped node's state file without what only costs: every block but the last `keep`,
+ * Rewrites a stopped node's state file without what only costs: every block but the last `keep`
+ * (and the genesis block),
  * with their transactions (the history, which the node would rewrite every few seconds forever),
  * and every storage slot that holds zero. Anvil keeps a slot a contract cleared as an entry, and
  * its work per block grows with the entries, so freed storage (the reactor's forgotten orders)
@@ -57,7 +58,12 @@ function dropOldBlocks(dump: StateDump, keep: number): number {
     return number > top ? number : top;
   }, 0n);
   const oldest = head - BigInt(keep) + 1n;
-  dump.blocks = blocks.filter((block) => numberOf(block.header?.number) >= oldest);
+  // The genesis block stays: a node loaded without it makes a new one at its own start time, whose
+  // hash differs, and a watcher of the chain would take that for a loss of every block.
+  dump.blocks = blocks.filter((block) => {
+    const number = numberOf(block.header?.number);
+    return number >= oldest || number === 0n;
+  });
   dump.transactions = (dump.transactions ?? []).filter((transaction) => numberOf(transaction.block_number) >= oldest);
   return blocks.length - dump.blocks.length;
 }
