@@ -52,8 +52,15 @@ async function issueApiKey(dataDir: string): Promise<string> {
   return (JSON.parse(stdout) as { key: string }).key;
 }
 
+/**
+ * V8 sizes its heap by the machine's memory and may leave a burst's garbage uncollected for long,
+ * which reads as growth in resident memory. A cap makes it collect; a real leak then ends the
+ * process (out of memory) or still shows as growth.
+ */
+const HEAP_CAP_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'];
+
 export async function startServiceUnderAttack(env: Record<string, string>): Promise<ServiceUnderAttack> {
-  const service = startServiceProcess(MAIN, env);
+  const service = startServiceProcess(MAIN, env, HEAP_CAP_FLAGS);
   const url = await service.url;
   const account = privateKeyToAccount(generatePrivateKey());
   const [jwt, apiKey] = await Promise.all([login(url, account), issueApiKey(service.dataDir)]);

@@ -20,10 +20,9 @@ const numberOf = (value: string | number | undefined): bigint => BigInt(value ??
 const ZERO_WORD = /^0x0*$/;
 
 /**
- * Rewrites a stopped node's state file without what only costs: every block but the last `keep`
- * (and the genesis block),
- * with their transactions (the history, which the node would rewrite every few seconds forever),
- * and every storage slot that holds zero. Anvil keeps a slot a contract cleared as an entry, and
+ * Rewrites a stopped node's state file without what only costs: every block but the genesis and
+ * the last `keep`, with their transactions (the history, which the node would rewrite every few
+ * seconds forever), and every storage slot that holds zero. Anvil keeps a slot a contract cleared as an entry, and
  * its work per block grows with the entries, so freed storage (the reactor's forgotten orders)
  * only stops costing once the entry is gone; a missing slot reads as zero, so the state is the
  * same. The head block and its hash are unchanged: the chain the node loads is the same chain with

@@ -53,8 +53,6 @@ export interface Settlement {
   readonly amm: AmmIndexer | null;
   readonly settler: Settler;
   readonly cancels: CancelRelay;
-  /** Frees the reactor's record of expired orders. */
-  readonly sweeper: ExpiredOrderSweeper;
   /** Stops polling the chain for new events: no new poll starts, and the one under way finishes. */
   stopFollowing(): Promise<void>;
 }
@@ -162,8 +160,10 @@ async function startSettlement(
   });
   await settler.start();
   cancels.start();
-  const sweeper = new ExpiredOrderSweeper(chain, transactions, deps.store, deps.clock, deps.logger);
-  if (config.chain.settlement.forgetExpired) sweeper.start();
+  const sweeper = config.chain.settlement.forgetExpired
+    ? new ExpiredOrderSweeper(chain, transactions, deps.store, deps.clock, deps.logger)
+    : null;
+  sweeper?.start();
   // New trades and cancellations wake their loops at once instead of at the next idle check.
   const unsubscribe = deps.deskEvents.subscribe((commit) => {
     if (commit.trades.length > 0) settler.wake();
@@ -172,7 +172,7 @@ async function startSettlement(
   closers.push(async () => unsubscribe());
   closers.push(() => settler.stop());
   closers.push(() => cancels.stop());
-  closers.push(() => sweeper.stop());
+  closers.push(async () => sweeper?.stop());
   let following: Promise<void> | null = null;
   const follow = (): Promise<void> =>
     reconciler
@@ -197,7 +197,7 @@ async function startSettlement(
     await stopFollowing();
     await indexer.catchUp().catch(() => {});
   });
-  return { chain, transactions, indexer, amm, settler, cancels, sweeper, stopFollowing };
+  return { chain, transactions, indexer, amm, settler, cancels, stopFollowing };
 }
 
 /** Expires orders, fires dead-man switches and forgets spent nonces on timers; returns their stop. */

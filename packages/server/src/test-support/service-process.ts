@@ -21,14 +21,15 @@ export interface ServiceProcess {
 
 /**
  * A service's process entry (`main.ts`) run from source in a process of its own, on a fresh
- * DATA_DIR and a free port; {@link cleanUpServiceProcesses} after each test.
+ * DATA_DIR and a free port, with `nodeFlags` added to Node's own; {@link cleanUpServiceProcesses}
+ * after each test.
  */
-export function startServiceProcess(entry: URL, env: Record<string, string>): ServiceProcess {
+export function startServiceProcess(entry: URL, env: Record<string, string>, nodeFlags: readonly string[] = []): ServiceProcess {
   const data = tempDataDir();
   folders.push(data.remove);
   const child = fork(entry, [], {
     detached: true,
-    execArgv: FROM_SOURCE,
+    execArgv: [...FROM_SOURCE, ...nodeFlags],
     env: { ...process.env, DATA_DIR: data.dir, PORT: '0', LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });

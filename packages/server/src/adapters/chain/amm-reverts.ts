@@ -1,5 +1,6 @@
 import { AmmFactory, AmmPair, AmmRouter, Farm, TestToken, TokenTransfers } from '@dex/contracts';
-import { type Abi, BaseError, ContractFunctionRevertedError, decodeErrorResult } from 'viem';
+import { type Abi, decodeErrorResult } from 'viem';
+import { contractRevertOf } from './contract-revert.js';
 
 /** Every error the AMM's contracts and the tokens under them revert with: a router call passes its pair's or token's on. */
 const AMM_ERRORS: Abi = [AmmFactory, AmmRouter, AmmPair, Farm, TestToken, TokenTransfers].flatMap((artifact) =>
@@ -8,9 +9,8 @@ const AMM_ERRORS: Abi = [AmmFactory, AmmRouter, AmmPair, Farm, TestToken, TokenT
 
 /** The contract error a call reverted with, as `Name(arg, ...)`; null when the error is no revert. */
 export function ammRevertOf(error: unknown): string | null {
-  if (!(error instanceof BaseError)) return null;
-  const revert = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
-  if (!(revert instanceof ContractFunctionRevertedError)) return null;
+  const revert = contractRevertOf(error);
+  if (revert === null) return null;
   const described = (name: string, args: readonly unknown[] = []) => `${name}(${args.map(String).join(', ')})`;
   if (revert.data !== undefined) return described(revert.data.errorName, revert.data.args);
   if (revert.raw === undefined) return revert.reason ?? 'a revert without a reason';

@@ -1,10 +1,10 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
-import { BaseError, ContractFunctionRevertedError } from 'viem';
 import { decodeSignedOrder } from '../../domain/orders/stored-signed-order.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { ChainContext } from './chain-context.js';
+import { contractRevertOf } from './contract-revert.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import { WorkLoop } from './work-loop.js';
 
@@ -44,7 +44,7 @@ export class ExpiredOrderSweeper {
   }
 
   /** Forgets one batch of expired orders; false when none waits (or the reactor cannot). */
-  async sweepNext(): Promise<boolean> {
+  private async sweepNext(): Promise<boolean> {
     const now = this.clock.now();
     if (now < this.restUntil) return false;
     const candidates = await this.store.expiredOrders.unforgotten(Math.floor(now / 1000), MAX_ORDERS);
@@ -107,7 +107,7 @@ export async function canForgetExpired(chain: Pick<ChainContext, 'public' | 'ope
     });
     return true;
   } catch (error) {
-    if (error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)) return false;
+    if (contractRevertOf(error) !== null) return false;
     throw error;
   }
 }
