@@ -42,7 +42,7 @@ function trackedFiles(): string[] {
     encoding: 'utf8',
   })
     .split('\n')
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+    .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'));
 }
 
 const isTestCode = (file: string) => /\.test\.ts$|\/test-support\/|^packages\/[^/]+\/test\//.test(file);
@@ -169,6 +169,10 @@ describe('the packages', () => {
     expect(edges.get('@dex/server')?.filter((name) => name === '@dex/sdk' || name === '@dex/market-maker')).toEqual([]);
     expect(edges.get('@dex/protocol')).toEqual(['@dex/core']);
     expect(edges.get('@dex/core')).toEqual([]);
+  });
+
+  it('keep the web page on the SDK and core alone: it runs in a browser', () => {
+    expect(edges.get('@dex/web')?.sort()).toEqual(['@dex/core', '@dex/sdk']);
   });
 });
 

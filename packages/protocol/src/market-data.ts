@@ -89,6 +89,27 @@ export const TradesResponse = Type.Object({
 
 const RawAmount = Type.String({ description: 'Raw integer token units' });
 
+const CandleInterval = Type.Union([Type.Literal('FIVEMIN'), Type.Literal('HOUR'), Type.Literal('DAY'), Type.Literal('WEEK')], {
+  description: 'Width of each candle',
+});
+
+export const BookCandle = Type.Object({
+  startTimestampSeconds: Type.Integer({ description: 'Start of the bucket, unix seconds (weeks start on Monday 00:00 UTC)' }),
+  open: Type.String({ description: 'Price of the first trade in the bucket, quote per base, as the tape prints prices' }),
+  high: DecimalString,
+  low: DecimalString,
+  close: Type.String({ description: 'Price of the last trade in the bucket' }),
+  baseVolume: Type.String({ description: 'Base traded in the bucket, raw integer units' }),
+  quoteVolume: Type.String({ description: 'Quote traded in the bucket, raw integer units' }),
+  tradeCount: Type.Integer({ description: 'Trades in the bucket' }),
+});
+
+export const CandlesResponse = Type.Object({
+  orderbookId: Type.String({ description: 'Order book id, a decimal string, as /depth and /trades give it' }),
+  interval: CandleInterval,
+  candles: Type.Array(BookCandle, { description: 'Oldest first; buckets without trades are left out' }),
+});
+
 export const ExactInputQuoteResponse = Type.Object({
   outputToken: Type.String(),
   snappedInputAmount: RawAmount,
@@ -123,6 +144,10 @@ export type TradeDirection = Static<typeof Direction>;
 export type Trade = Static<typeof Trade>;
 /** `GET /trades/:orderbookId` (RecentTradesResult). */
 export type RecentTrades = Static<typeof TradesResponse>;
+/** One candle of `GET /books/:orderbookId/candles`. */
+export type BookCandle = Static<typeof BookCandle>;
+/** `GET /books/:orderbookId/candles`: prices as display decimals, volumes raw integer strings. */
+export type BookCandles = Static<typeof CandlesResponse>;
 /** `GET /books/:orderbookId/quote/exact-input`; amounts are raw integer strings. */
 export type ExactInputQuote = Static<typeof ExactInputQuoteResponse>;
 /** `GET /books/:orderbookId/quote/exact-output`; amounts are raw integer strings. */
@@ -136,6 +161,11 @@ export const TradesQuery = Type.Object({
   sort: Type.Optional(QueryValue),
   page: Type.Optional(QueryValue),
   limit: Type.Optional(QueryValue),
+});
+export const CandlesQuery = Type.Object({
+  interval: Type.Optional({ ...QueryValue, description: 'FIVEMIN, HOUR, DAY or WEEK; required' }),
+  from: Type.Optional({ ...QueryValue, description: "Unix seconds; default: the route's default number of candles up to `to`" }),
+  to: Type.Optional({ ...QueryValue, description: 'Unix seconds; default: now' }),
 });
 const PoolOptIn = Type.Optional({
   ...QueryValue,

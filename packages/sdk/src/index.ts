@@ -39,6 +39,12 @@ export {
   getBooks,
 } from './actions/get-books.js';
 export {
+  type GetCandlesErrorType,
+  type GetCandlesParameters,
+  type GetCandlesReturnType,
+  getCandles,
+} from './actions/get-candles.js';
+export {
   type GetDepthErrorType,
   type GetDepthParameters,
   type GetDepthReturnType,

@@ -3,6 +3,8 @@
  * package's static types, under the names the SDK has always used.
  */
 export type {
+  BookCandle,
+  BookCandles,
   BookStatus,
   BooksPage,
   DepthLevel,

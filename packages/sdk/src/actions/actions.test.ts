@@ -14,6 +14,7 @@ import {
 const { WHBAR, USDC, SAUCE } = DEVNET_ADDRESS;
 
 import { getBooks } from './get-books.js';
+import { getCandles } from './get-candles.js';
 import { getDepth } from './get-depth.js';
 import { getExactInputQuote } from './get-exact-input-quote.js';
 import { getExactOutputQuote } from './get-exact-output-quote.js';
@@ -176,6 +177,67 @@ describe('getTrades', () => {
     const counted = createClient({ baseUrl: api.url, fetch: recorder.fetch });
     await expect(getTrades(counted, { orderbookId: 1, limit: 0 })).rejects.toMatchObject({ parameter: 'limit' });
     expect(recorder.urls).toEqual([]);
+  });
+});
+
+describe('getCandles', () => {
+  it('folds the tape into candles: prices as the tape prints them, raw volumes, oldest first', async () => {
+    const result = await getCandles(client, { orderbookId: 1, interval: 'DAY' });
+    expect(result).toMatchObject({ orderbookId: '1', interval: 'DAY' });
+    // The three fills are a second apart; only a run across midnight UTC splits them into two days.
+    const { candles } = result;
+    expect(candles.length === 1 || candles.length === 2).toBe(true);
+    const day = 24 * 60 * 60;
+    expect(candles[0]?.startTimestampSeconds).toBe(Math.floor(firstFill / 1000 / day) * day);
+    expect(candles[0]?.open).toBe('0.25');
+    expect(candles.at(-1)?.close).toBe('0.251');
+    expect(new Set(candles.flatMap((candle) => [candle.high, candle.low]))).toEqual(new Set(['0.25', '0.251']));
+    const sum = (pick: (candle: (typeof candles)[number]) => string | number) =>
+      candles.reduce((total, candle) => total + BigInt(pick(candle)), 0n);
+    // 0.5 + 1.5 + 1 WHBAR (8 decimals); 0.125 + 0.375 + 0.251 USDC (6 decimals)
+    expect([sum((candle) => candle.baseVolume), sum((candle) => candle.quoteVolume), sum((candle) => candle.tradeCount)]).toEqual(
+      [300_000_000n, 751_000n, 3n],
+    );
+  });
+
+  it('sends interval, and from and to when given', async () => {
+    const recorder = recordingFetch();
+    const counted = createClient({ baseUrl: api.url, fetch: recorder.fetch });
+    const to = Math.floor(Date.now() / 1000);
+    const windowed = await getCandles(counted, { orderbookId: '1', interval: 'HOUR', from: to - 3600, to });
+    await getCandles(counted, { orderbookId: 1, interval: 'FIVEMIN' });
+    expect(recorder.urls).toEqual([
+      `${api.url}/books/1/candles?interval=HOUR&from=${to - 3600}&to=${to}`,
+      `${api.url}/books/1/candles?interval=FIVEMIN`,
+    ]);
+    expect(windowed.candles.reduce((total, candle) => total + candle.tradeCount, 0)).toBe(3);
+  });
+
+  it.each([
+    ['an interval the route does not offer', { interval: 'MINUTE' as 'HOUR' }, 'interval'],
+    ['a negative from', { interval: 'HOUR' as const, from: -1 }, 'from'],
+    ['a to with a fraction', { interval: 'HOUR' as const, to: 1.5 }, 'to'],
+    ['a from after to', { interval: 'HOUR' as const, from: 2_000, to: 1_000 }, 'from'],
+  ])('refuses %s before sending', async (_name, parameters, parameter) => {
+    const recorder = recordingFetch();
+    const counted = createClient({ baseUrl: api.url, fetch: recorder.fetch });
+    const failure = getCandles(counted, { orderbookId: 1, ...parameters });
+    await expect(failure).rejects.toBeInstanceOf(InvalidParameterError);
+    await expect(failure).rejects.toMatchObject({ parameter });
+    expect(recorder.urls).toEqual([]);
+  });
+
+  it('surfaces an unknown book and a window wider than 1000 candles as the server answers them', async () => {
+    await expect(getCandles(client, { orderbookId: 42, interval: 'HOUR' })).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 404,
+      code: 'ORDERBOOK_NOT_FOUND',
+    });
+    await expect(getCandles(client, { orderbookId: 1, interval: 'FIVEMIN', from: 0 })).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 400,
+      code: 'INVALID_TIME_RANGE',
+    });
   });
 });
 

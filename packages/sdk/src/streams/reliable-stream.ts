@@ -28,6 +28,13 @@ export interface StreamOptions {
   /**
    * Every failure, as it happens: connections lost or refused, gaps, failed snapshots, and errors
    * thrown by your own callbacks. The stream retries after each unless its status becomes `closed`.
+   *
+   * In a browser, which hides why a handshake failed, a refused handshake is a `NetworkError`, never
+   * the `ApiError` it is on Node: it is retried with the backoff like an unreachable server. A refused
+   * token is replaced at the next attempt all the same (a client with a signer logs in before every
+   * reconnect; one without stops once its token expires), but a refusal no retry cures (400, an
+   * unknown book) is retried until `retry.maxAttempts`. Nor can a page see the server's heartbeat
+   * pings: there a connection that went silent is given up only when the browser notices.
    */
   readonly onError?: ((error: SdkError) => void) | undefined;
   readonly retry?: RetryOptions | undefined;

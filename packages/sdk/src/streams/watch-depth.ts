@@ -30,7 +30,8 @@ export type WatchDepthReturnType = DepthStream;
 /**
  * Thrown at once: InvalidParameterError for `books`. Reported through `onError` and `closed`: ApiError
  * (a refused handshake or snapshot: 400 `UNKNOWN_ORDERBOOK`, `MARKET_CLOSED`, `TOO_MANY_BOOKS` stop the
- * stream; 401, 429 and 5xx are retried), NetworkError, StreamError, NotAuthenticatedError.
+ * stream; 401, 429 and 5xx are retried), NetworkError, StreamError, NotAuthenticatedError. In a
+ * browser a refused handshake is a NetworkError, retried (see {@link StreamOptions.onError}).
  */
 export type WatchDepthErrorType = InvalidParameterError;
 

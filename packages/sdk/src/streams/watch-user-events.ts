@@ -45,7 +45,8 @@ export type WatchUserEventsReturnType = UserEventStream;
 /**
  * Thrown at once: InvalidParameterError for `books`. Reported through `onError` and `closed`: ApiError
  * (a refused handshake or listing; 400 `UNKNOWN_ORDERBOOK` stops the stream, 401, 429 and 5xx are
- * retried), NetworkError, StreamError, NotAuthenticatedError (no token and no signer).
+ * retried), NetworkError, StreamError, NotAuthenticatedError (no token and no signer). In a browser
+ * a refused handshake is a NetworkError, retried (see {@link StreamOptions.onError}).
  */
 export type WatchUserEventsErrorType = InvalidParameterError;
 

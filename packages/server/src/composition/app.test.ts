@@ -71,6 +71,7 @@ describe('the app', () => {
       '/auth/challenge',
       '/auth/verify',
       '/books',
+      '/books/{orderbookId}/candles',
       '/books/{orderbookId}/quote/exact-input',
       '/books/{orderbookId}/quote/exact-output',
       '/cancel',

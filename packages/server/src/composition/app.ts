@@ -23,12 +23,14 @@ import { healthRoutes } from '../edges/http/health/routes.js';
 import { marketDataRoutes } from '../edges/http/market-data/routes.js';
 import { orderRoutes } from '../edges/http/orders/routes.js';
 import { signatureRoutes } from '../edges/http/signature/routes.js';
+import { webPageRoutes } from '../edges/http/web-page/routes.js';
 import { installStreams } from '../edges/ws/gateway.js';
 import type { Clock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
 import type { FundsReader } from '../ports/funds.js';
 import type { Metrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
+import type { WebAssets } from '../ports/web-assets.js';
 import type { Config } from './config.js';
 
 /** Everything the HTTP app needs, built by main (or by a test) and handed in. */
@@ -59,6 +61,8 @@ export interface AppDeps {
   readonly queries: OrderQueries;
   /** Where the service's figures are counted; they are served on METRICS_PORT only. */
   readonly metrics: Metrics;
+  /** The built market web page served at `/`; null: none. */
+  readonly webAssets: WebAssets | null;
 }
 
 /**
@@ -80,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const marketData = new MarketDataService(registry, engines, store, clock, config);
 
   await app.register(tokenIconRoutes);
+  if (deps.webAssets !== null) await app.register(webPageRoutes, { assets: deps.webAssets });
   await app.register(healthRoutes, {
     network: config.network,
     store,

@@ -76,6 +76,7 @@ describe('loadConfig defaults', () => {
         sendBufferBytes: 1_048_576,
         heartbeatMs: 30_000,
       },
+      webRoot: '/srv/exchange/packages/web/dist',
       marketMaker: { intervalMs: 2_000 },
     });
   });
@@ -522,5 +523,13 @@ describe('loadConfig market maker', () => {
     expect(configError({ MARKET_MAKER: 'false', MARKET_MAKER_INTERVAL_MS: 'fast' }).message).toMatch(
       /^MARKET_MAKER_INTERVAL_MS /,
     );
+  });
+});
+
+describe('loadConfig web page', () => {
+  it('serves the built page from WEB_ROOT, relative to the working folder, or none when it is empty', () => {
+    expect(loadConfig({ WEB_ROOT: 'site' }, CWD).webRoot).toBe('/srv/exchange/site');
+    expect(loadConfig({ WEB_ROOT: '/var/www/page' }, CWD).webRoot).toBe('/var/www/page');
+    expect(loadConfig({ WEB_ROOT: '' }, CWD).webRoot).toBeNull();
   });
 });

@@ -54,6 +54,8 @@ export interface Config {
   /** Port of the metrics listener (`GET /metrics`, Prometheus text) on HOST; null: no metrics are served. */
   readonly metricsPort: number | null;
   readonly streams: StreamLimits;
+  /** Folder of the built market web page served at `/` (WEB_ROOT); null: no page. */
+  readonly webRoot: string | null;
   /** The devnet's market-making bot, which the live devnet (@dex/devnet) runs beside the API; null when switched off. */
   readonly marketMaker: MarketMakerConfig | null;
 }
@@ -254,6 +256,13 @@ function marketMakerConfig(env: Env, network: Network, chain: ChainConfig): Mark
   return { intervalMs };
 }
 
+/** `npm run build` puts the page in packages/web/dist; an empty WEB_ROOT serves none. */
+function webRootOf(env: Env, cwd: string): string | null {
+  const root = env.WEB_ROOT ?? './packages/web/dist';
+  if (root === '') return null;
+  return isAbsolute(root) ? root : resolve(cwd, root);
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', NETWORKS);
@@ -316,6 +325,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       sendBufferBytes: integer(env, 'WS_SEND_BUFFER_BYTES', 1_048_576, 1_024, 268_435_456),
       heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 30_000, 50, 3_600_000),
     },
+    webRoot: webRootOf(env, cwd),
     marketMaker: marketMakerConfig(env, network, chain),
   };
 }

@@ -21,6 +21,7 @@ import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
+import { loadWebAssets } from '../adapters/web/load-web-assets.js';
 import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import { AccessTokens } from '../application/auth/access-tokens.js';
 import { ChallengeBook } from '../application/auth/challenge-book.js';
@@ -41,6 +42,7 @@ import { type Clock, systemClock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
 import { type Metrics, type MetricsExposition, noMetrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
+import type { WebAssets } from '../ports/web-assets.js';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
 
@@ -260,6 +262,15 @@ function dependenciesOf(store: Store, chain: ChainContext | null): Dependency[] 
   return [storeAnswers, chainAnswers];
 }
 
+/** The built market web page, read into memory once; a missing build is logged, not fatal. */
+function webPageOf(config: Config, logger: FastifyBaseLogger): WebAssets | null {
+  if (config.webRoot === null) return null;
+  const assets = loadWebAssets(config.webRoot);
+  if (assets === null)
+    logger.info({ webRoot: config.webRoot }, 'no web page built there: `/` is not served (npm run build makes it)');
+  return assets;
+}
+
 /**
  * Opens the store (migrating it), seeds the devnet on first start, loads the registry, rebuilds the
  * books from the stored open orders and wires the trading services.
@@ -334,6 +345,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       dependencies: dependenciesOf(store, chain),
       metrics,
       metricsExposition: prom,
+      webAssets: webPageOf(config, logger),
       close,
     };
   } catch (error) {

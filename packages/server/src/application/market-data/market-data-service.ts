@@ -9,6 +9,7 @@ import {
   type RoutedPool,
 } from '@dex/core';
 import {
+  type BookCandles,
   type BooksPage,
   type DepthSnapshot,
   type ExactInputQuote,
@@ -17,6 +18,12 @@ import {
   type OrderbookItem,
   type RecentTrades,
 } from '@dex/protocol';
+import {
+  CANDLE_INTERVALS,
+  type HistoryQuery,
+  parseRecentQuery,
+  type RecentWindowBounds,
+} from '../../domain/data-api/history-window.js';
 import { AppError } from '../../domain/errors.js';
 import type { TradeRecord } from '../../domain/orders/trade-records.js';
 import { offsetOf, type SortOrder } from '../../domain/query-values.js';
@@ -25,11 +32,13 @@ import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
+import { readBookCandles } from './book-candles.js';
 
 export type OrderbookItemBody = OrderbookItem;
 export type BooksBody = BooksPage;
 export type DepthBody = DepthSnapshot;
 export type TradesBody = RecentTrades;
+export type CandlesBody = BookCandles;
 export type ExactInputQuoteBody = ExactInputQuote;
 export type ExactOutputQuoteBody = ExactOutputQuote;
 
@@ -42,6 +51,10 @@ export interface MarketDataOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CACHE_ENTRIES = 10_000;
+/** A book's candles: the last 500 buckets by default, at most 1,000 per answer. */
+export const CANDLE_WINDOW: RecentWindowBounds = { defaultBuckets: 500, maxBuckets: 1_000 };
+/** Candle answers are large: fewer of them are kept. */
+const CANDLE_CACHE_ENTRIES = 256;
 
 /** A display percent with four decimals, from integer ticks (never used in any amount). */
 function percent(numerator: number, denominator: number): string {
@@ -60,6 +73,7 @@ const NO_LIQUIDITY: LevelSource = { forEachLevel: () => {} };
 export class MarketDataService {
   private readonly booksCache: TtlCache<OrderbookItemBody[]>;
   private readonly tradesCache: TtlCache<TradesBody>;
+  private readonly candlesCache: TtlCache<CandlesBody>;
   private readonly inputQuotes: TtlCache<ExactInputQuoteBody>;
   private readonly outputQuotes: TtlCache<ExactOutputQuoteBody>;
 
@@ -72,6 +86,7 @@ export class MarketDataService {
   ) {
     this.booksCache = new TtlCache(options.booksCacheMs, 1);
     this.tradesCache = new TtlCache(options.tradesCacheMs, CACHE_ENTRIES);
+    this.candlesCache = new TtlCache(options.tradesCacheMs, CANDLE_CACHE_ENTRIES);
     this.inputQuotes = new TtlCache(options.quoteCacheMs, CACHE_ENTRIES);
     this.outputQuotes = new TtlCache(options.quoteCacheMs, CACHE_ENTRIES);
   }
@@ -134,6 +149,28 @@ export class MarketDataService {
       limit,
     };
     this.tradesCache.set(key, body, now);
+    return body;
+  }
+
+  /**
+   * The book's candles over the window the query names (interval required; `to` defaults to now,
+   * `from` to 500 buckets back), buckets without trades left out; cached like the tape.
+   */
+  async candles(bookId: number | undefined, query: HistoryQuery): Promise<CandlesBody> {
+    const now = this.clock.now();
+    const window = parseRecentQuery(query, CANDLE_INTERVALS, now, CANDLE_WINDOW);
+    const market = bookId === undefined ? undefined : this.registry.get(bookId);
+    if (market === undefined) throw new AppError('ORDERBOOK_NOT_FOUND');
+    const key = `${market.book.id}:${window.interval}:${window.startMs}:${window.endMs}`;
+    const cached = this.candlesCache.get(key, now);
+    if (cached !== undefined) return cached;
+    const candles = await readBookCandles(this.store.candles, market.book.id, market.grid, window);
+    const body: CandlesBody = {
+      orderbookId: String(market.book.id),
+      interval: window.interval as CandlesBody['interval'],
+      candles,
+    };
+    this.candlesCache.set(key, body, now);
     return body;
   }
 

@@ -47,11 +47,18 @@ export function windowOf(fromMs: number, toMs: number, interval: Interval): Hist
 /** Unix seconds as the history routes take them: a plain whole number. */
 const SECONDS = /^(0|[1-9][0-9]{0,11})$/;
 
-function seconds(value: string | string[] | undefined, name: string): number {
+/** Unix seconds as unix ms; absent or empty is undefined. */
+function optionalSeconds(value: string | string[] | undefined, name: string): number | undefined {
   const text = single(value, name);
-  if (text === undefined || text === '') throw new AppError('MISSING_PARAMETER', `${name} is required (unix seconds)`);
+  if (text === undefined || text === '') return undefined;
   if (!SECONDS.test(text)) throw new AppError('INVALID_TIME_RANGE', `${name} must be unix seconds, a whole number`);
   return Number(text) * 1_000;
+}
+
+function seconds(value: string | string[] | undefined, name: string): number {
+  const ms = optionalSeconds(value, name);
+  if (ms === undefined) throw new AppError('MISSING_PARAMETER', `${name} is required (unix seconds)`);
+  return ms;
 }
 
 export function parseInterval(value: string | string[] | undefined, allowed: readonly Interval[], fallback?: Interval): Interval {
@@ -83,11 +90,37 @@ export function parseMinuteQuery(query: Pick<HistoryQuery, 'from' | 'to'>): Hist
   return boundedWindow(seconds(query.from, 'from'), seconds(query.to, 'to'), 'MINUTE');
 }
 
-function boundedWindow(fromMs: number, toMs: number, interval: Interval): HistoryWindow {
+/** How a route that shows recent history fills in a missing `from` and how wide it lets a window be. */
+export interface RecentWindowBounds {
+  /** Buckets up to `to` (the running one included) when `from` is not given. */
+  readonly defaultBuckets: number;
+  /** Most buckets one request may span. */
+  readonly maxBuckets: number;
+}
+
+/**
+ * `from`, `to` (unix seconds, from <= to, both optional) and `interval` of a route that shows
+ * recent history, as whole buckets: `to` defaults to `nowMs`, `from` to the start of the
+ * `defaultBuckets`-th bucket back from `to`; a window of more than `maxBuckets` is refused.
+ */
+export function parseRecentQuery(
+  query: HistoryQuery,
+  allowed: readonly Interval[],
+  nowMs: number,
+  bounds: RecentWindowBounds,
+): HistoryWindow {
+  const from = optionalSeconds(query.from, 'from');
+  const toMs = optionalSeconds(query.to, 'to') ?? nowMs;
+  const interval = parseInterval(query.interval, allowed);
+  const fromMs = from ?? Math.max(0, toMs - (bounds.defaultBuckets - 1) * INTERVAL_MS[interval]);
+  return boundedWindow(fromMs, toMs, interval, bounds.maxBuckets);
+}
+
+function boundedWindow(fromMs: number, toMs: number, interval: Interval, maxBuckets = MAX_BUCKETS): HistoryWindow {
   if (fromMs > toMs) throw new AppError('INVALID_TIME_RANGE', 'from must not be after to');
   const window = windowOf(fromMs, toMs, interval);
-  if ((window.endMs - window.startMs) / INTERVAL_MS[interval] > MAX_BUCKETS) {
-    throw new AppError('INVALID_TIME_RANGE', `from and to span more than ${MAX_BUCKETS} intervals of ${interval}`);
+  if ((window.endMs - window.startMs) / INTERVAL_MS[interval] > maxBuckets) {
+    throw new AppError('INVALID_TIME_RANGE', `from and to span more than ${maxBuckets} intervals of ${interval}`);
   }
   return window;
 }

@@ -19,11 +19,12 @@ import { parseCount, parseFlag, parseSort, single } from '../../../domain/query-
 import type { PublicCaller } from '../access.js';
 import { errorResponses } from '../schemas.js';
 import type { TypedApp } from '../typed-app.js';
+import { candleRoute } from './candle-route.js';
 
 export interface MarketDataRoutesOptions {
   readonly service: MarketDataService;
   readonly caller: PublicCaller;
-  /** Off: the trade tape and quotes are not mounted (the caller already demands a JWT). */
+  /** Off: the trade tape, candles and quotes are not mounted (the caller already demands a JWT). */
   readonly openMarketData: boolean;
 }
 
@@ -46,6 +47,7 @@ export async function marketDataRoutes(fastify: FastifyInstance, options: Market
   bookRoutes(app, options);
   if (!options.openMarketData) return;
   tradeRoutes(app, options);
+  candleRoute(app, options.service);
   quoteRoutes(app, options);
 }
 

@@ -1,0 +1,57 @@
+import { MarketPage } from './pages/market-page.js';
+import { MarketsPage } from './pages/markets-page.js';
+import { NotFoundPage } from './pages/not-found-page.js';
+import { MARKETS_HREF, type Route } from './router.js';
+import { useRoute } from './use-route.js';
+
+function Header({ route }: { readonly route: Route }) {
+  return (
+    <header class="site-header">
+      <a class="brand" href={MARKETS_HREF}>
+        DEX Exchange
+      </a>
+      {/* Account and trading links join this list once login exists. */}
+      <nav aria-label="Main">
+        <ul>
+          <li>
+            <a href={MARKETS_HREF} aria-current={route.name === 'markets' ? 'page' : undefined}>
+              Markets
+            </a>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}
+
+function Page({ route }: { readonly route: Route }) {
+  switch (route.name) {
+    case 'markets':
+      return <MarketsPage />;
+    case 'market':
+      // A fresh page per book: no state of one market survives into another.
+      return <MarketPage key={route.orderbookId} orderbookId={route.orderbookId} />;
+    case 'not-found':
+      return <NotFoundPage path={route.path} />;
+  }
+}
+
+/** The fragment holds the route, so skipping moves focus itself rather than linking to `#main`. */
+function skipToContent() {
+  document.getElementById('main')?.focus();
+}
+
+export function App() {
+  const route = useRoute();
+  return (
+    <>
+      <button type="button" class="skip-link" onClick={skipToContent}>
+        Skip to content
+      </button>
+      <Header route={route} />
+      <main id="main" tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </>
+  );
+}
