@@ -1,81 +1,36 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { cleanUpServiceProcesses, type ServiceProcess, startServiceProcess, until } from '@dex/server/test-support';
-import type { Browser, Page } from 'playwright-core';
+import { tempDataDir, until } from '@dex/server/test-support';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureChromium, launchChromium } from './chromium.js';
-import { type LadderRow, readLadder } from './ladder.js';
+import { ensureChromium } from './chromium.js';
+import { expectLadderFollowsApi } from './ladder.js';
+import { type Depth, LiveDevnetPages, type OpenOptions, PHONE, SCREENSHOTS } from './live-devnet-pages.js';
+import { operatorCli } from './operator-process.js';
 
-/** `npm start`: the service on the embedded devnet with the market-making bot, serving the built page. */
-const DEVNET_MAIN = new URL('../../packages/devnet/src/main.ts', import.meta.url);
-const WEB_ROOT = fileURLToPath(new URL('../../packages/web/dist', import.meta.url));
-/** Written on every run; UPDATE_SCREENSHOTS=1 writes the README's copies in docs/screenshots instead. */
-const SCREENSHOTS = fileURLToPath(
-  new URL(
-    process.env.UPDATE_SCREENSHOTS === '1' ? '../../docs/screenshots/' : '../../test-results/screenshots/',
-    import.meta.url,
-  ),
-);
-const PHONE = { width: 360, height: 780 };
 /** How late the ladder may show a depth snapshot the API has already answered. */
 const LADDER_LAG_MS = 1_000;
 
 const browserAt = ensureChromium();
 if ('missing' in browserAt) console.warn(`browser tests skipped: ${browserAt.missing}`);
 
-interface Depth {
-  readonly lastUpdateId: number;
-  readonly bids: [string, string][];
-  readonly asks: [string, string][];
-}
+let pages: LiveDevnetPages;
+let apiKey: string;
+const dataDir = tempDataDir();
 
-let service: ServiceProcess;
-let url: string;
-let browser: Browser;
-/** Console errors and uncaught exceptions of every page the suite opened. */
-const pageErrors: string[] = [];
-
-async function json<T>(path: string): Promise<T> {
-  const response = await fetch(`${url}${path}`);
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-  return (await response.json()) as T;
-}
-
-/**
- * A page at `path`; its console errors and uncaught exceptions are collected, except on a page
- * whose requests are meant to fail (Chromium itself logs each failed load as an error).
- */
-async function open(path: string, viewport = { width: 1280, height: 900 }, expectFailedLoads = false): Promise<Page> {
-  const page = await browser.newPage({ viewport });
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !expectFailedLoads) pageErrors.push(`${page.url()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-  await page.goto(`${url}${path}`);
-  return page;
-}
-
-function rowsOf(depth: Depth): LadderRow[] {
-  return [
-    ...depth.asks.map(([price, size]) => ({ side: 'ask' as const, price, size })),
-    ...depth.bids.map(([price, size]) => ({ side: 'bid' as const, price, size })),
-  ];
-}
+const json = <T>(path: string) => pages.json<T>(path);
+const open = (path: string, options?: OpenOptions): Promise<Page> => pages.open(path, options);
 
 describe.skipIf('missing' in browserAt)('the market web page in Chromium', () => {
   beforeAll(async () => {
     if (!('path' in browserAt)) return;
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    service = startServiceProcess(DEVNET_MAIN, { WEB_ROOT, MARKET_MAKER_INTERVAL_MS: '500' });
-    url = await service.url;
-    browser = await launchChromium(browserAt.path);
-    // The bot quotes every book within seconds of the start.
-    await until(async () => ((await json<Depth>('/depth/1')).asks.length > 0 ? true : undefined), 'depth on book 1', 60_000, 200);
+    // The operator issues the page its data API key before the service starts, on the same DATA_DIR.
+    const issue = ['apikey', 'issue', '--name', 'web page', '--quota', '100000'];
+    apiKey = (await operatorCli<{ key: string }>(dataDir.dir, issue)).key;
+    pages = await LiveDevnetPages.start(browserAt.path, { DATA_DIR: dataDir.dir, WEB_DATA_API_KEY: apiKey });
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
-    cleanUpServiceProcesses();
+    await pages?.close();
+    dataDir.remove();
   });
 
   it('lists every devnet book with a link to its market', async () => {
@@ -93,38 +48,12 @@ describe.skipIf('missing' in browserAt)('the market web page in Chromium', () =>
   it('shows the ladder GET /depth answers, within a second of each update, while the bot trades', async () => {
     const page = await open('/#/market/1');
     await page.getByTestId('ladder').waitFor({ timeout: 10_000 });
-    const seen = new Set<number>();
-    const deadline = Date.now() + 60_000;
-    // Five different snapshots, each asked of the API first and then awaited on the page.
-    while (seen.size < 5 && Date.now() < deadline) {
-      const depth = await json<Depth>('/depth/1');
-      if (seen.has(depth.lastUpdateId)) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        continue;
-      }
-      const asked = Date.now();
-      const shown = await until(
-        async () => {
-          const ladder = await readLadder(page);
-          return ladder.updateId >= depth.lastUpdateId ? ladder : undefined;
-        },
-        `the ladder at update ${depth.lastUpdateId}`,
-        LADDER_LAG_MS + 2_000,
-        25,
-      );
-      expect(Date.now() - asked, `update ${depth.lastUpdateId} reached the ladder late`).toBeLessThanOrEqual(LADDER_LAG_MS);
-      // A newer update may have landed meanwhile; the same one must match row for row.
-      if (shown.updateId === depth.lastUpdateId) {
-        expect(shown.rows).toEqual(rowsOf(depth));
-        seen.add(depth.lastUpdateId);
-      }
-    }
-    expect(seen.size).toBe(5);
+    await expectLadderFollowsApi(page, () => json<Depth>('/depth/1'), 5, LADDER_LAG_MS);
     await page.close();
   });
 
   it("shows the API's message and code when a request fails", async () => {
-    const page = await open('/#/market/999999', undefined, true);
+    const page = await open('/#/market/999999', { expectFailedLoads: true });
     const notice = page.getByTestId('api-error').first();
     await notice.waitFor({ timeout: 10_000 });
     expect(await notice.textContent()).toContain('ORDERBOOK_NOT_FOUND');
@@ -133,7 +62,7 @@ describe.skipIf('missing' in browserAt)('the market web page in Chromium', () =>
   });
 
   it('fits a phone screen without scrolling sideways', async () => {
-    const page = await open('/#/market/1', PHONE);
+    const page = await open('/#/market/1', { viewport: PHONE });
     await page.getByTestId('ladder').waitFor({ timeout: 10_000 });
     // A string: the suite's type check has no DOM library.
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
@@ -162,7 +91,30 @@ describe.skipIf('missing' in browserAt)('the market web page in Chromium', () =>
     await markets.close();
   });
 
+  it('lists the pools and farms the data API answers, on the key the operator gave the page', async () => {
+    const headers = { 'x-api-key': apiKey };
+    const pools = (await (await fetch(`${pages.url}/data/pools`, { headers })).json()) as { id: number }[];
+    const farms = (await (await fetch(`${pages.url}/data/farms`, { headers })).json()) as { id: number }[];
+    expect(pools.length).toBeGreaterThan(0);
+    const poolsPage = await open('/#/pools');
+    await poolsPage.getByTestId('pool-row').first().waitFor({ timeout: 10_000 });
+    const shownPools = await poolsPage
+      .getByTestId('pool-row')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-pool-id')));
+    expect(shownPools).toEqual(pools.map((pool) => String(pool.id)));
+    await poolsPage.screenshot({ path: `${SCREENSHOTS}pools.png`, fullPage: true });
+    await poolsPage.close();
+    const farmsPage = await open('/#/farms');
+    if (farms.length > 0) await farmsPage.getByTestId('farm-row').first().waitFor({ timeout: 10_000 });
+    const shownFarms = await farmsPage
+      .getByTestId('farm-row')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-farm-id')));
+    expect(shownFarms).toEqual(farms.map((farm) => String(farm.id)));
+    await farmsPage.screenshot({ path: `${SCREENSHOTS}farms.png`, fullPage: true });
+    await farmsPage.close();
+  });
+
   it('logged no console error and threw nothing on any page', () => {
-    expect(pageErrors).toEqual([]);
+    expect(pages.errors).toEqual([]);
   });
 });

@@ -29,11 +29,13 @@ const retryAfterMs = (error: unknown) =>
 /**
  * Polls `fetcher` every `intervalMs` (see {@link startPoller}). A new `fetcher` (memoise it on what
  * it asks for, e.g. the book id) starts over with nothing, so one book's data never shows under another.
+ * While `enabled` is false nothing is asked (another source feeds the data meanwhile).
  */
-export function usePolling<T>(fetcher: () => Promise<T>, intervalMs: number): Polled<T> {
+export function usePolling<T>(fetcher: () => Promise<T>, intervalMs: number, enabled = true): Polled<T> {
   const [state, setState] = useState<Polled<T>>(NOTHING_YET);
   useEffect(() => {
     setState(NOTHING_YET);
+    if (!enabled) return;
     return startPoller({
       fetch: fetcher,
       intervalMs,
@@ -42,6 +44,6 @@ export function usePolling<T>(fetcher: () => Promise<T>, intervalMs: number): Po
       onData: (data) => setState({ data, error: undefined, updatedAt: Date.now() }),
       onError: (error) => setState((previous) => ({ ...previous, error })),
     });
-  }, [fetcher, intervalMs]);
+  }, [fetcher, intervalMs, enabled]);
   return state;
 }

@@ -84,7 +84,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const marketData = new MarketDataService(registry, engines, store, clock, config);
 
   await app.register(tokenIconRoutes);
-  if (deps.webAssets !== null) await app.register(webPageRoutes, { assets: deps.webAssets });
+  if (deps.webAssets !== null) {
+    const key = config.webDataApiKey;
+    const settings = key === null ? null : { dataApi: { path: config.dataApi.prefix, apiKey: key } };
+    await app.register(webPageRoutes, { assets: deps.webAssets, settings });
+  }
   await app.register(healthRoutes, {
     network: config.network,
     store,

@@ -77,6 +77,7 @@ describe('loadConfig defaults', () => {
         heartbeatMs: 30_000,
       },
       webRoot: '/srv/exchange/packages/web/dist',
+      webDataApiKey: null,
       marketMaker: { intervalMs: 2_000 },
     });
   });
@@ -531,5 +532,13 @@ describe('loadConfig web page', () => {
     expect(loadConfig({ WEB_ROOT: 'site' }, CWD).webRoot).toBe('/srv/exchange/site');
     expect(loadConfig({ WEB_ROOT: '/var/www/page' }, CWD).webRoot).toBe('/var/www/page');
     expect(loadConfig({ WEB_ROOT: '' }, CWD).webRoot).toBeNull();
+  });
+
+  it('gives the page a data API key only in the key format, and only with the data API on PORT', () => {
+    const key = '0b6f3c2e-8d1a-4e5f-9a7b-123456789abc';
+    expect(loadConfig({ WEB_DATA_API_KEY: key }, CWD).webDataApiKey).toBe(key);
+    expect(loadConfig({ WEB_DATA_API_KEY: '' }, CWD).webDataApiKey).toBeNull();
+    expect(() => loadConfig({ WEB_DATA_API_KEY: 'not-a-key' }, CWD)).toThrow(/WEB_DATA_API_KEY must be a data API key/);
+    expect(() => loadConfig({ WEB_DATA_API_KEY: key, DATA_API_PORT: '3001' }, CWD)).toThrow(/needs the data API on PORT/);
   });
 });

@@ -56,6 +56,8 @@ export interface Config {
   readonly streams: StreamLimits;
   /** Folder of the built market web page served at `/` (WEB_ROOT); null: no page. */
   readonly webRoot: string | null;
+  /** A data API key the page uses for its pools and farms pages (WEB_DATA_API_KEY): public by design. */
+  readonly webDataApiKey: string | null;
   /** The devnet's market-making bot, which the live devnet (@dex/devnet) runs beside the API; null when switched off. */
   readonly marketMaker: MarketMakerConfig | null;
 }
@@ -263,6 +265,20 @@ function webRootOf(env: Env, cwd: string): string | null {
   return isAbsolute(root) ? root : resolve(cwd, root);
 }
 
+const API_KEY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Every visitor of the page can read this key: the operator issues one for the page alone, with a
+ * quota sized for it. The page calls the data API on its own origin, so it must share PORT.
+ */
+function webDataApiKeyOf(env: Env, dataApi: DataApiConfig): string | null {
+  const key = env.WEB_DATA_API_KEY ?? '';
+  if (key === '') return null;
+  if (!API_KEY.test(key)) throw new ConfigError('WEB_DATA_API_KEY must be a data API key (npm run cli -- apikey issue)');
+  if (dataApi.port !== null) throw new ConfigError('WEB_DATA_API_KEY needs the data API on PORT (DATA_API_PORT unset)');
+  return key;
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', NETWORKS);
@@ -326,6 +342,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       heartbeatMs: integer(env, 'WS_HEARTBEAT_MS', 30_000, 50, 3_600_000),
     },
     webRoot: webRootOf(env, cwd),
+    webDataApiKey: webDataApiKeyOf(env, dataApi),
     marketMaker: marketMakerConfig(env, network, chain),
   };
 }

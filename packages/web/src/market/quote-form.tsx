@@ -2,6 +2,7 @@ import { getExactInputQuote, getExactOutputQuote } from '@dex/sdk';
 import { useId, useRef, useState } from 'preact/hooks';
 import { client } from '../client.js';
 import { ErrorNotice } from '../errors/error-notice.js';
+import { Choice } from '../forms/choice.js';
 import { baseName, quoteName } from '../markets/book-label.js';
 import { amountToken, type QuoteBook, type QuoteInput, quoteRequest, tokenDecimals, tokenName } from './quote-request.js';
 import { QuoteResult } from './quote-result.js';
@@ -35,29 +36,6 @@ function ResultArea({ outcome, book }: { readonly outcome: Outcome; readonly boo
         <QuoteResult summary={outcome.summary} baseLabel={baseName(book)} quoteLabel={quoteName(book)} />
       ) : null}
     </div>
-  );
-}
-
-interface ChoiceProps<T extends string> {
-  readonly legend: string;
-  readonly name: string;
-  readonly value: T;
-  readonly options: readonly (readonly [T, string])[];
-  readonly onChange: (value: T) => void;
-}
-
-/** A labelled radio group: a toggle that arrow keys and screen readers understand. */
-function Choice<T extends string>({ legend, name, value, options, onChange }: ChoiceProps<T>) {
-  return (
-    <fieldset class="choice">
-      <legend>{legend}</legend>
-      {options.map(([option, label]) => (
-        <label key={option}>
-          <input type="radio" name={name} value={option} checked={value === option} onChange={() => onChange(option)} />
-          <span>{label}</span>
-        </label>
-      ))}
-    </fieldset>
   );
 }
 

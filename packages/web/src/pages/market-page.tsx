@@ -1,23 +1,22 @@
-import { getDepth, getTrades, type OrderbookItem } from '@dex/sdk';
+import { getTrades, type OrderbookItem } from '@dex/sdk';
 import { useCallback } from 'preact/hooks';
+import { type Account, useAccount } from '../account/account-store.js';
 import { client } from '../client.js';
 import { ErrorNotice } from '../errors/error-notice.js';
+import { useModule } from '../lazy/use-module.js';
 import { CandleChart } from '../market/candle-chart.js';
 import { DepthChart } from '../market/depth-chart.js';
 import { DepthLadder } from '../market/depth-ladder.js';
 import { MarketSummary } from '../market/market-summary.js';
 import { QuoteForm } from '../market/quote-form.js';
 import { TradeTape } from '../market/trade-tape.js';
+import { useDepthFeed } from '../market/use-depth-feed.js';
 import { baseName, quoteName } from '../markets/book-label.js';
 import { getAllBooks } from '../markets/get-all-books.js';
 import { usePolling } from '../polling.js';
 import { MARKETS_HREF } from '../router.js';
 
-/**
- * Anonymous visitors poll (no stream without a login): the book twice a second, so the ladder is
- * never a second behind; the tape and the figures slower.
- */
-const DEPTH_INTERVAL_MS = 500;
+/** The tape and the figures are polled; the book is streamed once logged in (see useDepthFeed). */
 const TRADES_INTERVAL_MS = 2_000;
 const BOOK_INTERVAL_MS = 5_000;
 const TAPE_LENGTH = 30;
@@ -45,12 +44,18 @@ function MarketHeading({
   );
 }
 
-function BookPanel({ orderbookId, labels }: { readonly orderbookId: string; readonly labels: Labels }) {
-  const fetchDepth = useCallback(() => getDepth(client, { orderbookId }), [orderbookId]);
-  const depth = usePolling(fetchDepth, DEPTH_INTERVAL_MS);
+interface BookPanelProps {
+  readonly orderbookId: string;
+  readonly book: OrderbookItem | undefined;
+  readonly account: Account | undefined;
+  readonly labels: Labels;
+}
+
+function BookPanel({ orderbookId, book, account, labels }: BookPanelProps) {
+  const depth = useDepthFeed(account?.client, orderbookId, book);
   return (
     <>
-      <section class="panel panel-ladder" aria-labelledby="ladder-title">
+      <section class="panel panel-ladder" aria-labelledby="ladder-title" data-source={depth.source}>
         <h2 id="ladder-title">Order book</h2>
         <ErrorNotice error={depth.error} context="Loading the depth" staleSince={depth.updatedAt} />
         {depth.data === undefined ? (
@@ -87,10 +92,29 @@ function TapePanel({ orderbookId, labels }: { readonly orderbookId: string; read
   );
 }
 
+const loadTrading = () => import('../trading/trading-panels.js');
+
+/** For a logged-in account: the order form, and its orders on this book (their code loads after login). */
+function TradingArea({ account, book }: { readonly account: Account | undefined; readonly book: OrderbookItem | undefined }) {
+  const trading = useModule(loadTrading, account !== undefined);
+  if (account === undefined || trading.module === undefined || book === undefined) {
+    return (
+      <section class="panel panel-trade">
+        <ErrorNotice error={trading.error} context="Loading the trading panels" />
+        <p class="muted">
+          {account === undefined ? 'Log in with a devnet key (above) to place and cancel orders.' : 'Loading the order form…'}
+        </p>
+      </section>
+    );
+  }
+  return <trading.module.TradingPanels account={account} book={book} />;
+}
+
 /** One market: its figures, candles, depth ladder and chart, trade tape and a quote form. */
 export function MarketPage({ orderbookId }: { readonly orderbookId: string }) {
   const fetchBooks = useCallback(() => getAllBooks(client), []);
   const books = usePolling(fetchBooks, BOOK_INTERVAL_MS);
+  const account = useAccount();
   const book = books.data?.find((item) => String(item.id) === orderbookId);
   // Until the book list arrives, the tokens go by their roles.
   const labels: Labels = book === undefined ? { base: 'base', quote: 'quote' } : { base: baseName(book), quote: quoteName(book) };
@@ -106,8 +130,9 @@ export function MarketPage({ orderbookId }: { readonly orderbookId: string }) {
           <h2 id="candles-title">Price</h2>
           <CandleChart orderbookId={orderbookId} />
         </section>
-        <BookPanel orderbookId={orderbookId} labels={labels} />
+        <BookPanel orderbookId={orderbookId} book={book} account={account} labels={labels} />
         <TapePanel orderbookId={orderbookId} labels={labels} />
+        <TradingArea account={account} book={book} />
         <section class="panel panel-quote">
           {book !== undefined ? (
             <QuoteForm book={book} />

@@ -3,17 +3,8 @@ import type { BookCandle } from '@dex/protocol';
 import { bucketStart, type HistoryWindow } from '../../domain/data-api/history-window.js';
 import type { Candle, CandleStore } from '../../ports/store/candle-ports.js';
 
-/** A book's trading in one bucket of a window, in ticks and raw units. */
-export interface FoldedCandle {
-  readonly startMs: number;
-  readonly openTicks: number;
-  readonly highTicks: number;
-  readonly lowTicks: number;
-  readonly closeTicks: number;
-  readonly baseVolume: bigint;
-  readonly quoteVolume: bigint;
-  readonly tradeCount: number;
-}
+/** A book's trading in one bucket of a window, in ticks and raw units: the stored candle's figures, folded. */
+export type FoldedCandle = Omit<Candle, 'bookId'>;
 
 /** Adds a later 5-minute candle of the same bucket to what the bucket holds so far. */
 function merge(folded: FoldedCandle, candle: Candle): FoldedCandle {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, tempDataDir } from '../../../test-support/harness.js';
 
-const INDEX = '<!doctype html><title>markets</title><script type="module" src="/assets/index-abc123.js"></script>';
+const INDEX = '<!doctype html><head><title>markets</title><script type="module" src="/assets/index-abc123.js"></script></head>';
 const SCRIPT = 'console.log("page")';
 
 let harness: Harness | undefined;
@@ -67,6 +67,16 @@ describe('the market web page', () => {
       expect(answer.statusCode, url).toBe(404);
       expect(answer.json(), url).toEqual({ error: expect.any(String), code: 'NOT_FOUND' });
     }
+  });
+
+  it('tells the page the data API path and the key the operator gave it, in a meta tag, and nothing without one', async () => {
+    const key = '0b6f3c2e-8d1a-4e5f-9a7b-123456789abc';
+    harness = await startHarness({ WEB_ROOT: builtPage(), WEB_DATA_API_KEY: key });
+    const meta = /<meta name="dex-page-settings" content="([^"]*)" \/>/.exec((await get('/')).body)?.[1] ?? '';
+    expect(JSON.parse(meta.replaceAll('&quot;', '"'))).toEqual({ dataApi: { path: '/data', apiKey: key } });
+    await harness.close();
+    harness = await startHarness({ WEB_ROOT: builtPage() });
+    expect((await get('/')).body).not.toContain('dex-page-settings');
   });
 
   it('keeps the API on its paths beside the page', async () => {

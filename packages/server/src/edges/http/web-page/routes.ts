@@ -18,6 +18,20 @@ const CONTENT_SECURITY_POLICY = [
 
 export interface WebPageRoutesOptions {
   readonly assets: WebAssets;
+  /** What the page is told at load (the data API's path and key), as a meta tag; null: nothing. */
+  readonly settings: Readonly<Record<string, unknown>> | null;
+}
+
+const escapeAttribute = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** The page's HTML with its settings in `<meta name="dex-page-settings">`, read by the page's script. */
+function withSettings(index: WebAsset, settings: Readonly<Record<string, unknown>> | null): WebAsset {
+  if (settings === null) return index;
+  const html = index.body.toString('utf8');
+  const meta = `<meta name="dex-page-settings" content="${escapeAttribute(JSON.stringify(settings))}" />`;
+  if (!html.includes('</head>')) throw new Error('the web page has no </head> to put its settings in');
+  return { ...index, body: Buffer.from(html.replace('</head>', `${meta}</head>`)) };
 }
 
 function send(reply: FastifyReply, asset: WebAsset): FastifyReply {
@@ -35,8 +49,9 @@ function send(reply: FastifyReply, asset: WebAsset): FastifyReply {
  * catalogue's 404. The API's own routes keep their paths: none of them is `/` or under `/assets/`.
  */
 export async function webPageRoutes(app: FastifyInstance, options: WebPageRoutesOptions): Promise<void> {
-  const index = options.assets.get('/index.html');
-  if (index === undefined) throw new Error('the web page has no index.html');
+  const built = options.assets.get('/index.html');
+  if (built === undefined) throw new Error('the web page has no index.html');
+  const index = withSettings(built, options.settings);
   app.get('/', { schema: { hide: true } }, (_request, reply) => send(reply, index));
   app.get('/assets/*', { schema: { hide: true } }, (request, reply) => {
     const asset = options.assets.get(request.url.split('?')[0] ?? '');

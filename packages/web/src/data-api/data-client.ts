@@ -1,0 +1,17 @@
+import { createDataClient, type DataClient } from '@dex/sdk';
+import { parsePageSettings } from './page-settings.js';
+
+const settings = parsePageSettings(document.querySelector('meta[name="dex-page-settings"]')?.getAttribute('content'));
+
+/**
+ * The data API client of the pools and farms pages, on the key the operator configured for the
+ * page (WEB_DATA_API_KEY), never a visitor's; null when there is none.
+ */
+export const dataClient: DataClient | null =
+  settings.dataApi === undefined
+    ? null
+    : createDataClient({
+        baseUrl: `${location.origin}${settings.dataApi.path}`,
+        apiKey: settings.dataApi.apiKey,
+        timeoutMs: 10_000,
+      });
