@@ -62,7 +62,7 @@ export class LiveDevnetPages {
     } catch (error) {
       // The suite's afterAll has nothing to close: stop the browser and the service (and its chain node) here.
       await browser?.close();
-      await service.stop().catch(() => undefined);
+      cleanUpServiceProcesses();
       throw error;
     }
   }
@@ -83,16 +83,8 @@ export class LiveDevnetPages {
     return page;
   }
 
-  /**
-   * Stops the service as Ctrl-C does, so it stops its chain node too: a SIGKILL of the service's
-   * group would leave the node, which runs apart so that the chain outlives a crash of the service.
-   */
   async close(): Promise<void> {
     await this.browser.close();
-    try {
-      await this.service.stop();
-    } finally {
-      cleanUpServiceProcesses();
-    }
+    cleanUpServiceProcesses();
   }
 }

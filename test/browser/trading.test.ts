@@ -1,6 +1,7 @@
 import { until } from '@dex/server/test-support';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareDecimals, formatExact, parseExact } from '../../packages/web/src/decimal.js';
 import { ensureChromium } from './chromium.js';
 import { expectLadderFollowsApi, readLadder } from './ladder.js';
 import { type Depth, LiveDevnetPages, PHONE, SCREENSHOTS } from './live-devnet-pages.js';
@@ -26,18 +27,10 @@ const json = <T>(path: string) => pages.json<T>(path);
 const fund = (account: string) =>
   operatorCli(pages.service.dataDir, ['account', 'fund', '--account', account, '--amount', '500']);
 
-/** Half of a positive decimal, exactly, one digit longer: the page snaps it onto the tick grid. */
+/** Half of a price, exactly (one digit longer): typed as is, the page snaps it onto the tick grid. */
 function half(decimal: string): string {
-  const [whole = '0', fraction = ''] = decimal.split('.');
-  const scale = fraction.length + 1;
-  const digits = (BigInt(whole + fraction) * 5n).toString().padStart(scale + 1, '0');
-  return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-}
-
-/** Decimal strings compared by value: "0.125" and "0.12500" are one price. */
-function sameDecimal(a: string, b: string): boolean {
-  const normal = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
-  return normal(a) === normal(b);
+  const { units, scale } = parseExact(decimal);
+  return formatExact({ units: units * 5n, scale: scale + 1 });
 }
 
 async function placeOrder(page: Page, fill: (form: Locator) => Promise<void>): Promise<string> {
@@ -98,7 +91,9 @@ describe.skipIf('missing' in browserAt)('trading on the market web page in Chrom
     const price = (await resting.locator('td').nth(1).textContent()) ?? '';
     await until(
       async () => {
-        const row = (await readLadder(page)).rows.find((level) => level.side === 'bid' && sameDecimal(level.price, price));
+        const row = (await readLadder(page)).rows.find(
+          (level) => level.side === 'bid' && compareDecimals(level.price, price) === 0,
+        );
         return row !== undefined && Number(row.size) >= 100 ? row : undefined;
       },
       `a bid of at least 100 at ${price} in the ladder`,

@@ -1,5 +1,6 @@
 export { type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-deployment.js';
 export { type AnvilLocation, DevnetNodeError, findAnvil } from './anvil-binary.js';
+export { readPid } from './anvil-process.js';
 export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,

@@ -1,10 +1,14 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { readPid } from '@dex/contracts';
+import { devnetPidFile } from '../adapters/chain/embedded-devnet.js';
 import { tempDataDir } from './harness.js';
 
 /** Node's flags for running TypeScript sources of the workspace, as the tests do. */
 export const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
 
 const children = new Set<ChildProcess>();
+/** Pid files of the devnet chain nodes the services started: a node runs in a process group of its own. */
+const chainPidFiles = new Set<string>();
 const folders: (() => void)[] = [];
 
 export interface ServiceProcess {
@@ -27,6 +31,7 @@ export interface ServiceProcess {
 export function startServiceProcess(entry: URL, env: Record<string, string>, nodeFlags: readonly string[] = []): ServiceProcess {
   const data = tempDataDir();
   folders.push(data.remove);
+  chainPidFiles.add(devnetPidFile(env.DATA_DIR ?? data.dir));
   const child = fork(entry, [], {
     detached: true,
     execArgv: [...FROM_SOURCE, ...nodeFlags],
@@ -67,7 +72,7 @@ export function startServiceProcess(entry: URL, env: Record<string, string>, nod
   };
 }
 
-/** Kills the services still running and removes their folders: for `afterEach`. */
+/** Kills the services still running, and their chain nodes, and removes their folders: for `afterEach`. */
 export function cleanUpServiceProcesses(): void {
   // Each service leads a process group of its own with its chain node: a failed test kills both.
   for (const child of children) {
@@ -78,5 +83,15 @@ export function cleanUpServiceProcesses(): void {
     }
   }
   children.clear();
+  // The chain node outlives its service by design (a restarted service reattaches): kill it too.
+  for (const pidFile of chainPidFiles) {
+    const pid = readPid(pidFile);
+    try {
+      if (pid !== null) process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  chainPidFiles.clear();
   for (const remove of folders.splice(0)) remove();
 }

@@ -1,23 +1,11 @@
 import { InvalidParameterError } from '@dex/sdk';
 import { describe, expect, it } from 'vitest';
-import { amountToken, type QuoteBook, quoteRequest } from './quote-request.js';
+import { TEST_BOOK } from '../test-support/test-book.js';
+import { amountToken, quoteRequest } from './quote-request.js';
 
-const BASE = '0x00000000000000000000000000000000000a0001';
-const QUOTE = '0x00000000000000000000000000000000000a0002';
-
-const book: QuoteBook = {
-  id: 1,
-  baseTokenEvmAddress: BASE,
-  quoteTokenEvmAddress: QUOTE,
-  baseTokenDecimals: 8,
-  quoteTokenDecimals: 6,
-  baseTokenSymbol: 'WHBAR',
-  quoteTokenSymbol: 'USDC',
-  baseTokenId: '0.0.1',
-  quoteTokenId: '0.0.2',
-  isAMMEnabled: 0,
-  tickStep: '0.00001',
-};
+const book = TEST_BOOK;
+const BASE = book.baseTokenEvmAddress;
+const QUOTE = book.quoteTokenEvmAddress;
 
 describe('amountToken', () => {
   it('counts what is spent for exact input and what is received for exact output', () => {

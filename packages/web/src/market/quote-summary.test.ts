@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { QuoteBook } from './quote-request.js';
+import { TEST_BOOK } from '../test-support/test-book.js';
 import { averagePrice, summariseQuote } from './quote-summary.js';
 
-const book: QuoteBook = {
-  id: 1,
-  baseTokenEvmAddress: '0xbase',
-  quoteTokenEvmAddress: '0xquote',
-  baseTokenDecimals: 8,
-  quoteTokenDecimals: 6,
-  baseTokenSymbol: 'WHBAR',
-  quoteTokenSymbol: 'USDC',
-  baseTokenId: '0.0.1',
-  quoteTokenId: '0.0.2',
-  isAMMEnabled: 0,
-  tickStep: '0.00001',
-};
+const book = TEST_BOOK;
+const BASE = book.baseTokenEvmAddress;
+const QUOTE = book.quoteTokenEvmAddress;
 
 describe('averagePrice', () => {
   it('divides quote by base in whole tokens, exactly, rounded down', () => {
@@ -35,7 +25,7 @@ describe('summariseQuote', () => {
     const summary = summariseQuote(book, 'sell', {
       mode: 'exact-input',
       quote: {
-        outputToken: '0xquote',
+        outputToken: QUOTE,
         snappedInputAmount: '150000000',
         consumedInputAmount: '150000000',
         expectedOutputAmount: '375000',
@@ -58,7 +48,7 @@ describe('summariseQuote', () => {
     const summary = summariseQuote(book, 'buy', {
       mode: 'exact-input',
       quote: {
-        outputToken: '0xbase',
+        outputToken: BASE,
         snappedInputAmount: '100000000000000',
         consumedInputAmount: '22215175',
         expectedOutputAmount: '8840000000',
@@ -79,7 +69,7 @@ describe('summariseQuote', () => {
     const summary = summariseQuote(book, 'buy', {
       mode: 'exact-output',
       quote: {
-        inputToken: '0xquote',
+        inputToken: QUOTE,
         requestedOutputAmount: '100000000',
         snappedOutputAmount: '100000000',
         expectedInputAmount: '250010',
@@ -97,7 +87,7 @@ describe('summariseQuote', () => {
     const summary = summariseQuote({ ...book, baseTokenDecimals: null }, 'sell', {
       mode: 'exact-input',
       quote: {
-        outputToken: '0xquote',
+        outputToken: QUOTE,
         snappedInputAmount: '0',
         consumedInputAmount: '0',
         expectedOutputAmount: '0',

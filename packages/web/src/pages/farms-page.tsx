@@ -1,9 +1,8 @@
 import { type DataClient, type Farm, getFarms, getPools, type Pool, toDisplay } from '@dex/sdk';
 import { useCallback } from 'preact/hooks';
 import { DataApiAbsent } from '../data-api/data-api-absent.js';
+import { type DataApiRows, DataApiTable } from '../data-api/data-api-table.js';
 import { dataClient } from '../data-api/data-client.js';
-import { QuotaLine } from '../data-api/quota-line.js';
-import { ErrorNotice } from '../errors/error-notice.js';
 import { usePolling } from '../polling.js';
 import { DATA_API_INTERVAL_MS } from './pools-page.js';
 
@@ -29,41 +28,31 @@ function FarmRow({ farm, pool }: { readonly farm: Farm; readonly pool: Pool | un
   );
 }
 
-async function farmsWithPools(client: DataClient) {
+const FARM_COLUMNS = ['Farm', 'Stakes', 'SAUCE per second', 'HBAR per second', 'Total staked'];
+
+/** A farm beside the pool whose LP token it stakes (its symbol and decimals). */
+interface FarmOfPool {
+  readonly farm: Farm;
+  readonly pool: Pool | undefined;
+}
+
+async function farmRows(client: DataClient): Promise<DataApiRows<FarmOfPool>> {
   const [farms, pools] = await Promise.all([getFarms(client), getPools(client)]);
-  return { farms: farms.data, pools: new Map(pools.data.map((pool) => [pool.id, pool])), quota: pools.quota };
+  const byId = new Map(pools.data.map((pool) => [pool.id, pool]));
+  return { rows: farms.data.map((farm) => ({ farm, pool: byId.get(farm.poolId) })), quota: pools.quota };
 }
 
 function FarmsTable({ client }: { readonly client: DataClient }) {
-  const fetchFarms = useCallback(() => farmsWithPools(client), [client]);
+  const fetchFarms = useCallback(() => farmRows(client), [client]);
   const farms = usePolling(fetchFarms, DATA_API_INTERVAL_MS);
   return (
-    <>
-      <ErrorNotice error={farms.error} context="Loading the farms" staleSince={farms.updatedAt} />
-      {farms.data === undefined ? null : farms.data.farms.length === 0 ? (
-        <p class="muted">No farms yet.</p>
-      ) : (
-        <div class="table-scroll">
-          <table class="farms" data-testid="farms">
-            <thead>
-              <tr>
-                <th scope="col">Farm</th>
-                <th scope="col">Stakes</th>
-                <th scope="col">SAUCE per second</th>
-                <th scope="col">HBAR per second</th>
-                <th scope="col">Total staked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {farms.data.farms.map((farm) => (
-                <FarmRow key={farm.id} farm={farm} pool={farms.data?.pools.get(farm.poolId)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <QuotaLine quota={farms.data?.quota} />
-    </>
+    <DataApiTable
+      polled={farms}
+      what="farms"
+      testId="farms"
+      columns={FARM_COLUMNS}
+      row={({ farm, pool }) => <FarmRow key={farm.id} farm={farm} pool={pool} />}
+    />
   );
 }
 

@@ -1,9 +1,8 @@
 import { type DataClient, getPools, type Pool, toDisplay } from '@dex/sdk';
 import { useCallback } from 'preact/hooks';
 import { DataApiAbsent } from '../data-api/data-api-absent.js';
+import { type DataApiRows, DataApiTable } from '../data-api/data-api-table.js';
 import { dataClient } from '../data-api/data-client.js';
-import { QuotaLine } from '../data-api/quota-line.js';
-import { ErrorNotice } from '../errors/error-notice.js';
 import { usePolling } from '../polling.js';
 
 /** Every request spends the page key's monthly quota, shared by all visitors: pools change slowly. */
@@ -29,36 +28,24 @@ function PoolRow({ pool }: { readonly pool: Pool }) {
   );
 }
 
+const POOL_COLUMNS = ['Pair', 'Pool', 'Reserve A', 'Reserve B', 'LP supply'];
+
+async function poolRows(client: DataClient): Promise<DataApiRows<Pool>> {
+  const pools = await getPools(client);
+  return { rows: pools.data, quota: pools.quota };
+}
+
 function PoolsTable({ client }: { readonly client: DataClient }) {
-  const fetchPools = useCallback(() => getPools(client), [client]);
+  const fetchPools = useCallback(() => poolRows(client), [client]);
   const pools = usePolling(fetchPools, DATA_API_INTERVAL_MS);
   return (
-    <>
-      <ErrorNotice error={pools.error} context="Loading the pools" staleSince={pools.updatedAt} />
-      {pools.data === undefined ? null : pools.data.data.length === 0 ? (
-        <p class="muted">No pools yet.</p>
-      ) : (
-        <div class="table-scroll">
-          <table class="pools" data-testid="pools">
-            <thead>
-              <tr>
-                <th scope="col">Pair</th>
-                <th scope="col">Pool</th>
-                <th scope="col">Reserve A</th>
-                <th scope="col">Reserve B</th>
-                <th scope="col">LP supply</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pools.data.data.map((pool) => (
-                <PoolRow key={pool.id} pool={pool} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <QuotaLine quota={pools.data?.quota} />
-    </>
+    <DataApiTable
+      polled={pools}
+      what="pools"
+      testId="pools"
+      columns={POOL_COLUMNS}
+      row={(pool) => <PoolRow key={pool.id} pool={pool} />}
+    />
   );
 }
 

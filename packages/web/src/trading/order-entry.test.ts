@@ -1,22 +1,11 @@
-import { type BookForOrders, InvalidParameterError } from '@dex/sdk';
+import { InvalidParameterError } from '@dex/sdk';
 import { describe, expect, it } from 'vitest';
+import { TEST_BOOK } from '../test-support/test-book.js';
 import { checkOrder, type OrderInput } from './order-entry.js';
 
-const BASE = '0x00000000000000000000000000000000000a0001';
-const QUOTE = '0x00000000000000000000000000000000000a0002';
-
-/** 8-decimal base, 6-decimal quote, a tick of 0.00001, sizes in steps of 0.1 from 1, at least 1 quote. */
-const book: BookForOrders = {
-  id: 1,
-  baseTokenEvmAddress: BASE,
-  quoteTokenEvmAddress: QUOTE,
-  baseTokenDecimals: 8,
-  quoteTokenDecimals: 6,
-  tickStep: '0.00001',
-  sizeStep: '0.1',
-  lotSize: '1',
-  minNotional: '1',
-};
+const book = TEST_BOOK;
+const BASE = book.baseTokenEvmAddress;
+const QUOTE = book.quoteTokenEvmAddress;
 
 function preview(input: OrderInput) {
   const check = checkOrder(book, input);

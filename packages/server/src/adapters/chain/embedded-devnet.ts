@@ -35,6 +35,11 @@ function recordOrNull(dataDir: string, logger: Logger): DevnetRecord | null {
 }
 
 /** The devnet operator's key: generated once and kept in DATA_DIR (owner-only). */
+
+/** Where the devnet's chain node, which runs apart from the service, records its process id. */
+export function devnetPidFile(dataDir: string): string {
+  return join(dataDir, 'devnet-chain.pid');
+}
 export function devnetOperatorKey(dataDir: string): Hex {
   return localSecret(join(dataDir, 'devnet-operator-key'), () => generatePrivateKey()) as Hex;
 }
@@ -49,7 +54,7 @@ function nodeOptions(
   return {
     chainId: config.chainId,
     stateFile: join(config.dataDir, 'devnet-chain-state.json'),
-    pidFile: join(config.dataDir, 'devnet-chain.pid'),
+    pidFile: devnetPidFile(config.dataDir),
     rpcUrl: recorded?.chainId === config.chainId ? recorded.rpcUrl : undefined,
     logFile: join(config.dataDir, 'devnet-chain.log'),
     log: logger,
