@@ -59,12 +59,19 @@ export async function startServer(options: ServerOptions): Promise<Server> {
   return { ...process_, client: new HttpClient(process_.url, STREAM_IN_FLIGHT), settlementChain: process_.settlement, logged };
 }
 
-/** A JSON log line as its message and, for an error, the first lines of its cause. */
+/** A JSON log line as its message, its `reason` and the reactor's when it names them, and for an error the first lines of its cause. */
 function logMessage(line: string): string {
   try {
-    const entry = JSON.parse(line) as { msg?: unknown; err?: { shortMessage?: unknown; message?: unknown } };
+    const entry = JSON.parse(line) as {
+      msg?: unknown;
+      reason?: unknown;
+      reactor?: unknown;
+      err?: { shortMessage?: unknown; message?: unknown };
+    };
     const cause = entry.err?.shortMessage ?? entry.err?.message;
-    return `${String(entry.msg ?? line)}${cause === undefined ? '' : `: ${String(cause).split('\n').slice(0, 3).join(' ')}`}`;
+    const reasons = [entry.reason, entry.reactor].filter((reason) => reason !== undefined).map(String);
+    const reason = reasons.length === 0 ? '' : ` (${reasons.join(', ')})`;
+    return `${String(entry.msg ?? line)}${reason}${cause === undefined ? '' : `: ${String(cause).split('\n').slice(0, 3).join(' ')}`}`;
   } catch {
     return line; // not a JSON log line: counted as it is
   }

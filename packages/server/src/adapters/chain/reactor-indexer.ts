@@ -136,13 +136,16 @@ export class ReactorIndexer {
     if (swaps.length > 0) this.desk.poolSwapsSettled(swaps);
     if (rejected.size > 0) {
       const trades = await this.store.settlements.unsettledTrades([...rejected.keys()]);
-      const failures = trades.map((trade) =>
-        failedFill(trade, rejected.get(trade.tradeId) ?? { reason: 'TransferReverted', party: 'None' }),
-      );
-      for (const failure of failures) {
-        this.logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'the reactor refused a fill');
+      const failures = trades.map((trade) => {
+        const outcome = rejected.get(trade.tradeId) ?? { reason: 'TransferReverted', party: 'None' };
+        const failure = failedFill(trade, outcome);
+        this.logger.warn(
+          { tradeId: trade.tradeId, reason: failure.reason, reactor: outcome.reason },
+          'the reactor refused a fill',
+        );
         this.metrics.fillReverted(failure.reason);
-      }
+        return failure;
+      });
       await this.unwind(failures);
     }
     // A confirmation, or the last fill in flight of a cancelled order, can make a cancellation final.

@@ -389,7 +389,7 @@ describe('funds on the devnet chain', () => {
     const depth = (await h.app.inject({ method: 'GET', url: '/depth/2' })).json() as { bids: [string, string][] };
     expect(depth.bids[0]).toEqual(['0.9', '10']);
     // Sent without a simulation (SETTLEMENT_SIMULATE=after-failure): the reactor itself refused the fill.
-    expect(h.logs()).toContain('the reactor refused a fill');
+    expect(h.logs()).toContain('"reason":"INSUFFICIENT_FUNDS","reactor":"MakerTransfer","msg":"the reactor refused a fill"');
     expect(h.logs()).not.toContain('dropping a fill the reactor would refuse');
   });
 });
@@ -469,7 +469,9 @@ describe('settlement batches on the devnet chain', () => {
     await spendAll(small.services.registry.get(2)?.base.evmAddress as Address, getAddress(maker.swapper), small);
     expect((await taker.limit(2, BUY, 90_000, 10)).status).toBe('FILLED');
     expect((await canceledEvent(maker, ask.id, small)).reason).toBe('INSUFFICIENT_FUNDS');
-    expect(small.logs()).toContain('dropping a fill the reactor would refuse');
+    expect(small.logs()).toContain(
+      '"reason":"INSUFFICIENT_FUNDS","reactor":"MakerTransfer","msg":"dropping a fill the reactor would refuse"',
+    );
     expect(small.logs()).not.toContain('the reactor refused a fill');
   });
 

@@ -176,7 +176,9 @@ export class Settler {
     if (receipt.status !== 'success') {
       this.metrics.settlementBatch('reverted', sent.tradeIds.length);
       await store.settlements.markPending(sent.tradeIds, clock.now());
-      throw new Error(`settlement transaction ${sent.hash} reverted`);
+      throw new Error(
+        `settlement transaction ${sent.hash} reverted, using ${receipt.gasUsed} gas of ${this.deps.config.txGasLimit}`,
+      );
     }
     this.metrics.settlementBatch('mined', sent.tradeIds.length);
     this.simulateNext = false;
@@ -202,14 +204,18 @@ export class Settler {
       drop.add(position);
       const trade = batch.trades[position] as UnsettledTrade;
       if (outcome.reason === 'AlreadySettled') alreadySettled.push(trade.tradeId);
-      else failures.push(failedFill(trade, outcome));
+      else {
+        const failure = failedFill(trade, outcome);
+        logger.warn(
+          { tradeId: trade.tradeId, reason: failure.reason, reactor: outcome.reason },
+          'dropping a fill the reactor would refuse',
+        );
+        this.metrics.fillReverted(failure.reason);
+        failures.push(failure);
+      }
     }
     if (alreadySettled.length > 0) await this.recordAlreadySettled(alreadySettled);
     if (failures.length > 0) {
-      for (const failure of failures) {
-        logger.warn({ tradeId: failure.tradeId, reason: failure.reason }, 'dropping a fill the reactor would refuse');
-        this.metrics.fillReverted(failure.reason);
-      }
       await this.deps.indexer.unwind(failures);
       await desk.finalizeCancels();
     }

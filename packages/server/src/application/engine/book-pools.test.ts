@@ -58,9 +58,52 @@ describe('BookPools', () => {
       { id: 4, bookId: BOOK, makerOrderId: null },
       { id: 5, bookId: BOOK, makerOrderId: null },
     ]);
+    expect(pools.failed(5)).toBe(BOOK);
+    expect(pools.snapshot(BOOK)).toEqual({ base: 999_900n, quote: 2_000_203n });
+    expect(pools.failed(3)).toBeUndefined();
+  });
+
+  it('gives no pool while a swap the other way made after a refused one is unresolved: it was priced on reserves that held it', () => {
+    const pools = following();
+    pools.swapped(BOOK, { takerSide: BUY, base: 100n, quote: 203n });
+    pools.swapped(BOOK, { takerSide: SELL, base: 40n, quote: 79n });
+    pools.swapped(BOOK, { takerSide: BUY, base: 50n, quote: 102n });
+    pools.stored([4, 5, 6].map((id) => ({ id, bookId: BOOK, makerOrderId: null })));
+    expect(pools.failed(5)).toBe(BOOK);
+    // Swap 4, made before the refused one, is not in doubt; swap 6, a buy after the refused sell, is.
+    expect(pools.snapshot(BOOK)).toBeUndefined();
+    expect(pools.mined(6, 11n)).toBeUndefined();
+    expect(pools.snapshot(BOOK)).toBeUndefined();
+    // The reserves of block 11 hold swaps 4 and 6: nothing is in doubt any more.
+    expect(pools.mined(4, 11n)).toBeUndefined();
+    pools.synced(BOOK, { base: 999_850n, quote: 2_000_305n }, 11n);
+    expect(pools.snapshot(BOOK)).toEqual({ base: 999_850n, quote: 2_000_305n });
+  });
+
+  it('keeps the pool when the swaps after a refused one go its way: each finds a better price than it asked', () => {
+    const pools = following();
+    pools.swapped(BOOK, { takerSide: BUY, base: 100n, quote: 203n });
+    pools.swapped(BOOK, { takerSide: BUY, base: 50n, quote: 102n });
+    pools.stored([4, 5].map((id) => ({ id, bookId: BOOK, makerOrderId: null })));
     expect(pools.failed(4)).toBe(BOOK);
     expect(pools.snapshot(BOOK)).toEqual({ base: 999_950n, quote: 2_000_102n });
-    expect(pools.failed(3)).toBeUndefined();
+  });
+
+  it('gives the pool back once the doubtful swaps are refused too, or were never stored', () => {
+    const pools = following();
+    pools.swapped(BOOK, { takerSide: BUY, base: 100n, quote: 203n });
+    pools.swapped(BOOK, { takerSide: SELL, base: 40n, quote: 79n });
+    pools.stored([{ id: 4, bookId: BOOK, makerOrderId: null }]);
+    pools.swapped(BOOK, { takerSide: BUY, base: 50n, quote: 102n });
+    pools.stored([{ id: 5, bookId: BOOK, makerOrderId: null }]);
+    // The third swap's turn is not stored yet when the first is refused.
+    pools.swapped(BOOK, { takerSide: SELL, base: 10n, quote: 19n });
+    pools.failed(4);
+    expect(pools.snapshot(BOOK)).toBeUndefined();
+    pools.failed(5);
+    expect(pools.snapshot(BOOK)).toBeUndefined();
+    pools.forgetUnstored();
+    expect(pools.snapshot(BOOK)).toEqual(reserves);
   });
 
   it('drops a refused swap, which the chain never had', () => {

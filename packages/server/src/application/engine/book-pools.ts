@@ -21,6 +21,8 @@ interface PoolBook {
   chain: { reserves: PoolReserves; block: bigint } | undefined;
   /** The desk's own swaps the chain's reserves may not hold yet, in the engine's order. */
   swaps: TrackedSwap[];
+  /** Swaps the other way made after one the reactor refused, still unresolved: each was priced on reserves that held it. */
+  doubtful: Set<TrackedSwap>;
 }
 
 /**
@@ -28,7 +30,12 @@ interface PoolBook {
  * moved by every swap of the desk's own takers that those reserves do not hold yet (matched and
  * not settled, or settled in a later block). Each swap is replayed with the amounts it recorded,
  * so the engine's snapshot is exactly what the pair will see if nobody else trades. A swap that
- * the reactor refused is dropped: the chain never had it.
+ * the reactor refused is dropped: the chain never had it. The swaps made after it were priced on
+ * reserves that held it: one the other way expected a price the pool no longer gives, and the pair
+ * will likely refuse it too (one the same way finds a better price than it asked, which the pair
+ * keeps). Until each of those is settled or refused, the engine gets no pool. Without that pause,
+ * the takers those refusals give quantity back to would take again on the same doubtful reserves,
+ * and be refused in turn, in a loop as long as swaps in both directions are in flight.
  */
 export class BookPools {
   private readonly books = new Map<number, PoolBook>();
@@ -36,17 +43,20 @@ export class BookPools {
 
   /** Starts following a book's pool (nothing known of it yet). */
   add(bookId: number): void {
-    if (!this.books.has(bookId)) this.books.set(bookId, { chain: undefined, swaps: [] });
+    if (!this.books.has(bookId)) this.books.set(bookId, { chain: undefined, swaps: [], doubtful: new Set() });
   }
 
   has(bookId: number): boolean {
     return this.books.has(bookId);
   }
 
-  /** The reserves the book's engine should hold; undefined while the chain has told nothing (or a side ran dry). */
+  /**
+   * The reserves the book's engine should hold; undefined while the chain has told nothing, while
+   * swaps made after a refused one are unresolved, or when a side ran dry.
+   */
   snapshot(bookId: number): PoolReserves | undefined {
     const book = this.books.get(bookId);
-    if (book?.chain === undefined) return undefined;
+    if (book?.chain === undefined || book.doubtful.size > 0) return undefined;
     let reserves = book.chain.reserves;
     for (const swap of book.swaps) reserves = reservesAfter(reserves, swap.takerSide, swap.base, swap.quote);
     return reserves.base > 0n && reserves.quote > 0n ? reserves : undefined;
@@ -108,11 +118,18 @@ export class BookPools {
     return entry.bookId;
   }
 
-  /** A swap the reactor refused: the chain never had it. The book whose snapshot changed, if one did. */
+  /**
+   * A swap the reactor refused: the chain never had it, and the swaps the other way made after it
+   * are doubtful. The book whose snapshot changed, if one did.
+   */
   failed(tradeId: number): number | undefined {
     const entry = this.byTrade.get(tradeId);
     if (entry === undefined) return undefined;
-    this.forget(this.books.get(entry.bookId) as PoolBook, (swap) => swap === entry.swap);
+    const book = this.books.get(entry.bookId) as PoolBook;
+    for (const later of book.swaps.slice(book.swaps.indexOf(entry.swap) + 1)) {
+      if (later.takerSide !== entry.swap.takerSide) book.doubtful.add(later);
+    }
+    this.forget(book, (swap) => swap === entry.swap);
     return entry.bookId;
   }
 
@@ -120,7 +137,10 @@ export class BookPools {
     const kept: TrackedSwap[] = [];
     for (const swap of book.swaps) {
       if (!gone(swap)) kept.push(swap);
-      else if (swap.tradeId !== null) this.byTrade.delete(swap.tradeId);
+      else {
+        book.doubtful.delete(swap);
+        if (swap.tradeId !== null) this.byTrade.delete(swap.tradeId);
+      }
     }
     book.swaps = kept;
   }

@@ -245,6 +245,24 @@ describe('settlement outcomes of a market order swapping with the pool', () => {
     expect(history.map((event) => event.type)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'FILLED']);
   });
 
+  it('takes nothing more from the pool while a swap the other way made after the refused one is unsettled: it was priced on reserves that held it', async () => {
+    const first = await marketSell();
+    const [nonce] = (await desk.nonces('0.0.9', 1)) as [bigint];
+    const candidate = limitCandidate('0.0.9', BUY, 25_200, 10, nonce, { useAmm: true });
+    await desk.acceptance.accept('0.0.9', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
+    const [, second] = await desk.store.settlements.pending(10);
+    if (second === undefined) throw new Error('no second swap');
+
+    await desk.outcomes.unwindFills([first.refused]);
+    expect(desk.engines.engine(1)?.pool).toBeUndefined();
+    expect((await desk.store.settlements.pending(10)).map((trade) => trade.tradeId)).toEqual([second.tradeId]);
+    expect(await desk.store.orders.get(first.order.id)).toMatchObject({
+      status: 'CANCELED',
+      reason: 'IMMEDIATE_OR_CANCEL',
+      filledSteps: 0,
+    });
+  });
+
   it('ends the order with the smaller fill when nothing meets its limit any more', async () => {
     const { order, refused } = await marketSell();
     // The pool has fallen to 0.2 meanwhile, below the order's 0.248.
