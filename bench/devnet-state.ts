@@ -21,38 +21,22 @@
  * the first half's. The baseline shows what they would be without the bound.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { processCpu } from './support/cpu.js';
+import { ChainSampler, flatness, flatVerdict, printSamples, sampleFor } from './support/chain-samples.js';
 import { readCount } from './support/options.js';
-import { printTable, tenths, verdict, whole } from './support/report.js';
+import { tenths } from './support/report.js';
 
 const MAIN = new URL('../packages/devnet/dist/main.js', import.meta.url).pathname;
-/** Flat: the last quarter's figure at most this many times the second quarter's. */
-const FLAT = 1.5;
 
-interface Sample {
-  readonly at: number;
-  readonly bytes: number;
-  readonly blocks: number;
-  readonly cpu: number;
-}
-
-/** One live devnet and what has been read of it. */
+/** One live devnet: `npm start`'s entry in a temp folder, and its chain's samples. */
 class LiveDevnet {
-  readonly samples: Sample[] = [];
-  private carried = 0;
-  /** Node restarts seen (a new pid): compactions, or a node found gone. */
-  restarts = 0;
-  private lastPid = 0;
-  private lastCpu = 0;
-
   private constructor(
-    readonly name: string,
-    readonly dataDir: string,
-    readonly child: ChildProcess,
+    readonly sampler: ChainSampler,
+    private readonly dataDir: string,
+    private readonly child: ChildProcess,
   ) {}
 
   static start(name: string, env: Record<string, string>): LiveDevnet {
@@ -61,29 +45,7 @@ class LiveDevnet {
       env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    return new LiveDevnet(name, dataDir, child);
-  }
-
-  /** Reads the chain's figures now; undefined until the node and its record exist. */
-  async sample(): Promise<Sample | undefined> {
-    const stateFile = join(this.dataDir, 'devnet-chain-state.json');
-    const pidFile = join(this.dataDir, 'devnet-chain.pid');
-    const recordFile = join(this.dataDir, 'devnet-chain.json');
-    if (!existsSync(stateFile) || !existsSync(pidFile) || !existsSync(recordFile)) return undefined;
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    const cpu = processCpu(pid);
-    const { rpcUrl } = JSON.parse(readFileSync(recordFile, 'utf8')) as { rpcUrl: string };
-    const blocks = await headOf(rpcUrl);
-    if (cpu === undefined || blocks === undefined) return undefined;
-    if (pid !== this.lastPid) {
-      if (this.lastPid !== 0) this.restarts += 1;
-      this.carried += this.lastCpu;
-      this.lastPid = pid;
-    }
-    this.lastCpu = cpu;
-    const sample = { at: Date.now(), bytes: statSync(stateFile).size, blocks, cpu: this.carried + cpu };
-    this.samples.push(sample);
-    return sample;
+    return new LiveDevnet(new ChainSampler(name, dataDir), dataDir, child);
   }
 
   async stop(): Promise<void> {
@@ -93,42 +55,6 @@ class LiveDevnet {
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
-
-async function headOf(rpcUrl: string): Promise<number | undefined> {
-  try {
-    const response = await fetch(rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    return Number(((await response.json()) as { result: string }).result);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Anvil's CPU milliseconds per transaction between two samples. */
-function cpuPerTransaction(from: Sample, to: Sample): number {
-  const transactions = to.blocks - from.blocks;
-  return transactions > 0 ? ((to.cpu - from.cpu) * 1000) / transactions : Number.NaN;
-}
-
-/**
- * The figures of the second and the last quarter of a run: the first is the bot's warm-up (its
- * books fill and its batches grow), which would make any later figure look like growth.
- */
-function quarters(samples: readonly Sample[]): { early: { cpu: number; bytes: number }; late: { cpu: number; bytes: number } } {
-  const quarter = Math.max(1, Math.floor((samples.length - 1) / 4));
-  const at = (index: number): Sample => samples[Math.max(0, Math.min(samples.length - 1, index))] as Sample;
-  const last = samples.length - 1;
-  return {
-    early: { cpu: cpuPerTransaction(at(quarter), at(2 * quarter)), bytes: at(2 * quarter).bytes },
-    late: { cpu: cpuPerTransaction(at(last - quarter), at(last)), bytes: at(last).bytes },
-  };
-}
-
-const megabytes = (bytes: number): string => tenths.format(bytes / 1e6);
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -149,72 +75,22 @@ async function main(): Promise<number> {
   ];
   try {
     console.log(`bench:devnet-state: ${minutes} min of the live devnet (service and bot), sampled every ${every} s`);
-    const started = Date.now();
-    const rows: string[][] = [];
     // Ctrl-C ends the run early: what was sampled is reported and the devnets are stopped.
-    let interrupted = false;
-    process.once('SIGINT', () => {
-      interrupted = true;
-    });
-    const ends = started + minutes * 60_000;
-    while (!interrupted && Date.now() < ends) {
-      const next = Math.min(ends, Date.now() + every * 1000);
-      while (!interrupted && Date.now() < next) await new Promise((resolve) => setTimeout(resolve, 250));
-      for (const devnet of devnets) {
-        const sample = await devnet.sample();
-        const previous = devnet.samples.at(-2);
-        if (sample === undefined) continue;
-        const perTx = previous === undefined ? Number.NaN : cpuPerTransaction(previous, sample);
-        const row = [
-          devnet.name,
-          tenths.format((sample.at - started) / 60_000),
-          whole.format(sample.blocks),
-          megabytes(sample.bytes),
-        ];
-        rows.push([...row, Number.isNaN(perTx) ? '-' : tenths.format(perTx)]);
-        console.log(rows.at(-1)?.join('  '));
-      }
-    }
-    console.log();
-    printTable(['devnet', 'minute', 'blocks', 'state MB', 'anvil CPU ms/tx'], rows);
-    console.log();
-    const largest = (samples: readonly Sample[]): number => Math.max(...samples.map((sample) => sample.bytes));
-    const summary = devnets.map((devnet) => {
-      const half = Math.ceil(devnet.samples.length / 2);
-      return {
-        name: devnet.name,
-        restarts: devnet.restarts,
-        firstHalf: largest(devnet.samples.slice(0, half)),
-        secondHalf: largest(devnet.samples.slice(half)),
-        ...quarters(devnet.samples),
-      };
-    });
-    printTable(
-      ['devnet', 'CPU ms/tx 2nd quarter', 'last quarter', 'ratio', 'largest MB 1st half', '2nd half', 'ratio', 'node restarts'],
-      summary.map(({ name, early, late, firstHalf, secondHalf, restarts }) => [
-        name,
-        tenths.format(early.cpu),
-        tenths.format(late.cpu),
-        tenths.format(late.cpu / early.cpu),
-        megabytes(firstHalf),
-        megabytes(secondHalf),
-        tenths.format(secondHalf / firstHalf),
-        whole.format(restarts),
-      ]),
+    const rows = await sampleFor(
+      devnets.map((devnet) => devnet.sampler),
+      minutes,
+      every,
     );
-    const [bounded, baseline] = summary;
+    const [bounded, baseline] = devnets.map((devnet) => flatness(devnet.sampler));
     if (bounded === undefined || baseline === undefined) return 1;
-    const cpuFlat = bounded.late.cpu / bounded.early.cpu <= FLAT;
-    const sizeFlat = bounded.secondHalf / bounded.firstHalf <= FLAT;
+    printSamples(rows, [bounded, baseline]);
     console.log();
+    console.log(flatVerdict(bounded));
     console.log(
-      `bounded devnet: anvil CPU per transaction flat (<= ${FLAT}x): ${verdict(cpuFlat)}; state file flat: ${verdict(sizeFlat)}`,
+      `against the whole-history baseline: largest state file in the 2nd half ${tenths.format(bounded.bytes.late / baseline.bytes.late)}x, ` +
+        `anvil CPU per transaction in the last quarter ${tenths.format(bounded.cpu.late / baseline.cpu.late)}x`,
     );
-    console.log(
-      `against the whole-history baseline: largest state file in the 2nd half ${tenths.format(bounded.secondHalf / baseline.secondHalf)}x, ` +
-        `anvil CPU per transaction in the last quarter ${tenths.format(bounded.late.cpu / baseline.late.cpu)}x`,
-    );
-    return cpuFlat && sizeFlat ? 0 : 1;
+    return bounded.cpuFlat && bounded.sizeFlat ? 0 : 1;
   } finally {
     await Promise.all(devnets.map((devnet) => devnet.stop()));
   }

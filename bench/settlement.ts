@@ -6,7 +6,7 @@
  *   npm run bench:settlement -- [--fills 10000] [--rate N] [--seconds 20] [--accounts 4]
  *                               [--ed25519-share 0.1] [--amm-share 0.5] [--batch-fills N]
  *                               [--tx-gas-limit N] [--load 0.5] [--time-limit 300] [--cpu-prof DIR]
- *                               [--server-log]
+ *                               [--server-log] [--bot-minutes 60] [--sample-seconds 60]
  *
  * Three phases on one server, each after its resting orders are seeded:
  *  1. throughput: crossing orders for `--fills` fills are saved as fast as the API takes them, so a
@@ -30,6 +30,9 @@
  * should be none. Gas per fill comes from the settlement transactions' receipts. Client, server
  * and anvil share the machine's cores; CPU use per process is printed to show where the time goes.
  * `--load` adds other work: a process that keeps that share of one core busy throughout.
+ * `--bot-minutes` then runs `npm start`'s bot on the same server and chain for that long, sampling
+ * the chain every `--sample-seconds` (support/settlement-bot-hour.ts): whether its state file and
+ * anvil's CPU per transaction stay flat after the burst, as bench:devnet-state judges a live devnet.
  */
 import { existsSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -44,6 +47,7 @@ import { BENCH_BOOK, readBook, readMarket } from './support/market.js';
 import { readCount, readProfileDir } from './support/options.js';
 import { percentile, printTable, tenths, verdict, whole } from './support/report.js';
 import { ask, runBenchmark, stopServerProcess } from './support/server-process.js';
+import { botAfterSettlement } from './support/settlement-bot-hour.js';
 import { ChainFollower } from './support/settlement-chain.js';
 import { drainRate, type Phase, phaseDetails, poolPhaseLines, printPoolComparison } from './support/settlement-figures.js';
 import {
@@ -105,6 +109,9 @@ interface Options extends ServerOptions {
   readonly timeLimitSeconds: number;
   /** Share of one core kept busy by another process during the run. */
   readonly load: number;
+  /** Minutes of `npm start`'s bot on the same chain after the phases; 0: none. */
+  readonly botMinutes: number;
+  readonly sampleSeconds: number;
 }
 
 function readShare(flag: string, text: string | undefined, fallback: number): number {
@@ -129,6 +136,8 @@ function readOptions(argv: readonly string[]): Options {
       'time-limit': { type: 'string' },
       'cpu-prof': { type: 'string' },
       'server-log': { type: 'boolean' },
+      'bot-minutes': { type: 'string' },
+      'sample-seconds': { type: 'string' },
     },
     strict: true,
   });
@@ -153,6 +162,8 @@ function readOptions(argv: readonly string[]): Options {
     timeLimitSeconds: readCount('--time-limit', values['time-limit'], 300, 10, 3_600),
     cpuProfDir: readProfileDir(values['cpu-prof']),
     serverLog: values['server-log'] === true,
+    botMinutes: readCount('--bot-minutes', values['bot-minutes'], 0, 0, 24 * 60),
+    sampleSeconds: readCount('--sample-seconds', values['sample-seconds'], 60, 5, 3_600),
   };
 }
 
@@ -364,6 +375,11 @@ async function main(): Promise<number> {
           : 'FAIL'
       }`,
     );
+    if (options.botMinutes > 0) {
+      follower.stop();
+      const flat = await botAfterSettlement(server, options.botMinutes, options.sampleSeconds);
+      if (!flat.cpuFlat || !flat.sizeFlat) console.log('(not flat: reported, not failed)');
+    }
     printLogged(server);
     for (const problem of problems) console.log(`FAIL ${problem}`);
     return problems.length === 0 ? 0 : 1;

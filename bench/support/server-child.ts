@@ -7,13 +7,15 @@
  * Messages from the parent: `register` (raw Ed25519 public keys to enter in the devnet account
  * registry, as the operator CLI's `account create` does, and, with a settlement chain, to publish
  * at 0x16a where the reactor checks them), `fund` (test tokens and the reactor allowance for EVM
- * addresses on the settlement chain, through the devnet issuer), `memory` and `stop`. It answers
- * `ready` with what the benchmark reads afterwards (URLs, the store file, the settlement chain),
- * `registered` with the new accounts (ids and EVM addresses), `funded`, `memory` with its
- * process.memoryUsage(), and `failed` with a message.
+ * addresses on the settlement chain, through the devnet issuer), `bot` (starts `npm start`'s
+ * market-making bot and pool drift beside the server), `memory` and `stop`. It answers `ready`
+ * with what the benchmark reads afterwards (URLs, the store file, the settlement chain),
+ * `registered` with the new accounts (ids and EVM addresses), `funded`, `bot-started`, `memory`
+ * with its process.memoryUsage(), and `failed` with a message.
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
+import { type LiveDevnet, startLiveDevnet } from '../../packages/devnet/src/live-devnet.js';
 import { DevnetAccountKeys } from '../../packages/server/src/adapters/accounts/devnet-account-keys.js';
 import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet-issuer.js';
 import { loadConfig } from '../../packages/server/src/composition/config.js';
@@ -25,6 +27,7 @@ export type ParentMessage =
   | { type: 'register'; publicKeys: string[] }
   | { type: 'fund'; accounts: string[]; tokens: { token: string; amount: string }[] }
   | { type: 'memory' }
+  | { type: 'bot' }
   | { type: 'stop' };
 
 /** The settlement chain of a server started with CHAIN=devnet. */
@@ -47,6 +50,7 @@ export type ChildMessage =
     }
   | { type: 'registered'; accountIds: string[]; evmAddresses: string[] }
   | { type: 'funded' }
+  | { type: 'bot-started' }
   | { type: 'memory'; rss: number; heapUsed: number; external: number }
   | { type: 'failed'; message: string };
 
@@ -106,10 +110,23 @@ function settlementFacts(server: RunningServer): SettlementFacts | null {
 async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('no IPC channel: bench/support/server-process.ts starts this server');
   const config = loadConfig(process.env);
-  const server = await startServer(config, createLogger(config.logLevel));
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, logger);
+  let bot: LiveDevnet | undefined;
+  /** The bot of `npm start` beside the server, as its live devnet runs it. */
+  const startBot = async (): Promise<ChildMessage> => {
+    bot ??= startLiveDevnet(server, config.marketMaker ?? { intervalMs: 2_000 }, logger);
+    if ((await bot.started) === undefined) throw new Error('the bot did not start (see the server log)');
+    return { type: 'bot-started' };
+  };
+  // The bot first: it cancels its resting orders through the server.
+  const close = (): Promise<void> =>
+    Promise.resolve(bot?.stop())
+      .catch(() => undefined)
+      .then(() => server.close());
   let stopping: Promise<void> | undefined;
   const stop = (code: number): Promise<void> => {
-    stopping ??= server.close().then(
+    stopping ??= close().then(
       () => process.exit(code),
       () => process.exit(1),
     );
@@ -125,12 +142,17 @@ async function main(): Promise<void> {
       tell({ type: 'memory', rss, heapUsed, external });
       return;
     }
-    const work = message.type === 'register' ? register(server, message.publicKeys) : fund(server, message);
+    const work =
+      message.type === 'register'
+        ? register(server, message.publicKeys)
+        : message.type === 'bot'
+          ? startBot()
+          : fund(server, message);
     work.then(tell, (error: unknown) => tell({ type: 'failed', message: messageOf(error) }));
   });
   // The benchmark went away without saying stop: do not outlive it, nor leave its temporary store behind.
   process.on('disconnect', () => {
-    stopping ??= server.close().finally(() => {
+    stopping ??= close().finally(() => {
       rmSync(config.dataDir, { recursive: true, force: true });
       process.exit(1);
     });
