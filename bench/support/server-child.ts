@@ -21,7 +21,7 @@ import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet-is
 import { loadConfig } from '../../packages/server/src/composition/config.js';
 import { createLogger } from '../../packages/server/src/composition/logging.js';
 import { type RunningServer, startServer } from '../../packages/server/src/composition/server.js';
-import { storeFile } from '../../packages/server/src/composition/services.js';
+import { storeFile } from '../../packages/server/src/composition/store-choice.js';
 
 export type ParentMessage =
   | { type: 'register'; publicKeys: string[] }

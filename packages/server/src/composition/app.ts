@@ -81,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const caller = publicCaller(config.openMarketData, tokens);
-  const marketData = new MarketDataService(registry, engines, store, clock, config);
+  const marketData = new MarketDataService(registry, engines, store, clock, config, () => deps.desk.inStepWithStore);
 
   await app.register(tokenIconRoutes);
   if (deps.webAssets !== null) {
@@ -91,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   await app.register(healthRoutes, {
     network: config.network,
-    store,
+    ownStore: config.databaseUrl === null ? store : null,
     clock,
     books: () => registry.list().length,
     dependencies: deps.dependencies,

@@ -27,6 +27,7 @@ describe('loadConfig defaults', () => {
       host: '127.0.0.1',
       port: 3000,
       dataDir: '/srv/exchange/data',
+      databaseUrl: null,
       network: 'devnet',
       openMarketData: true,
       logLevel: 'info',
@@ -319,6 +320,14 @@ describe('loadConfig trading settings', () => {
   it('refuses a MIRROR_NODE_URL that is not an http(s) URL', () => {
     expect(configError({ MIRROR_NODE_URL: 'ftp://mirror' }).message).toContain('MIRROR_NODE_URL');
     expect(configError({ MIRROR_NODE_URL: 'not a url' }).message).toContain('MIRROR_NODE_URL');
+  });
+
+  it('takes a postgres:// DATABASE_URL as it is, and refuses any other URL', () => {
+    const url = 'postgres://exchange@db.internal:5432/exchange';
+    expect(loadConfig({ DATABASE_URL: url }, CWD).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/exchange' }, CWD).databaseUrl).toBe('postgresql://db/exchange');
+    expect(configError({ DATABASE_URL: 'mysql://db/exchange' }).message).toMatch(/DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(configError({ DATABASE_URL: 'exchange' }).message).toContain('DATABASE_URL');
   });
 
   it('drops trailing slashes of MIRROR_NODE_URL', () => {

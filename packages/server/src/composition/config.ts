@@ -19,6 +19,8 @@ export interface Config {
   readonly port: number;
   /** Absolute folder for the SQLite file and generated secrets. */
   readonly dataDir: string;
+  /** DATABASE_URL: the store on this PostgreSQL database instead of the SQLite file in DATA_DIR. */
+  readonly databaseUrl: string | null;
   readonly network: Network;
   /** Public market data without a JWT (the July 2026 rollout); off: 401 and unmounted routes. */
   readonly openMarketData: boolean;
@@ -123,7 +125,8 @@ function bucket(env: Env, name: string, fallback: string): RateBucket {
   return { capacity: Number(match[1]), refillPerSecond: Number(match[2]) };
 }
 
-function httpUrl(env: Env, name: string): string | null {
+/** A URL of one of the protocols, or null when the variable is unset. */
+function urlOf(env: Env, name: string, protocols: readonly string[], kind: string): string | null {
   const raw = text(env, name, '');
   if (raw === '') return null;
   let url: URL;
@@ -132,8 +135,12 @@ function httpUrl(env: Env, name: string): string | null {
   } catch {
     throw new ConfigError(`${name} must be a URL, got "${raw}"`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(`${name} must be an http(s) URL`);
-  return raw.replace(/\/+$/, '');
+  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must be ${kind}`);
+  return raw;
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  return urlOf(env, name, ['https:', 'http:'], 'an http(s) URL')?.replace(/\/+$/, '') ?? null;
 }
 
 /**
@@ -302,6 +309,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     host: text(env, 'HOST', '127.0.0.1'),
     port,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
+    databaseUrl: urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// URL'),
     network,
     openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -1,18 +1,16 @@
 #!/usr/bin/env node
 import { mkdirSync } from 'node:fs';
-import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { runOperator } from '../edges/cli/operator.js';
 import { systemClock } from '../ports/clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { operatorIo } from './operator-wiring.js';
-import { storeFile } from './services.js';
+import { openConfiguredStore, storeFile } from './store-choice.js';
 
-/** Operator CLI: works on the same store as the server (DATA_DIR and NETWORK from the environment). */
+/** Operator CLI: works on the same store as the server (DATABASE_URL, or DATA_DIR and NETWORK, from the environment). */
 async function main(): Promise<number> {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const file = storeFile(config);
-  const store = await openSqliteStore(file);
+  const store = await openConfiguredStore(config, 'operator');
   try {
     const io = operatorIo({
       store,
@@ -21,7 +19,7 @@ async function main(): Promise<number> {
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),
       devnetDataDir: config.dataDir,
-      storeFile: { path: file, owned: true },
+      storeFile: config.databaseUrl === null ? { path: storeFile(config), owned: true } : 'postgres',
     });
     return await runOperator(process.argv.slice(2), io);
   } finally {

@@ -1,6 +1,7 @@
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { generateKeyPair } from '../adapters/accounts/key-pairs.js';
 import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
+import { postgresStoreFiles } from '../adapters/postgres/postgres-store-files.js';
 import { sqliteStoreFiles } from '../adapters/sqlite/store-files.js';
 import type { OperatorIo } from '../edges/cli/operator-io.js';
 
@@ -10,9 +11,10 @@ export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'newKeyPair' | 'devn
   readonly devnetDataDir?: string;
   /**
    * The store's file, for backup and restore; `owned` when the store is the CLI's own connection,
-   * which a restore closes before it checks that no one else has the store open.
+   * which a restore closes before it checks that no one else has the store open. `postgres`: the
+   * store is a PostgreSQL database, backed up with its own tools.
    */
-  readonly storeFile?: { readonly path: string; readonly owned: boolean };
+  readonly storeFile?: { readonly path: string; readonly owned: boolean } | 'postgres';
 };
 
 /** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, and the running devnet chain and its AMM. */
@@ -26,13 +28,15 @@ export function operatorIo({ devnetDataDir, storeFile, ...setting }: OperatorSet
       : { devnet: () => connectRunningDevnet(devnetDataDir), amm: () => connectRunningAmm(devnetDataDir) }),
     ...(storeFile === undefined
       ? {}
-      : {
-          storeFiles: sqliteStoreFiles({
-            file: storeFile.path,
-            network: setting.network,
-            clock: setting.clock,
-            ...(storeFile.owned ? { releaseStore: () => setting.store.close() } : {}),
+      : storeFile === 'postgres'
+        ? { storeFiles: postgresStoreFiles() }
+        : {
+            storeFiles: sqliteStoreFiles({
+              file: storeFile.path,
+              network: setting.network,
+              clock: setting.clock,
+              ...(storeFile.owned ? { releaseStore: () => setting.store.close() } : {}),
+            }),
           }),
-        }),
   };
 }

@@ -34,7 +34,7 @@ function configFromEnvironment(): Config {
 }
 
 /** Stops the companion first (it may still need the API, e.g. to cancel its orders), then the server, then exits. */
-function shutdown(signal: string, server: RunningServer, companion: Companion | null, logger: ServiceLogger): void {
+function shutdown(signal: string, server: RunningServer, companion: Companion | null, logger: ServiceLogger, exitCode = 0): void {
   logger.info({ signal }, 'shutting down');
   const force = setTimeout(() => {
     logger.error('shutdown took too long; exiting');
@@ -56,7 +56,7 @@ function shutdown(signal: string, server: RunningServer, companion: Companion | 
   companionStopped
     .then(() => server.close())
     .then(
-      () => process.exit(0),
+      () => process.exit(exitCode),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
@@ -75,6 +75,11 @@ async function run(startCompanion: StartCompanion): Promise<void> {
   const companion = startCompanion(server, config, logger);
   process.once('SIGINT', () => shutdown('SIGINT', server, companion, logger));
   process.once('SIGTERM', () => shutdown('SIGTERM', server, companion, logger));
+  // Another process may take the store over: stop serving and exit, for the supervisor to restart us.
+  void server.services.leaseLost.then((error) => {
+    logger.fatal({ err: error }, 'this process lost the right to write its store; stopping');
+    shutdown('LEASE_LOST', server, companion, logger, 1);
+  });
 }
 
 /**

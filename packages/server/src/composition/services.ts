@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { removeStrayTemps } from '@dex/contracts';
 import { type Eip712Domain, OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,7 +19,6 @@ import { Settler, type SettlerDeps } from '../adapters/chain/settler.js';
 import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
-import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { loadWebAssets } from '../adapters/web/load-web-assets.js';
 import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import { AccessTokens } from '../application/auth/access-tokens.js';
@@ -45,6 +43,7 @@ import type { Store } from '../ports/store/ports.js';
 import type { WebAssets } from '../ports/web-assets.js';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
+import { openWrittenStore } from './store-choice.js';
 
 /** Settlement on the chain: absent when CHAIN=off. */
 export interface Settlement {
@@ -64,12 +63,9 @@ export interface Services extends AppDeps {
   readonly settlement: Settlement | null;
   /** The recorded metrics in Prometheus text, for the METRICS_PORT listener; null when METRICS_PORT is unset (nothing is recorded). */
   readonly metricsExposition: MetricsExposition | null;
+  /** Settles if the process lost the right to write its store (PostgreSQL): it must stop at once. */
+  readonly leaseLost: Promise<Error>;
   close(): Promise<void>;
-}
-
-/** Path of the embedded store for a network. */
-export function storeFile(config: Config): string {
-  return join(config.dataDir, `${config.network}.sqlite`);
 }
 
 /** How often the indexers look for new reactor and AMM events. */
@@ -277,8 +273,8 @@ function webPageOf(config: Config, logger: FastifyBaseLogger): WebAssets | null 
  */
 export async function openServices(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<Services> {
   openDataDir(config.dataDir, logger);
-  const store = await openSqliteStore(storeFile(config));
-  const closers: (() => Promise<void>)[] = [() => store.close()];
+  const { store, lease } = await openWrittenStore(config);
+  const closers: (() => Promise<void>)[] = [async () => lease?.release(), () => store.close()];
   const close = async () => {
     for (const closer of closers.reverse()) await closer();
   };
@@ -346,6 +342,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       metrics,
       metricsExposition: prom,
       webAssets: webPageOf(config, logger),
+      leaseLost: lease?.lost ?? new Promise<Error>(() => {}),
       close,
     };
   } catch (error) {

@@ -61,7 +61,10 @@ export const ERROR_CATALOGUE = {
   ACCOUNT_LOOKUP_FAILED: { status: 503, message: 'The account registry did not answer; try again' },
   FUNDS_UNAVAILABLE: { status: 503, message: 'The balances could not be read from the chain; try again' },
   TRADING_UNAVAILABLE: { status: 503, message: 'Trading is suspended after a storage failure' },
-  STORAGE_UNAVAILABLE: { status: 503, message: 'The request could not be stored (the disk is full or failing); try again' },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    message: 'The request could not be stored (the store is out of reach or its disk is full); try again',
+  },
   USAGE_UNAVAILABLE: { status: 503, message: 'The request could not be counted against the quota; try again' },
   SHUTTING_DOWN: { status: 503, message: 'The service is shutting down' },
   NOT_READY: { status: 503, message: 'A dependency of the service does not answer' },

@@ -18,7 +18,7 @@ import type { Store } from '../ports/store/ports.js';
 import { DEVNET_ADDRESS, ManualClock, tempDataDir } from './harness.js';
 
 /**
- * The trading desk's stages wired as `TradingDesk.open` wires them, on a real SQLite store seeded
+ * The trading desk's stages wired as `TradingDesk.open` wires them, on a real store (SQLite unless told) seeded
  * with the devnet markets and real engines, without the HTTP app: for the stages' unit tests.
  */
 export interface DeskParts {
@@ -41,9 +41,15 @@ export interface DeskParts {
   close(): Promise<void>;
 }
 
-export async function openDeskParts(options: { confirmCancels?: boolean } = {}): Promise<DeskParts> {
+export interface DeskPartsOptions {
+  readonly confirmCancels?: boolean;
+  /** The store to seed and use: a fresh SQLite file by default. */
+  readonly openStore?: () => Promise<Store>;
+}
+
+export async function openDeskParts(options: DeskPartsOptions = {}): Promise<DeskParts> {
   const data = tempDataDir();
-  const store = await openSqliteStore(`${data.dir}/desk.sqlite`);
+  const store = await (options.openStore ?? (() => openSqliteStore(`${data.dir}/desk.sqlite`)))();
   const clock = new ManualClock();
   await seedDevnet(store, clock.now());
   const registry = new MarketRegistry(store);

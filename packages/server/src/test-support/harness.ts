@@ -123,7 +123,13 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     }
     return { services, app, dataApi, metrics };
   };
-  let running = await open();
+  let running: Awaited<ReturnType<typeof open>>;
+  try {
+    running = await open();
+  } catch (error) {
+    data.remove();
+    throw error;
+  }
   const stop = async () => {
     await Promise.all([running.app.close(), running.dataApi.close(), running.metrics?.close()]);
     await running.services.close();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { BUY, SELL } from '@dex/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TRADING_PAUSE_MS } from '../../src/application/orders/desk-sequencer.js';
+import { expectStorageRefusal, ordersOf } from '../../src/test-support/fault-replies.js';
 import { dataGet, issueApiKey, type Reply, startHarness, Trader, until } from '../../src/test-support/harness.js';
 
 /**
@@ -47,14 +48,6 @@ function fillDisk(): void {
   }
 }
 
-/** A 503 with exactly the common error body, and one of the storage codes. */
-function expectStorageRefusal(reply: Reply, codes: readonly string[]): void {
-  expect(reply.status).toBe(503);
-  expect(Object.keys(reply.body).sort()).toEqual(['code', 'error']);
-  expect(typeof reply.body.error).toBe('string');
-  expect(codes).toContain(reply.body.code);
-}
-
 /** Builds and saves one limit order: the build's or the save's reply, and the saved id. */
 async function buildAndSave(
   trader: Trader,
@@ -68,13 +61,6 @@ async function buildAndSave(
   const reply = await trader.save(build.body.orders);
   const id = reply.status === 200 ? Number(reply.body.orders[0]?.meta.id) : undefined;
   return id === undefined ? { reply } : { reply, id };
-}
-
-/** The trader's orders and their status, as GET /orders lists them. */
-async function ordersOf(trader: Trader): Promise<Map<number, string>> {
-  const reply = await trader.request<{ orders: { id: number; status: string }[] }>('GET', '/orders?limit=500');
-  if (reply.status !== 200) throw new Error(`GET /orders answered ${reply.status}`);
-  return new Map(reply.body.orders.map((order) => [Number(order.id), order.status]));
 }
 
 describe.skipIf(!mounted)('a full disk under DATA_DIR', () => {
@@ -119,9 +105,7 @@ describe.skipIf(!mounted)('a full disk under DATA_DIR', () => {
       expectStorageRefusal((await buildAndSave(maker, SELL, 40_000)).reply, ['STORAGE_UNAVAILABLE']);
       expectStorageRefusal(await maker.request('POST', '/cancel', { orderIds: [bid.id] }), ['TRADING_UNAVAILABLE']);
       const usage = await dataGet(h, '/tokens', key);
-      expectStorageRefusal({ status: usage.status, body: usage.body as Record<string, unknown>, headers: {} }, [
-        'USAGE_UNAVAILABLE',
-      ]);
+      expectStorageRefusal({ status: usage.status, body: usage.body as Record<string, unknown> }, ['USAGE_UNAVAILABLE']);
       for (const url of ['/books', '/depth/1', '/trades/1']) {
         expect((await h.app.inject({ method: 'GET', url })).statusCode).toBe(200);
       }

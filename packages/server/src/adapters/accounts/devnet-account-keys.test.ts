@@ -6,8 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
 import { type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
 import { tempDataDir } from '../../test-support/harness.js';
-import { sqliteAccountKeyStore } from '../sqlite/account-key-store.js';
+import { sqlAccountKeyStore } from '../sql/account-key-store.js';
 import { openDatabase, type SqlDatabase } from '../sqlite/driver.js';
+import { sqliteClient } from '../sqlite/sqlite-client.js';
 import { migrate } from '../sqlite/sqlite-store.js';
 import { DevnetAccountKeys, FIRST_DEVNET_ACCOUNT_NUMBER } from './devnet-account-keys.js';
 
@@ -23,7 +24,7 @@ describe('DevnetAccountKeys', () => {
     data = tempDataDir();
     db = await openDatabase(join(data.dir, 'keys.sqlite'));
     migrate(db);
-    store = sqliteAccountKeyStore(db);
+    store = sqlAccountKeyStore(sqliteClient(db));
     registry = new DevnetAccountKeys(store);
   });
   afterEach(() => {

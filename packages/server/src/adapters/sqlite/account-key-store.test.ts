@@ -3,8 +3,9 @@ import { CoreError } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountKeyRecord, type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
 import { tempDataDir } from '../../test-support/harness.js';
-import { sqliteAccountKeyStore } from './account-key-store.js';
+import { sqlAccountKeyStore } from '../sql/account-key-store.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
+import { sqliteClient } from './sqlite-client.js';
 import { migrate } from './sqlite-store.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -19,7 +20,7 @@ function account(num: number, overrides: Partial<Omit<AccountKeyRecord, 'created
   };
 }
 
-describe('sqliteAccountKeyStore', () => {
+describe('the account key store', () => {
   let data: ReturnType<typeof tempDataDir>;
   let db: SqlDatabase;
   let store: AccountKeyStore;
@@ -28,7 +29,7 @@ describe('sqliteAccountKeyStore', () => {
     data = tempDataDir();
     db = await openDatabase(join(data.dir, 'keys.sqlite'));
     migrate(db);
-    store = sqliteAccountKeyStore(db);
+    store = sqlAccountKeyStore(sqliteClient(db));
   });
   afterEach(() => {
     db.close();

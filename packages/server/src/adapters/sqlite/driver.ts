@@ -5,18 +5,15 @@
  * finalises them, and its fixed release (13) does not support Node 20.
  */
 import { StoreUnavailableError } from '../../ports/store/ports.js';
+import type { ConstraintKind, SqlParameters } from '../sql/sql-client.js';
 
-export type SqlValue = string | number | bigint | null;
-export type SqlParameters = readonly SqlValue[] | [Readonly<Record<string, SqlValue>>];
+export type { ConstraintKind, SqlParameters, SqlValue } from '../sql/sql-client.js';
 
 export interface SqlStatement<Row> {
   run(...parameters: SqlParameters): { changes: number; lastInsertRowid: number | bigint };
   get(...parameters: SqlParameters): Row | undefined;
   all(...parameters: SqlParameters): Row[];
 }
-
-/** Which kind of rule a failed write broke, independent of the driver's error shape. */
-export type ConstraintKind = 'unique' | 'foreign-key' | 'other';
 
 export interface SqlDatabase {
   /** `node:sqlite` or `better-sqlite3`. */
@@ -44,12 +41,17 @@ export function inTransaction<T>(db: SqlDatabase, work: () => T): T {
     db.exec('COMMIT');
     return result;
   } catch (error) {
-    try {
-      db.exec('ROLLBACK');
-    } catch (rollback) {
-      if (!(error instanceof StoreUnavailableError)) throw rollback;
-    }
+    rollBack(db, error);
     throw error;
+  }
+}
+
+/** Rolls back after `error`; a rollback that fails because the disk already undid it is not news. */
+export function rollBack(db: SqlDatabase, error: unknown): void {
+  try {
+    db.exec('ROLLBACK');
+  } catch (rollback) {
+    if (!(error instanceof StoreUnavailableError)) throw rollback;
   }
 }
 

@@ -1,24 +1,8 @@
 import type { Store } from '../../ports/store/ports.js';
-import { sqliteAccountKeyStore } from './account-key-store.js';
-import { sqliteAmmStore } from './amm-store.js';
-import { sqliteApiKeyStore } from './api-key-store.js';
-import { sqliteBookStore } from './book-store.js';
-import { sqliteCancelAfterStore } from './cancel-after-store.js';
-import { sqliteCancellationStore } from './cancellation-store.js';
-import { sqliteCandleStore } from './candle-store.js';
+import { sqlStore } from '../sql/sql-store.js';
 import { type DriverName, inTransaction, openDatabase, type SqlDatabase } from './driver.js';
-import { sqliteExpiredOrderStore } from './expired-order-store.js';
-import { sqliteFarmStore } from './farm-store.js';
-import { sqliteFeeOverrideStore } from './fee-override-store.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
-import { sqliteNonceStore } from './nonce-store.js';
-import { sqliteOrderStore } from './order-store.js';
-import { sqlitePoolCandleStore } from './pool-candle-store.js';
-import { sqlitePoolStore } from './pool-store.js';
-import { sqliteSettlementStore } from './settlement-store.js';
-import { sqliteStakingStore } from './staking-store.js';
-import { sqliteTokenStore } from './token-store.js';
-import { sqliteTradeStore } from './trade-store.js';
+import { sqliteClient } from './sqlite-client.js';
 
 /** Applies the migrations that this database has not seen yet; returns the versions applied. */
 export function migrate(db: SqlDatabase, migrations: readonly Migration[] = MIGRATIONS, now = Date.now()): number[] {
@@ -80,54 +64,5 @@ export async function openSqliteStore(file: string, driver?: DriverName): Promis
     db.close();
     throw error;
   }
-  let open = true;
-  const trades = sqliteTradeStore(db);
-  const settlements = sqliteSettlementStore(db);
-  const cancellations = sqliteCancellationStore(db);
-  const orders = sqliteOrderStore(db, trades, settlements, cancellations);
-  const nonces = sqliteNonceStore(db);
-  const feeOverrides = sqliteFeeOverrideStore(db);
-  const accountKeys = sqliteAccountKeyStore(db);
-  const apiKeys = sqliteApiKeyStore(db);
-  const candles = sqliteCandleStore(db);
-  const pools = sqlitePoolStore(db);
-  const farms = sqliteFarmStore(db);
-  const cancelAfter = sqliteCancelAfterStore(db);
-
-  const statements = {
-    dataVersion: db.prepare<{ data_version: number }>('PRAGMA data_version'),
-    ping: db.prepare('SELECT 1'),
-  };
-
-  return {
-    tokens: sqliteTokenStore(db),
-    books: sqliteBookStore(db),
-    trades,
-    settlements,
-    cancellations,
-    expiredOrders: sqliteExpiredOrderStore(db),
-    orders,
-    nonces,
-    feeOverrides,
-    accountKeys,
-    apiKeys,
-    candles,
-    pools,
-    farms,
-    amm: sqliteAmmStore(db),
-    poolCandles: sqlitePoolCandleStore(db),
-    staking: sqliteStakingStore(db),
-    cancelAfter,
-    async changeMarker() {
-      return Number(statements.dataVersion.get()?.data_version);
-    },
-    async ping() {
-      statements.ping.get();
-    },
-    async close() {
-      if (!open) return;
-      open = false;
-      db.close();
-    },
-  };
+  return sqlStore(sqliteClient(db));
 }

@@ -83,6 +83,8 @@ export class MarketDataService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly options: MarketDataOptions,
+    /** Whether the engines hold what the store holds (not after a failed commit, until the books are rebuilt). */
+    private readonly inStep: () => boolean = () => true,
   ) {
     this.booksCache = new TtlCache(options.booksCacheMs, 1);
     this.tradesCache = new TtlCache(options.tradesCacheMs, CACHE_ENTRIES);
@@ -239,6 +241,8 @@ export class MarketDataService {
     const market = bookId === undefined ? undefined : this.registry.get(bookId);
     const engine = bookId === undefined ? undefined : this.engines.engine(bookId);
     if (market === undefined || engine === undefined || market.book.status !== 'OPEN') throw new AppError(missing);
+    // Books ahead of the store show turns nobody was told of: no depth or quote from them.
+    if (!this.inStep()) throw new AppError('TRADING_UNAVAILABLE');
     return { market, engine };
   }
 

@@ -1,7 +1,7 @@
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../adapters/sqlite/driver.js';
-import { storeFile } from '../../composition/services.js';
+import { storeFile } from '../../composition/store-choice.js';
 import type { OrderEventRecord } from '../../domain/orders/order-records.js';
 import { type Harness, startHarness, Trader } from '../../test-support/harness.js';
 import type { DeskCommit } from './desk-events.js';

@@ -2,91 +2,94 @@ import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../ports/store/ports.js';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
+import { describeEachEngine } from '../../test-support/store-engines.js';
 import { TRADING_PAUSE_MS } from './desk-sequencer.js';
 
-let desk: DeskParts;
+describeEachEngine('the desk sequencer on the store', (stores) => {
+  let desk: DeskParts;
 
-beforeEach(async () => {
-  desk = await openDeskParts();
-});
-afterEach(async () => {
-  await desk.close();
-});
-
-describe('the desk sequencer', () => {
-  it('runs turns one at a time, in the order they were asked for', async () => {
-    const trace: string[] = [];
-    const turn = (name: string, pause: number) =>
-      desk.sequencer.run(async () => {
-        trace.push(`${name} starts`);
-        await new Promise((resolve) => setTimeout(resolve, pause));
-        trace.push(`${name} ends`);
-      });
-    await Promise.all([turn('slow', 20), turn('fast', 0)]);
-    expect(trace).toEqual(['slow starts', 'slow ends', 'fast starts', 'fast ends']);
+  beforeEach(async () => {
+    desk = await openDeskParts({ openStore: stores.open });
+  });
+  afterEach(async () => {
+    await desk.close();
   });
 
-  it('goes on after a turn that failed', async () => {
-    const failed = desk.sequencer.run(async () => {
-      throw new Error('bad turn');
+  describe('the desk sequencer', () => {
+    it('runs turns one at a time, in the order they were asked for', async () => {
+      const trace: string[] = [];
+      const turn = (name: string, pause: number) =>
+        desk.sequencer.run(async () => {
+          trace.push(`${name} starts`);
+          await new Promise((resolve) => setTimeout(resolve, pause));
+          trace.push(`${name} ends`);
+        });
+      await Promise.all([turn('slow', 20), turn('fast', 0)]);
+      expect(trace).toEqual(['slow starts', 'slow ends', 'fast starts', 'fast ends']);
     });
-    const next = desk.sequencer.run(async () => 'next');
-    await expect(failed).rejects.toThrow('bad turn');
-    await expect(next).resolves.toBe('next');
-  });
 
-  it('stores the turns that queue up together as one commit group, published once, before answering', async () => {
-    const [one, two] = await desk.nonces('0.0.7', 2);
-    const accepted = await Promise.all([
-      desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, one as bigint)]),
-      desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_100, 10, two as bigint)]),
-    ]);
-    expect(desk.commits).toHaveLength(1);
-    expect(desk.commits[0]?.orderEvents.map((event) => event.orderId)).toEqual(accepted.flat().map((record) => record.id));
-    expect(await desk.store.orders.byHashes(accepted.flat().map((record) => record.orderHash))).toHaveLength(2);
-  });
+    it('goes on after a turn that failed', async () => {
+      const failed = desk.sequencer.run(async () => {
+        throw new Error('bad turn');
+      });
+      const next = desk.sequencer.run(async () => 'next');
+      await expect(failed).rejects.toThrow('bad turn');
+      await expect(next).resolves.toBe('next');
+    });
 
-  it('refuses all further work while the store it failed on cannot be read to rebuild the books', async () => {
-    // The turn reads nothing; its commit, after the store is gone, fails.
-    const raised = desk.cancellations.cancelBelowFloor('0.0.7', 5n);
-    void desk.store.close();
-    await expect(raised).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
-    await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
-    await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
-    await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
-    expect(desk.logs()).toContain('trading is suspended until the store takes writes again');
-    expect(desk.logs()).toContain('the books could not be rebuilt from the store');
-  });
+    it('stores the turns that queue up together as one commit group, published once, before answering', async () => {
+      const [one, two] = await desk.nonces('0.0.7', 2);
+      const accepted = await Promise.all([
+        desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, one as bigint)]),
+        desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_100, 10, two as bigint)]),
+      ]);
+      expect(desk.commits).toHaveLength(1);
+      expect(desk.commits[0]?.orderEvents.map((event) => event.orderId)).toEqual(accepted.flat().map((record) => record.id));
+      expect(await desk.store.orders.byHashes(accepted.flat().map((record) => record.orderHash))).toHaveLength(2);
+    });
 
-  it('after a failed commit, rebuilds the books from the store: the unstored trade is undone and trading resumes', async () => {
-    const [ask] = await desk.nonces('0.0.7', 1);
-    const [bid] = await desk.nonces('0.0.8', 1);
-    const [later] = await desk.nonces('0.0.9', 1);
-    const [resting] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask as bigint)]);
-    // The disk fills: the crossing bid matches in memory, but its commit group is not stored.
-    const commitTurns = desk.store.orders.commitTurns.bind(desk.store.orders);
-    desk.store.orders.commitTurns = async () => {
-      throw new StoreUnavailableError('database or disk is full');
-    };
-    await expect(
-      desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
-    ).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
-    // Refused at once until the pause has passed: a full disk is not tried on every request.
-    await expect(desk.sequencer.run(async () => 'soon')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
-    // Meanwhile the books are already back as the store holds them: the ask rests whole.
-    expect(desk.books.live.get(resting?.id ?? 0)).toMatchObject({ filledSteps: 0 });
-    expect(desk.engines.engine(1)?.getOrder(resting?.id ?? 0)).toMatchObject({ remaining: 10 });
-    desk.store.orders.commitTurns = commitTurns;
-    await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
+    it('refuses all further work while the store it failed on cannot be read to rebuild the books', async () => {
+      // The turn reads nothing; its commit, after the store is gone, fails.
+      const raised = desk.cancellations.cancelBelowFloor('0.0.7', 5n);
+      void desk.store.close();
+      await expect(raised).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
+      await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      expect(desk.logs()).toContain('trading is suspended until the store takes writes again');
+      expect(desk.logs()).toContain('the books could not be rebuilt from the store');
+    });
 
-    // The ask rests again whole, as the store holds it; a new bid takes it, with the next stored id.
-    const [taker] = await desk.acceptance.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 10, later as bigint)]);
-    expect(taker?.id).toBe((resting?.id ?? 0) + 1);
-    expect(taker?.status).toBe('FILLED');
-    const [stored] = await desk.store.orders.byHashes([resting?.orderHash ?? '']);
-    expect(stored).toMatchObject({ status: 'FILLED', filledSteps: 10 });
-    const { trades } = await desk.store.trades.page(1, 'asc', 0, 10);
-    expect(trades.map((trade) => trade.takerOrderId)).toEqual([taker?.id]);
-    expect(desk.logs()).toContain('trading resumed');
+    it('after a failed commit, rebuilds the books from the store: the unstored trade is undone and trading resumes', async () => {
+      const [ask] = await desk.nonces('0.0.7', 1);
+      const [bid] = await desk.nonces('0.0.8', 1);
+      const [later] = await desk.nonces('0.0.9', 1);
+      const [resting] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask as bigint)]);
+      // The disk fills: the crossing bid matches in memory, but its commit group is not stored.
+      const commitTurns = desk.store.orders.commitTurns.bind(desk.store.orders);
+      desk.store.orders.commitTurns = async () => {
+        throw new StoreUnavailableError('database or disk is full');
+      };
+      await expect(
+        desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
+      ).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      // Refused at once until the pause has passed: a full disk is not tried on every request.
+      await expect(desk.sequencer.run(async () => 'soon')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      // Meanwhile the books are already back as the store holds them: the ask rests whole.
+      expect(desk.books.live.get(resting?.id ?? 0)).toMatchObject({ filledSteps: 0 });
+      expect(desk.engines.engine(1)?.getOrder(resting?.id ?? 0)).toMatchObject({ remaining: 10 });
+      desk.store.orders.commitTurns = commitTurns;
+      await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
+
+      // The ask rests again whole, as the store holds it; a new bid takes it, with the next stored id.
+      const [taker] = await desk.acceptance.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 10, later as bigint)]);
+      expect(taker?.id).toBe((resting?.id ?? 0) + 1);
+      expect(taker?.status).toBe('FILLED');
+      const [stored] = await desk.store.orders.byHashes([resting?.orderHash ?? '']);
+      expect(stored).toMatchObject({ status: 'FILLED', filledSteps: 10 });
+      const { trades } = await desk.store.trades.page(1, 'asc', 0, 10);
+      expect(trades.map((trade) => trade.takerOrderId)).toEqual([taker?.id]);
+      expect(desk.logs()).toContain('trading resumed');
+    });
   });
 });

@@ -56,6 +56,11 @@ export class DeskSequencer {
     });
   }
 
+  /** Whether the books hold what the store holds: false from a failed commit until they are rebuilt from the store. */
+  get inStepWithStore(): boolean {
+    return !this.memoryAhead;
+  }
+
   /** What turns of the open commit group wrote: later turns must see it before the store does. */
   get pending(): PendingWrites {
     return this.commits.current.contents;

@@ -98,6 +98,11 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     this.acceptance.continueAfter(lastId);
   }
 
+  /** See {@link DeskSequencer.inStepWithStore}: while false, the books must not be read as the truth. */
+  get inStepWithStore(): boolean {
+    return this.sequencer.inStepWithStore;
+  }
+
   openOrderCount(account: string): number {
     return this.books.live.countOf(account);
   }

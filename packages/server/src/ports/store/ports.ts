@@ -96,8 +96,9 @@ export class StoreConflictError extends Error {
 }
 
 /**
- * The store could not write: its disk is full or failing. Nothing of the failed write was kept
- * (a transaction rolls back whole); the same write may succeed once space returns.
+ * The store could not write (or read): its disk is full or failing, or its server is out of reach.
+ * Nothing of a failed write was kept (a transaction rolls back whole); the same write may succeed
+ * once space, or the server, returns.
  */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';

@@ -13,7 +13,11 @@ const READY_TIMEOUT_MS = 2_000;
 
 export interface HealthRoutesOptions {
   readonly network: string;
-  readonly store: Store;
+  /**
+   * The store when it lives in the process (the SQLite file): a process whose store fails is not
+   * alive. A store on a server (PostgreSQL) is a dependency like the chain: `/ready` asks it.
+   */
+  readonly ownStore: Store | null;
   readonly clock: Clock;
   readonly books: () => number;
   /** What `/ready` asks: the store, and the chain node when fills settle on one. */
@@ -21,7 +25,7 @@ export interface HealthRoutesOptions {
 }
 
 /**
- * `GET /health`: liveness, 200 while the process and its store answer. `GET /ready`: readiness,
+ * `GET /health`: liveness, 200 while the process and its own store answer. `GET /ready`: readiness,
  * 503 until every dependency answers. Both are for load balancers and operators, never behind auth.
  */
 export async function healthRoutes(fastify: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
@@ -37,7 +41,7 @@ export async function healthRoutes(fastify: FastifyInstance, options: HealthRout
       },
     },
     async () => {
-      await options.store.ping();
+      await options.ownStore?.ping();
       const time = options.clock.now();
       return {
         status: 'ok' as const,

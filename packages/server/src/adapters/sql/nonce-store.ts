@@ -1,0 +1,58 @@
+import type { NonceStore } from '../../ports/store/order-ports.js';
+import { type SqlClient, type SqlDialect, sql } from './sql-client.js';
+
+function nonceStatements(dialect: SqlDialect) {
+  return {
+    account: sql<{ last_nonce: string; nonce_floor: string }>(
+      'SELECT last_nonce, nonce_floor FROM trading_accounts WHERE account = ?',
+    ),
+    // Takes the account's row first (created if new): concurrent issuers of one account queue on it.
+    claim: sql<{ last_nonce: string }>(
+      `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (?, '0', '0')
+       ON CONFLICT (account) DO UPDATE SET last_nonce = trading_accounts.last_nonce
+       RETURNING last_nonce`,
+    ),
+    upsertLast: sql(
+      `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, @last, '0')
+       ON CONFLICT (account) DO UPDATE SET last_nonce = excluded.last_nonce`,
+    ),
+    insertNonce: sql('INSERT INTO order_nonces (account, nonce, expires_at) VALUES (?, ?, ?)'),
+    unused: sql<{ nonce: string }>(
+      `SELECT n.nonce FROM order_nonces n
+       WHERE n.account = ? AND n.nonce IN ${dialect.jsonList('text')}
+         AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.account = n.account AND o.nonce = n.nonce)`,
+    ),
+    purge: sql('DELETE FROM order_nonces WHERE expires_at < ?'),
+  };
+}
+
+/** Nonces of /orders/build and each account's nonce floor. Nonces are uint256, kept as decimal text. */
+export function sqlNonceStore(db: SqlClient): NonceStore {
+  const statements = nonceStatements(db.dialect);
+  const account = (accountId: string) => db.get(statements.account, accountId);
+  return {
+    async issue(accountId, count, atLeast, expiresAt) {
+      return db.transaction(async (tx) => {
+        const last = BigInt((await tx.get(statements.claim, accountId))?.last_nonce ?? '0');
+        const first = last >= atLeast ? last + 1n : atLeast;
+        const issued = Array.from({ length: count }, (_, index) => first + BigInt(index));
+        await Promise.all(issued.map((nonce) => tx.run(statements.insertNonce, accountId, nonce.toString(), expiresAt)));
+        await tx.run(statements.upsertLast, { account: accountId, last: (first + BigInt(count) - 1n).toString() });
+        return issued;
+      });
+    },
+    async unused(accountId, nonces) {
+      const listed = JSON.stringify(nonces.map((nonce) => nonce.toString()));
+      return new Set((await db.all(statements.unused, accountId, listed)).map((row) => BigInt(row.nonce)));
+    },
+    async lastIssued(accountId) {
+      return BigInt((await account(accountId))?.last_nonce ?? '0');
+    },
+    async floor(accountId) {
+      return BigInt((await account(accountId))?.nonce_floor ?? '0');
+    },
+    async purgeExpired(now) {
+      return db.run(statements.purge, now);
+    },
+  };
+}

@@ -1,0 +1,360 @@
+import type {
+  FillRole,
+  NewOrderEvent,
+  OrderEventRecord,
+  OrderEventType,
+  OrderRecord,
+  OrderState,
+  OrderType,
+  StoredTurnIds,
+  TurnWrite,
+} from '../../domain/orders/order-records.js';
+import type { NewTrade } from '../../domain/orders/trade-records.js';
+import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
+import type { SqlCancellationStore } from './cancellation-store.js';
+import type { SqlSettlementStore } from './settlement-store.js';
+import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
+import type { SqlTradeStore } from './trade-store.js';
+
+interface OrderRow {
+  id: number;
+  order_hash: string;
+  account: string;
+  book_id: number;
+  type: OrderType;
+  side: 'buy' | 'sell';
+  price_ticks: number;
+  quantity_steps: number;
+  filled_steps: number;
+  filled_input: string;
+  filled_output: string;
+  status: OrderState;
+  reason: string | null;
+  nonce: string;
+  deadline: number;
+  oco_order_id: number | null;
+  use_amm: number;
+  signed_order: string;
+  signature: string;
+  created_at: number;
+  updated_at: number;
+}
+
+interface EventRow {
+  id: number;
+  order_id: number;
+  type: OrderEventType;
+  timestamp: number;
+  tx_hash: string | null;
+  reason: string | null;
+  trade_id: number | null;
+  role: FillRole | null;
+  price: string | null;
+  base_amount: string | null;
+  quote_amount: string | null;
+}
+
+function toOrder(row: OrderRow): OrderRecord {
+  return {
+    id: row.id,
+    orderHash: row.order_hash,
+    account: row.account,
+    bookId: row.book_id,
+    type: row.type,
+    side: row.side,
+    priceTicks: row.price_ticks,
+    quantitySteps: row.quantity_steps,
+    filledSteps: row.filled_steps,
+    filledInput: BigInt(row.filled_input),
+    filledOutput: BigInt(row.filled_output),
+    status: row.status,
+    reason: row.reason,
+    nonce: BigInt(row.nonce),
+    deadline: row.deadline,
+    ocoOrderId: row.oco_order_id,
+    useAmm: row.use_amm === 1,
+    signedOrder: row.signed_order,
+    signature: row.signature,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toEvent(row: EventRow): OrderEventRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    type: row.type,
+    timestamp: row.timestamp,
+    txHash: row.tx_hash,
+    reason: row.reason,
+    fill:
+      row.trade_id === null || row.role === null
+        ? null
+        : {
+            tradeId: row.trade_id,
+            price: row.price ?? '',
+            baseAmount: BigInt(row.base_amount ?? '0'),
+            quoteAmount: BigInt(row.quote_amount ?? '0'),
+            role: row.role,
+          },
+  };
+}
+
+const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
+
+/** The statements of the order store. */
+function orderStatements(dialect: SqlDialect) {
+  return {
+    insertOrder: sql(
+      `INSERT INTO orders (id, order_hash, account, book_id, type, side, price_ticks, quantity_steps, filled_steps,
+         filled_input, filled_output, status, reason, nonce, deadline, oco_order_id, use_amm, signed_order, signature, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateOrder: sql(
+      `UPDATE orders SET status = @status, reason = @reason, filled_steps = @filledSteps, filled_input = @filledInput,
+         filled_output = @filledOutput, updated_at = @updatedAt WHERE id = @id`,
+    ),
+    insertEvent: sql<{ id: number }>(
+      `INSERT INTO order_events (order_id, account, type, timestamp, reason, trade_id, role, tx_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       RETURNING id`,
+    ),
+    setUpdateId: sql(
+      `INSERT INTO book_state (book_id, last_update_id) VALUES (?, ?)
+       ON CONFLICT (book_id) DO UPDATE SET last_update_id = excluded.last_update_id`,
+    ),
+    floor: sql<{ nonce_floor: string }>('SELECT nonce_floor FROM trading_accounts WHERE account = ?'),
+    setFloor: sql(
+      `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, '0', @floor)
+       ON CONFLICT (account) DO UPDATE SET nonce_floor = excluded.nonce_floor`,
+    ),
+    // An order whose cancellation waits for the reactor is off its book already.
+    openOrders: sql<OrderRow>(
+      `SELECT * FROM orders WHERE status IN ${OPEN_STATES}
+         AND id NOT IN (SELECT order_id FROM order_cancellations WHERE finalized_at IS NULL)
+       ORDER BY id`,
+    ),
+    maxId: sql<{ id: number | null }>('SELECT max(id) AS id FROM orders'),
+    byHashes: sql<OrderRow>(`SELECT * FROM orders WHERE order_hash IN ${dialect.jsonList('text')}`),
+    byId: sql<OrderRow>('SELECT * FROM orders WHERE id = ?'),
+    history: sql<EventRow>(
+      `SELECT e.*, t.price, t.base_amount, t.quote_amount FROM order_events e LEFT JOIN trades t ON t.id = e.trade_id
+       WHERE e.order_id = ? ORDER BY e.id`,
+    ),
+    historyPage: sql<EventRow>(
+      `SELECT e.*, t.price, t.base_amount, t.quote_amount FROM order_events e LEFT JOIN trades t ON t.id = e.trade_id
+       WHERE e.order_id = ? ORDER BY e.id LIMIT ? OFFSET ?`,
+    ),
+    historyCount: sql<{ total: number }>('SELECT count(*) AS total FROM order_events WHERE order_id = ?'),
+    lastEventId: sql<{ id: number | null }>('SELECT max(id) AS id FROM order_events WHERE account = ?'),
+    updateIds: sql<{ book_id: number; last_update_id: number }>('SELECT * FROM book_state'),
+  };
+}
+
+type OrderStatements = ReturnType<typeof orderStatements>;
+
+/** The stores whose rows a turn writes in the same transaction as its orders. */
+interface TurnPartners {
+  readonly trades: SqlTradeStore;
+  readonly settlements: SqlSettlementStore;
+  readonly cancellations: SqlCancellationStore;
+}
+
+/** New orders in full; positional parameters, as these run for every order and binding by name costs measurably more. */
+function insertNewOrders(tx: SqlExecutor, statements: OrderStatements, turn: TurnWrite): Promise<number>[] {
+  return turn.newOrders.map((order) => {
+    const progress = turn.progress.get(order.id) ?? order;
+    return tx.run(
+      statements.insertOrder,
+      order.id,
+      order.orderHash,
+      order.account,
+      order.bookId,
+      order.type,
+      order.side,
+      order.priceTicks,
+      order.quantitySteps,
+      progress.filledSteps,
+      progress.filledInput.toString(),
+      progress.filledOutput.toString(),
+      progress.status,
+      progress.reason,
+      order.nonce.toString(),
+      order.deadline,
+      order.ocoOrderId,
+      order.useAmm ? 1 : 0,
+      order.signedOrder,
+      order.signature,
+      order.createdAt,
+      progress.updatedAt,
+    );
+  });
+}
+
+/** The trade a history event refers to: one of the turn by its index, or a stored one by its id. */
+function tradeIdOf(fill: NewOrderEvent['fill'], turnTradeIds: readonly number[]): number | null {
+  if (fill === null) return null;
+  return 'tradeIndex' in fill ? (turnTradeIds[fill.tradeIndex] ?? null) : fill.tradeId;
+}
+
+/** Progress of orders stored before this turn. */
+function updateOrders(tx: SqlExecutor, statements: OrderStatements, turn: TurnWrite): Promise<number>[] {
+  const fresh = new Set(turn.newOrders.map((order) => order.id));
+  return [...turn.progress]
+    .filter(([id]) => !fresh.has(id))
+    .map(([id, progress]) =>
+      tx.run(statements.updateOrder, {
+        id,
+        ...progress,
+        filledInput: progress.filledInput.toString(),
+        filledOutput: progress.filledOutput.toString(),
+      }),
+    );
+}
+
+/** Floors only rise: a late, lower cancel/all must not revive orders. */
+async function raiseFloors(tx: SqlExecutor, statements: OrderStatements, floors: ReadonlyMap<string, bigint>): Promise<void> {
+  for (const [account, floor] of floors) {
+    if (floor > BigInt((await tx.get(statements.floor, account))?.nonce_floor ?? '0')) {
+      await tx.run(statements.setFloor, { account, floor: floor.toString() });
+    }
+  }
+}
+
+/**
+ * Everything one engine turn changed; runs inside the commit's transaction. Statements that need
+ * no answer are issued without waiting for each, so a server engine receives them in one stream.
+ */
+async function writeTurn(
+  tx: SqlExecutor,
+  statements: OrderStatements,
+  partners: TurnPartners,
+  turn: TurnWrite,
+): Promise<StoredTurnIds> {
+  const orderWrites = started([...insertNewOrders(tx, statements, turn), ...updateOrders(tx, statements, turn)]);
+  const tradeIds = await partners.trades.insertWithin(tx, turn.trades);
+  const [settlementWrites] = started([
+    partners.settlements.insertPendingWithin(
+      tx,
+      tradeIds.map((id, index) => ({ ...(turn.trades[index] as NewTrade), id })),
+    ),
+  ]);
+  const events = started(
+    turn.events.map((event) =>
+      tx.get(
+        statements.insertEvent,
+        event.orderId,
+        event.account,
+        event.type,
+        event.timestamp,
+        event.reason,
+        tradeIdOf(event.fill, tradeIds),
+        event.fill?.role ?? null,
+        event.txHash ?? null,
+      ),
+    ),
+  );
+  const updateIds = [...turn.lastUpdateIds].map(([bookId, updateId]) => tx.run(statements.setUpdateId, bookId, updateId));
+  await Promise.all([...orderWrites, settlementWrites, ...events, ...updateIds]);
+  await partners.trades.revertWithin(tx, await partners.settlements.failWithin(tx, turn.settlementFailures));
+  await partners.cancellations.writeWithin(tx, turn.cancellations, turn.finalizedCancellations, turn.nonceFloors);
+  await raiseFloors(tx, statements, turn.nonceFloors);
+  const eventIds = (await Promise.all(events)).map((row) => Number(row?.id));
+  return { eventIds, tradeIds };
+}
+
+/** Orders, their history and the depth update id of each book. */
+class SqlOrderStore implements OrderStore {
+  private readonly statements: OrderStatements;
+  /** The statements of `page`, one per filter shape (few: statuses and a book or not). */
+  private readonly pageStatements = new Map<string, { count: SqlText<{ total: number }>; rows: SqlText<OrderRow> }>();
+
+  constructor(
+    private readonly db: SqlClient,
+    private readonly partners: TurnPartners,
+  ) {
+    this.statements = orderStatements(db.dialect);
+  }
+
+  async commitTurns(turns: readonly TurnWrite[]): Promise<StoredTurnIds[]> {
+    return this.db.transaction(async (tx) => {
+      const stored: StoredTurnIds[] = [];
+      for (const turn of turns) stored.push(await writeTurn(tx, this.statements, this.partners, turn));
+      return stored;
+    });
+  }
+
+  async openOrders(): Promise<OrderRecord[]> {
+    return (await this.db.all(this.statements.openOrders)).map(toOrder);
+  }
+
+  async maxOrderId(): Promise<number> {
+    return Number((await this.db.get(this.statements.maxId))?.id ?? 0);
+  }
+
+  async byHashes(hashes: readonly string[]): Promise<OrderRecord[]> {
+    return (await this.db.all(this.statements.byHashes, JSON.stringify(hashes))).map(toOrder);
+  }
+
+  async get(id: number): Promise<OrderRecord | undefined> {
+    const row = await this.db.get(this.statements.byId, id);
+    return row === undefined ? undefined : toOrder(row);
+  }
+
+  async page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }> {
+    const where = ['account = ?'];
+    const parameters: (string | number)[] = [query.account];
+    if (query.statuses !== null) {
+      where.push(`status IN (${query.statuses.map(() => '?').join(', ')})`);
+      parameters.push(...query.statuses);
+    }
+    if (query.bookId !== null) {
+      where.push('book_id = ?');
+      parameters.push(query.bookId);
+    }
+    const clause = where.join(' AND ');
+    let statements = this.pageStatements.get(clause);
+    if (statements === undefined) {
+      statements = {
+        count: sql(`SELECT count(*) AS total FROM orders WHERE ${clause}`),
+        rows: sql(`SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`),
+      };
+      this.pageStatements.set(clause, statements);
+    }
+    const [rows, count] = await Promise.all([
+      this.db.all(statements.rows, ...parameters, query.limit, query.offset),
+      this.db.get(statements.count, ...parameters),
+    ]);
+    return { orders: rows.map(toOrder), total: Number(count?.total ?? 0) };
+  }
+
+  async history(orderId: number): Promise<OrderEventRecord[]> {
+    return (await this.db.all(this.statements.history, orderId)).map(toEvent);
+  }
+
+  async historyPage(orderId: number, offset: number, limit: number): Promise<{ events: OrderEventRecord[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.db.all(this.statements.historyPage, orderId, limit, offset),
+      this.db.get(this.statements.historyCount, orderId),
+    ]);
+    return { events: rows.map(toEvent), total: Number(count?.total ?? 0) };
+  }
+
+  async lastEventId(account: string): Promise<number> {
+    return Number((await this.db.get(this.statements.lastEventId, account))?.id ?? 0);
+  }
+
+  async lastUpdateIds(): Promise<Map<number, number>> {
+    return new Map((await this.db.all(this.statements.updateIds)).map((row) => [row.book_id, row.last_update_id]));
+  }
+}
+
+/** Orders, their history and the depth update id of each book. */
+export function sqlOrderStore(
+  db: SqlClient,
+  trades: SqlTradeStore,
+  settlements: SqlSettlementStore,
+  cancellations: SqlCancellationStore,
+): OrderStore {
+  return new SqlOrderStore(db, { trades, settlements, cancellations });
+}

@@ -1,0 +1,243 @@
+import type { SettlementFailure } from '../../domain/orders/order-records.js';
+import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
+import type { TradePage, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
+import type { CandleRow } from './candle-store.js';
+import { type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
+
+/** Width of the candles that 24-hour figures are summed from. */
+export const CANDLE_MS = 5 * 60 * 1000;
+
+interface TradeRow {
+  id: number;
+  book_id: number;
+  executed_at: number;
+  price_ticks: number;
+  price: string;
+  base_amount: string;
+  quote_amount: string;
+  direction: 'buy' | 'sell';
+  maker_order_id: number | null;
+  taker_order_id: number;
+  transaction_hash: string | null;
+}
+
+function toTrade(row: TradeRow): TradeRecord {
+  return {
+    id: row.id,
+    bookId: row.book_id,
+    executedAt: row.executed_at,
+    priceTicks: row.price_ticks,
+    price: row.price,
+    baseAmount: BigInt(row.base_amount),
+    quoteAmount: BigInt(row.quote_amount),
+    direction: row.direction,
+    makerOrderId: row.maker_order_id,
+    takerOrderId: row.taker_order_id,
+    transactionHash: row.transaction_hash,
+  };
+}
+
+/** What a batch of trades adds to one candle. */
+interface CandleDelta {
+  readonly bookId: number;
+  readonly start: number;
+  readonly open: number;
+  high: number;
+  low: number;
+  close: number;
+  base: bigint;
+  quote: bigint;
+  count: number;
+}
+
+export interface SqlTradeStore extends TradeStore {
+  /** Inserts trades and folds them into the candles inside the caller's transaction; returns their ids. */
+  insertWithin(tx: SqlExecutor, trades: readonly NewTrade[]): Promise<number[]>;
+  /** Takes trades whose settlement failed off the tape and rebuilds their candles, inside the caller's transaction. */
+  revertWithin(tx: SqlExecutor, failures: readonly SettlementFailure[]): Promise<void>;
+}
+
+/** The row of `id_floors` that holds the trades' floor. */
+const TRADE_ID_FLOOR = 'trades';
+/** The prepared statements of the trade store. */
+function tradeStatements(dialect: SqlDialect) {
+  /** The highest trade id used or skipped: rows (reverted ones too, they keep their ids) and the floor. */
+  const highestId = dialect.greatest(
+    'coalesce((SELECT max(id) FROM trades), 0)',
+    `coalesce((SELECT id FROM id_floors WHERE name = '${TRADE_ID_FLOOR}'), 0)`,
+  );
+  return {
+    // The id is given, not left to the database (which takes the highest id + 1 or a sequence): past the floor as well.
+    insertTrade: sql<{ id: number }>(
+      `INSERT INTO trades (id, book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction,
+         maker_order_id, taker_order_id)
+       VALUES ((${highestId}) + 1, @bookId, @executedAt, @priceTicks, @price, @baseAmount, @quoteAmount, @direction,
+         @makerOrderId, @takerOrderId)
+       RETURNING id`,
+    ),
+    highestId: sql<{ id: number }>(`SELECT ${highestId} AS id`),
+    raiseFloor: sql(
+      `INSERT INTO id_floors (name, id) VALUES ('${TRADE_ID_FLOOR}', @id)
+       ON CONFLICT (name) DO UPDATE SET id = ${dialect.greatest('id_floors.id', 'excluded.id')}`,
+    ),
+    getCandle: sql<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
+    insertCandle: sql(
+      `INSERT INTO candles_5m (book_id, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, base_volume, quote_volume, trade_count)
+       VALUES (@bookId, @start, @open, @high, @low, @close, @base, @quote, @count)`,
+    ),
+    updateCandle: sql(
+      `UPDATE candles_5m SET high_ticks = ${dialect.greatest('high_ticks', '@high')},
+         low_ticks = ${dialect.least('low_ticks', '@low')}, close_ticks = @close,
+         base_volume = @base, quote_volume = @quote, trade_count = trade_count + @count
+       WHERE book_id = @bookId AND start_ms = @start`,
+    ),
+    pageAsc: sql<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id ASC LIMIT ? OFFSET ?'),
+    pageDesc: sql<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT ? OFFSET ?'),
+    countTrades: sql<{ total: number }>('SELECT count(*) AS total FROM trades WHERE book_id = ? AND reverted_at IS NULL'),
+    latestTrade: sql<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT 1'),
+    revert: sql<TradeRow>('UPDATE trades SET reverted_at = ? WHERE id = ? AND reverted_at IS NULL RETURNING *'),
+    candleTrades: sql<TradeRow>(
+      `SELECT * FROM trades WHERE book_id = ? AND executed_at >= ? AND executed_at < ? AND reverted_at IS NULL
+       ORDER BY id`,
+    ),
+    deleteCandle: sql('DELETE FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
+    candlesSince: sql<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms'),
+  };
+}
+
+type TradeStatements = ReturnType<typeof tradeStatements>;
+
+const candleStart = (executedAt: number): number => executedAt - (executedAt % CANDLE_MS);
+
+/**
+ * Folds trades into their candles: one read and one write per candle touched, not per trade. A
+ * taker's swap with the book's pool is left out: the pool's own candles count it (from the pair's
+ * Swap event), so exchange-wide volume counts it once. It stays on the book's tape.
+ */
+async function foldIntoCandles(tx: SqlExecutor, statements: TradeStatements, trades: readonly NewTrade[]): Promise<void> {
+  const touched = new Map<string, CandleDelta>();
+  for (const trade of trades) {
+    if (trade.makerOrderId === null) continue;
+    const start = candleStart(trade.executedAt);
+    const key = `${trade.bookId}:${start}`;
+    const delta = touched.get(key);
+    if (delta === undefined) {
+      touched.set(key, {
+        bookId: trade.bookId,
+        start,
+        open: trade.priceTicks,
+        high: trade.priceTicks,
+        low: trade.priceTicks,
+        close: trade.priceTicks,
+        base: trade.baseAmount,
+        quote: trade.quoteAmount,
+        count: 1,
+      });
+    } else {
+      delta.high = Math.max(delta.high, trade.priceTicks);
+      delta.low = Math.min(delta.low, trade.priceTicks);
+      delta.close = trade.priceTicks;
+      delta.base += trade.baseAmount;
+      delta.quote += trade.quoteAmount;
+      delta.count++;
+    }
+  }
+  const candles = await Promise.all(
+    [...touched.values()].map((delta) => tx.get(statements.getCandle, delta.bookId, delta.start)),
+  );
+  const writes = [...touched.values()].map((delta, index) => {
+    const candle = candles[index];
+    const base = (candle === undefined ? 0n : BigInt(candle.base_volume)) + delta.base;
+    const quote = (candle === undefined ? 0n : BigInt(candle.quote_volume)) + delta.quote;
+    const row = {
+      bookId: delta.bookId,
+      start: delta.start,
+      high: delta.high,
+      low: delta.low,
+      close: delta.close,
+      base: base.toString(),
+      quote: quote.toString(),
+      count: delta.count,
+    };
+    return candle === undefined
+      ? tx.run(statements.insertCandle, { ...row, open: delta.open })
+      : tx.run(statements.updateCandle, row);
+  });
+  await Promise.all(writes);
+}
+
+/** The trade tape and its 5-minute candles. */
+export function sqlTradeStore(db: SqlClient): SqlTradeStore {
+  const statements = tradeStatements(db.dialect);
+  const insertWithin = async (tx: SqlExecutor, trades: readonly NewTrade[]): Promise<number[]> => {
+    const rows = await Promise.all(
+      trades.map((trade) =>
+        tx.get(statements.insertTrade, {
+          ...trade,
+          baseAmount: trade.baseAmount.toString(),
+          quoteAmount: trade.quoteAmount.toString(),
+        }),
+      ),
+    );
+    await foldIntoCandles(tx, statements, trades);
+    return rows.map((row) => Number(row?.id));
+  };
+
+  /** A candle's extremes cannot be taken back one trade at a time: it is rebuilt from the trades it keeps. */
+  const revertWithin = async (tx: SqlExecutor, failures: readonly SettlementFailure[]): Promise<void> => {
+    const candles = new Map<string, { bookId: number; start: number }>();
+    const reverted = await Promise.all(failures.map(({ tradeId, time }) => tx.get(statements.revert, time, tradeId)));
+    for (const trade of reverted) {
+      if (trade === undefined) continue;
+      const start = candleStart(trade.executed_at);
+      candles.set(`${trade.book_id}:${start}`, { bookId: trade.book_id, start });
+    }
+    for (const { bookId, start } of candles.values()) {
+      await tx.run(statements.deleteCandle, bookId, start);
+      const kept = await tx.all(statements.candleTrades, bookId, start, start + CANDLE_MS);
+      await foldIntoCandles(tx, statements, kept.map(toTrade));
+    }
+  };
+
+  return {
+    insertWithin,
+    revertWithin,
+    async append(trades) {
+      if (trades.length > 0) await db.transaction((tx) => insertWithin(tx, trades));
+    },
+    async page(bookId, order, offset, limit): Promise<TradePage> {
+      const [rows, count] = await Promise.all([
+        db.all(order === 'asc' ? statements.pageAsc : statements.pageDesc, bookId, limit, offset),
+        db.get(statements.countTrades, bookId),
+      ]);
+      return { trades: rows.map(toTrade), total: Number(count?.total ?? 0) };
+    },
+    async latest(bookId) {
+      const row = await db.get(statements.latestTrade, bookId);
+      return row === undefined ? undefined : toTrade(row);
+    },
+    async highestId() {
+      return Number((await db.get(statements.highestId))?.id ?? 0);
+    },
+    async skipIdsThrough(id) {
+      if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`not a trade id: ${id}`);
+      await db.run(statements.raiseFloor, { id });
+    },
+    async windowStats(bookId, since): Promise<TradeWindowStats> {
+      const candles = await db.all(statements.candlesSince, bookId, since - (since % CANDLE_MS));
+      let highTicks: number | null = null;
+      let lowTicks: number | null = null;
+      let baseVolume = 0n;
+      let quoteVolume = 0n;
+      let tradeCount = 0;
+      for (const candle of candles) {
+        highTicks = highTicks === null ? candle.high_ticks : Math.max(highTicks, candle.high_ticks);
+        lowTicks = lowTicks === null ? candle.low_ticks : Math.min(lowTicks, candle.low_ticks);
+        baseVolume += BigInt(candle.base_volume);
+        quoteVolume += BigInt(candle.quote_volume);
+        tradeCount += candle.trade_count;
+      }
+      return { openTicks: candles[0]?.open_ticks ?? null, highTicks, lowTicks, baseVolume, quoteVolume, tradeCount };
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { openPostgresStore } from '../adapters/postgres/postgres-store.js';
+import type { Store } from '../ports/store/ports.js';
+import { useTempStores } from './temp-stores.js';
+
+export type StoreEngine = 'sqlite' | 'postgres';
+
+/** The stores of one test, on one engine: each `open()` is another connection to the same store. */
+export interface EngineStores {
+  readonly engine: StoreEngine;
+  readonly open: () => Promise<Store>;
+  /** The environment that points the service at the test's store (none for SQLite: the file in DATA_DIR). */
+  readonly env: () => Record<string, string>;
+}
+
+/** The server the PostgreSQL runs use: STORE_TEST_POSTGRES_URL, or the local one every machine of ours has. */
+export const POSTGRES_TEST_URL = process.env.STORE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Whether the server answers; asked once per test file. */
+async function postgresAnswers(): Promise<boolean> {
+  const sql = postgres(POSTGRES_TEST_URL, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql.unsafe('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+export const POSTGRES_AVAILABLE = await postgresAnswers();
+if (!POSTGRES_AVAILABLE) {
+  console.warn(
+    `NOTICE: no PostgreSQL at ${POSTGRES_TEST_URL}; the store's PostgreSQL runs are skipped (set STORE_TEST_POSTGRES_URL)`,
+  );
+}
+
+/** The URL of another database on the test server. */
+export function databaseUrl(database: string): string {
+  const url = new URL(POSTGRES_TEST_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/**
+ * An empty database of its own for each test (`each`) or for the whole file (`all`), created on the
+ * test server before and dropped after. Call inside a describe that is skipped without PostgreSQL.
+ */
+export function usePostgresDatabase(scope: 'each' | 'all', label: string): { readonly url: () => string } {
+  const admin = postgres(POSTGRES_TEST_URL, { max: 1, onnotice: () => {} });
+  let current: string | null = null;
+  const create = async () => {
+    current = `dex_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
+    await admin.unsafe(`CREATE DATABASE ${current}`);
+  };
+  const drop = async () => {
+    if (current !== null) await admin.unsafe(`DROP DATABASE IF EXISTS ${current} WITH (FORCE)`);
+    current = null;
+  };
+  if (scope === 'each') {
+    beforeEach(create);
+    afterEach(drop);
+  } else {
+    beforeAll(create);
+  }
+  afterAll(async () => {
+    await drop();
+    await admin.end({ timeout: 5 });
+  });
+  return {
+    url: () => {
+      if (current === null) throw new Error('the test database exists inside the tests only');
+      return databaseUrl(current);
+    },
+  };
+}
+
+/**
+ * A migrated template database for the file's run, and from it a fresh database per test, dropped
+ * after the test (and the template after the file).
+ */
+function usePostgresStores(): EngineStores {
+  const run = `dex_store_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const admin = postgres(POSTGRES_TEST_URL, { max: 1, onnotice: () => {} });
+  const opened: Store[] = [];
+  let current: string | null = null;
+  let count = 0;
+  beforeAll(async () => {
+    await admin.unsafe(`CREATE DATABASE ${run}`);
+    const template = await openPostgresStore({ url: databaseUrl(run) });
+    await template.close();
+  });
+  beforeEach(async () => {
+    current = `${run}_${++count}`;
+    await admin.unsafe(`CREATE DATABASE ${current} TEMPLATE ${run}`);
+  });
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close();
+    if (current !== null) await admin.unsafe(`DROP DATABASE IF EXISTS ${current} WITH (FORCE)`);
+    current = null;
+  });
+  afterAll(async () => {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${run} WITH (FORCE)`);
+    await admin.end({ timeout: 5 });
+  });
+  const database = (): string => {
+    if (current === null) throw new Error('stores are opened inside a test only');
+    return current;
+  };
+  return {
+    engine: 'postgres',
+    env: () => ({ DATABASE_URL: databaseUrl(database()) }),
+    async open() {
+      const store = await openPostgresStore({ url: databaseUrl(database()), maxConnections: 4 });
+      opened.push(store);
+      return store;
+    },
+  };
+}
+
+function useSqliteStores(): EngineStores {
+  const stores = useTempStores();
+  return { engine: 'sqlite', open: () => stores.open(), env: () => ({}) };
+}
+
+/**
+ * Defines a suite of the store's contract once for each engine: the embedded SQLite file and a
+ * PostgreSQL database (skipped, with a notice, where no server answers).
+ */
+export function describeEachEngine(title: string, define: (stores: EngineStores) => void): void {
+  describe(`${title} (SQLite)`, () => define(useSqliteStores()));
+  describe.skipIf(!POSTGRES_AVAILABLE)(`${title} (PostgreSQL)`, () => define(usePostgresStores()));
+}
