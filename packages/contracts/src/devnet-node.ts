@@ -338,8 +338,9 @@ export class DevnetNode {
       if (stateFile !== null && modified !== this.lastCopied && (await keepGoodState(stateFile))) this.lastCopied = modified;
       if (this.supervisor !== null && compactEveryBlocks !== undefined) await this.compactIfDue(compactEveryBlocks);
       if ((statSync(this.logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_LIMIT_BYTES) truncateSync(this.logFile, 0);
-    } catch {
-      // the next round tries again
+    } catch (error) {
+      // Said, not swallowed: a round that keeps failing would keep the node from being compacted.
+      this.options.log?.warn({ err: error, rpcUrl: this.rpcUrl }, 'tending the devnet node failed; the next round tries again');
     } finally {
       this.tending = false;
     }

@@ -45,16 +45,35 @@ export function databaseUrl(database: string): string {
   return url.toString();
 }
 
+export interface TestDatabase {
+  readonly name: () => string;
+  readonly url: () => string;
+}
+
+export interface TestDatabaseOptions {
+  /** A database to copy (CREATE DATABASE ... TEMPLATE) instead of starting empty. */
+  readonly template?: TestDatabase;
+  /** Runs once the database is created (to migrate a template). */
+  readonly prepare?: (url: string) => Promise<void>;
+}
+
 /**
- * An empty database of its own for each test (`each`) or for the whole file (`all`), created on the
- * test server before and dropped after. Call inside a describe that is skipped without PostgreSQL.
+ * A database of its own for each test (`each`) or for the whole file (`all`), created on the test
+ * server before and dropped after: empty, or a copy of a template. Call inside a describe that is
+ * skipped without PostgreSQL.
  */
-export function usePostgresDatabase(scope: 'each' | 'all', label: string): { readonly url: () => string } {
+export function usePostgresDatabase(scope: 'each' | 'all', label: string, options: TestDatabaseOptions = {}): TestDatabase {
   const admin = postgres(POSTGRES_TEST_URL, { max: 1, onnotice: () => {} });
   let current: string | null = null;
+  const name = (): string => {
+    if (current === null) throw new Error('the test database exists inside the tests only');
+    return current;
+  };
   const create = async () => {
     current = `dex_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
-    await admin.unsafe(`CREATE DATABASE ${current}`);
+    const template = options.template === undefined ? '' : ` TEMPLATE ${options.template.name()}`;
+    await admin.unsafe(`CREATE DATABASE ${current}${template}`);
+    await options.prepare?.(databaseUrl(current));
   };
   const drop = async () => {
     if (current !== null) await admin.unsafe(`DROP DATABASE IF EXISTS ${current} WITH (FORCE)`);
@@ -70,12 +89,12 @@ export function usePostgresDatabase(scope: 'each' | 'all', label: string): { rea
     await drop();
     await admin.end({ timeout: 5 });
   });
-  return {
-    url: () => {
-      if (current === null) throw new Error('the test database exists inside the tests only');
-      return databaseUrl(current);
-    },
-  };
+  return { name, url: () => databaseUrl(name()) };
+}
+
+/** Migrates a database by opening the store on it once. */
+async function migrated(url: string): Promise<void> {
+  await (await openPostgresStore({ url })).close();
 }
 
 /**
@@ -83,38 +102,17 @@ export function usePostgresDatabase(scope: 'each' | 'all', label: string): { rea
  * after the test (and the template after the file).
  */
 function usePostgresStores(): EngineStores {
-  const run = `dex_store_test_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const admin = postgres(POSTGRES_TEST_URL, { max: 1, onnotice: () => {} });
+  const template = usePostgresDatabase('all', 'store_template', { prepare: migrated });
+  const database = usePostgresDatabase('each', 'store_test', { template });
   const opened: Store[] = [];
-  let current: string | null = null;
-  let count = 0;
-  beforeAll(async () => {
-    await admin.unsafe(`CREATE DATABASE ${run}`);
-    const template = await openPostgresStore({ url: databaseUrl(run) });
-    await template.close();
-  });
-  beforeEach(async () => {
-    current = `${run}_${++count}`;
-    await admin.unsafe(`CREATE DATABASE ${current} TEMPLATE ${run}`);
-  });
   afterEach(async () => {
     for (const store of opened.splice(0)) await store.close();
-    if (current !== null) await admin.unsafe(`DROP DATABASE IF EXISTS ${current} WITH (FORCE)`);
-    current = null;
   });
-  afterAll(async () => {
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${run} WITH (FORCE)`);
-    await admin.end({ timeout: 5 });
-  });
-  const database = (): string => {
-    if (current === null) throw new Error('stores are opened inside a test only');
-    return current;
-  };
   return {
     engine: 'postgres',
-    env: () => ({ DATABASE_URL: databaseUrl(database()) }),
+    env: () => ({ DATABASE_URL: database.url() }),
     async open() {
-      const store = await openPostgresStore({ url: databaseUrl(database()), maxConnections: 4 });
+      const store = await openPostgresStore({ url: database.url(), maxConnections: 4 });
       opened.push(store);
       return store;
     },

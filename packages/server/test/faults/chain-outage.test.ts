@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUY, SELL } from '@dex/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freezeProcess, thawProcess } from '../../src/test-support/frozen-process.js';
 import { fund } from '../../src/test-support/funded-trader.js';
 import { type Harness, RealTimeClock, type Reply, startHarness, Trader, until } from '../../src/test-support/harness.js';
 
@@ -17,7 +18,7 @@ let h: Harness | undefined;
 let stoppedNode: number | undefined;
 
 afterEach(async () => {
-  if (stoppedNode !== undefined) process.kill(stoppedNode, 'SIGCONT');
+  if (stoppedNode !== undefined) thawProcess(stoppedNode);
   stoppedNode = undefined;
   await h?.close();
   h = undefined;
@@ -61,8 +62,8 @@ describe('the chain node unreachable for 30 s', () => {
     expect((await taker.limit(1, BUY, 25_000, 10)).status).toBe('FILLED');
 
     const node = Number(readFileSync(join(host.config.dataDir, 'devnet-chain.pid'), 'utf8'));
-    process.kill(node, 'SIGSTOP');
     stoppedNode = node;
+    await freezeProcess(node);
     const stoppedAt = Date.now();
 
     // Logins, reads, matching: as usual, and promptly.
@@ -87,7 +88,7 @@ describe('the chain node unreachable for 30 s', () => {
     expect(depth.asks).toEqual([['0.25', '2']]);
 
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + OUTAGE_MS - Date.now())));
-    process.kill(node, 'SIGCONT');
+    thawProcess(node);
     stoppedNode = undefined;
 
     // After the outage: the cancellation becomes final and every trade settles.

@@ -22,11 +22,10 @@ const CONSTRAINTS: Readonly<Record<string, ConstraintKind>> = {
 /** A transaction the server gave up so that others could go on: run it again. */
 const RETRY_CODES = new Set(['40001', '40P01']);
 /**
- * A unique key a concurrent transaction took between our read and our insert: PostgreSQL reports
- * it as such when the read was of another table. Run again a few times; a key that is taken for
- * good stays refused.
+ * Runs of a transaction refused for a unique key: a concurrent transaction may have taken it
+ * between our read and our insert, which PostgreSQL reports as such when the read was of another
+ * table. A key that is taken for good stays refused.
  */
-const UNIQUE_VIOLATION = '23505';
 const UNIQUE_ATTEMPTS = 3;
 /** Out of disk or memory, or the server is shutting down or starting. */
 const UNAVAILABLE_CODES = new Set(['53100', '53200', '53300', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
@@ -190,7 +189,7 @@ export function postgresClient(options: PostgresClientOptions): SqlClient & { re
         const code = codeOf(error);
         const again =
           (code !== undefined && RETRY_CODES.has(code) && attempt < MAX_ATTEMPTS) ||
-          (code === UNIQUE_VIOLATION && attempt < UNIQUE_ATTEMPTS);
+          (code !== undefined && CONSTRAINTS[code] === 'unique' && attempt < UNIQUE_ATTEMPTS);
         if (!again) throw storeError(error);
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(attempt, 6)));
       }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freezeProcess, thawProcess } from '../../../test-support/frozen-process.js';
 import { type Harness, startHarness } from '../../../test-support/harness.js';
 
 describe('readiness without a chain', () => {
@@ -31,7 +32,7 @@ describe('readiness with the devnet chain', () => {
   it('answers 503 NOT_READY naming the chain while its node is frozen, stays live, and is ready again once it answers', async () => {
     expect((await h.app.inject({ url: '/ready' })).json()).toEqual({ status: 'ready', dependencies: ['store', 'chain'] });
     const node = Number(readFileSync(join(h.config.dataDir, 'devnet-chain.pid'), 'utf8'));
-    process.kill(node, 'SIGSTOP');
+    await freezeProcess(node);
     try {
       const started = Date.now();
       const frozen = await h.app.inject({ url: '/ready' });
@@ -40,7 +41,7 @@ describe('readiness with the devnet chain', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
       expect((await h.app.inject({ url: '/health' })).statusCode).toBe(200);
     } finally {
-      process.kill(node, 'SIGCONT');
+      thawProcess(node);
     }
     expect((await h.app.inject({ url: '/ready' })).statusCode).toBe(200);
   });
