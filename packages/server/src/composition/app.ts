@@ -29,6 +29,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
 import type { FundsReader } from '../ports/funds.js';
 import type { Metrics } from '../ports/metrics.js';
+import type { QuotaCounters } from '../ports/quota-counters.js';
+import type { RateBuckets } from '../ports/rate-buckets.js';
 import type { Store } from '../ports/store/ports.js';
 import type { WebAssets } from '../ports/web-assets.js';
 import type { Config } from './config.js';
@@ -61,6 +63,10 @@ export interface AppDeps {
   readonly queries: OrderQueries;
   /** Where the service's figures are counted; they are served on METRICS_PORT only. */
   readonly metrics: Metrics;
+  /** The data API's live request counts: this process's, or Redis's (REDIS_URL). */
+  readonly quotaCounters: QuotaCounters;
+  /** The order routes' token buckets (ORDER_RATE_LIMIT), this process's or Redis's; null: no limit. */
+  readonly rateBuckets: RateBuckets | null;
   /** The built market web page served at `/`; null: none. */
   readonly webAssets: WebAssets | null;
 }
@@ -109,7 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     cancelAfter: deps.cancelAfter,
     queries: deps.queries,
     clock,
-    rateLimit: config.orderRateLimit ?? { perIp: null, perAccount: null },
+    rateBuckets: deps.rateBuckets,
   });
   if (config.dataApi.port === null) await app.register(dataApi, { ...deps, prefix: config.dataApi.prefix });
   installStreams(app, {

@@ -28,6 +28,7 @@ describe('loadConfig defaults', () => {
       port: 3000,
       dataDir: '/srv/exchange/data',
       databaseUrl: null,
+      redis: null,
       network: 'devnet',
       openMarketData: true,
       logLevel: 'info',
@@ -328,6 +329,18 @@ describe('loadConfig trading settings', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://db/exchange' }, CWD).databaseUrl).toBe('postgresql://db/exchange');
     expect(configError({ DATABASE_URL: 'mysql://db/exchange' }).message).toMatch(/DATABASE_URL must be a postgres:\/\/ URL/);
     expect(configError({ DATABASE_URL: 'exchange' }).message).toContain('DATABASE_URL');
+  });
+
+  it('takes a redis:// REDIS_URL as it is with its key prefix, and refuses any other URL', () => {
+    expect(loadConfig({ REDIS_URL: 'redis://cache.internal:6379/2' }, CWD).redis).toEqual({
+      url: 'redis://cache.internal:6379/2',
+      keyPrefix: 'dex:devnet:',
+    });
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.internal', REDIS_KEY_PREFIX: 'blue:' }, CWD).redis).toEqual({
+      url: 'rediss://cache.internal',
+      keyPrefix: 'blue:',
+    });
+    expect(configError({ REDIS_URL: 'http://cache.internal' }).message).toMatch(/REDIS_URL must be a redis:\/\/ URL/);
   });
 
   it('drops trailing slashes of MIRROR_NODE_URL', () => {

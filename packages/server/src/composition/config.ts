@@ -21,6 +21,11 @@ export interface Config {
   readonly dataDir: string;
   /** DATABASE_URL: the store on this PostgreSQL database instead of the SQLite file in DATA_DIR. */
   readonly databaseUrl: string | null;
+  /**
+   * REDIS_URL: the data API's quota counters in this Redis, shared by every process that serves the
+   * store; REDIS_KEY_PREFIX (default `dex:<network>:`) keeps deployments that share a Redis apart.
+   */
+  readonly redis: { readonly url: string; readonly keyPrefix: string } | null;
   readonly network: Network;
   /** Public market data without a JWT (the July 2026 rollout); off: 401 and unmounted routes. */
   readonly openMarketData: boolean;
@@ -137,6 +142,11 @@ function urlOf(env: Env, name: string, protocols: readonly string[], kind: strin
   }
   if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must be ${kind}`);
   return raw;
+}
+
+function redisOf(env: Env, network: Network): Config['redis'] {
+  const url = urlOf(env, 'REDIS_URL', ['redis:', 'rediss:'], 'a redis:// URL');
+  return url === null ? null : { url, keyPrefix: text(env, 'REDIS_KEY_PREFIX', `dex:${network}:`) };
 }
 
 function httpUrl(env: Env, name: string): string | null {
@@ -310,6 +320,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
     databaseUrl: urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// URL'),
+    redis: redisOf(env, network),
     network,
     openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),

@@ -22,7 +22,6 @@ import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
 import { loadWebAssets } from '../adapters/web/load-web-assets.js';
 import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import { AccessTokens } from '../application/auth/access-tokens.js';
-import { ChallengeBook } from '../application/auth/challenge-book.js';
 import { AccountDirectory } from '../application/auth/trading-identity.js';
 import { WalletLogin } from '../application/auth/wallet-login.js';
 import { EngineHost } from '../application/engine/engine-host.js';
@@ -43,6 +42,7 @@ import type { Store } from '../ports/store/ports.js';
 import type { WebAssets } from '../ports/web-assets.js';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
+import { openSharedState } from './shared-state-choice.js';
 import { openWrittenStore } from './store-choice.js';
 
 /** Settlement on the chain: absent when CHAIN=off. */
@@ -245,9 +245,10 @@ function openDataDir(dataDir: string, logger: FastifyBaseLogger): void {
 }
 
 /** What `/ready` asks: the store, and the chain node when fills settle on one. */
-function dependenciesOf(store: Store, chain: ChainContext | null): Dependency[] {
+function dependenciesOf(store: Store, chain: ChainContext | null, others: readonly (Dependency | null)[]): Dependency[] {
   const storeAnswers: Dependency = { name: 'store', check: () => store.ping() };
-  if (chain === null) return [storeAnswers];
+  const more = others.filter((other) => other !== null);
+  if (chain === null) return [storeAnswers, ...more];
   // A raw request: the client's own block number is cached for seconds and would hide a dead node.
   const chainAnswers: Dependency = {
     name: 'chain',
@@ -255,7 +256,7 @@ function dependenciesOf(store: Store, chain: ChainContext | null): Dependency[] 
       await chain.public.request({ method: 'eth_blockNumber' }, { retryCount: 0 });
     },
   };
-  return [storeAnswers, chainAnswers];
+  return [storeAnswers, chainAnswers, ...more];
 }
 
 /** The built market web page, read into memory once; a missing build is logged, not fatal. */
@@ -265,6 +266,16 @@ function webPageOf(config: Config, logger: FastifyBaseLogger): WebAssets | null 
   if (assets === null)
     logger.info({ webRoot: config.webRoot }, 'no web page built there: `/` is not served (npm run build makes it)');
   return assets;
+}
+
+/** The EIP-712 domain orders are signed in: the reactor on the chain, or the configured address without one. */
+function signingDomainOf(config: Config, chain: ChainContext | null): Eip712Domain {
+  return {
+    name: config.signatureDomainName,
+    version: config.signatureDomainVersion,
+    chainId: config.chainId,
+    verifyingContract: (chain?.reactor.toLowerCase() ?? config.reactorAddress) as Eip712Domain['verifyingContract'],
+  };
 }
 
 /**
@@ -285,6 +296,8 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     if (config.seedDevnet && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
     const registry = new MarketRegistry(store);
     await registry.load();
+    const shared = await openSharedState(config, clock, logger);
+    closers.push(() => shared.close());
     const engines = new EngineHost(registry, metrics);
     const chain = await openSettlementChain(config, store, logger, closers);
     const deskEvents = new DeskEvents(logger);
@@ -297,12 +310,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
     const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
     closers.push(() => verifier.close());
 
-    const domain: Eip712Domain = {
-      name: config.signatureDomainName,
-      version: config.signatureDomainVersion,
-      chainId: config.chainId,
-      verifyingContract: (chain?.reactor.toLowerCase() ?? config.reactorAddress) as Eip712Domain['verifyingContract'],
-    };
+    const domain = signingDomainOf(config, chain);
     const hasher = new OrderHasher(domain, keccak256);
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
@@ -311,7 +319,6 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       chain === null
         ? null
         : await startSettlement(config, chain, { store, registry, fees, desk, deskEvents, clock, logger, metrics }, closers);
-    const challenges = new ChallengeBook({ ttlMs: config.challengeTtlSeconds * 1000, perAccount: 5, total: 100_000 });
 
     const cancelAfter = await CancelAfterSwitches.open(store, desk, clock, logger);
     // A switch whose time passed while the service was down fires before the first request.
@@ -334,12 +341,14 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       directory,
       fees,
       funds,
-      login: new WalletLogin(challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
+      login: new WalletLogin(shared.challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
       builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
       intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, funds, metrics),
       queries: new OrderQueries(registry, store),
-      dependencies: dependenciesOf(store, chain),
+      dependencies: dependenciesOf(store, chain, [shared.dependency]),
       metrics,
+      quotaCounters: shared.quotaCounters,
+      rateBuckets: shared.rateBuckets,
       metricsExposition: prom,
       webAssets: webPageOf(config, logger),
       leaseLost: lease?.lost ?? new Promise<Error>(() => {}),

@@ -66,6 +66,7 @@ export const ERROR_CATALOGUE = {
     message: 'The request could not be stored (the store is out of reach or its disk is full); try again',
   },
   USAGE_UNAVAILABLE: { status: 503, message: 'The request could not be counted against the quota; try again' },
+  RATE_LIMIT_UNAVAILABLE: { status: 503, message: 'The request could not be checked against the rate limit; try again' },
   SHUTTING_DOWN: { status: 503, message: 'The service is shutting down' },
   NOT_READY: { status: 503, message: 'A dependency of the service does not answer' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -102,5 +103,18 @@ export class AppError extends Error {
     return this.index === undefined
       ? { error: this.message, code: this.code }
       : { error: this.message, code: this.code, index: this.index };
+  }
+}
+
+/**
+ * Awaits `work`; a failure that is not already an AppError becomes `code`, with it as the cause: a
+ * dependency out of reach answers 503 in the common body, not 500.
+ */
+export async function failingAs<T>(code: ErrorCode, work: T | Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(code, undefined, { cause: error });
   }
 }

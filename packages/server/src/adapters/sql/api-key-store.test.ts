@@ -65,7 +65,7 @@ describeEachEngine('API keys', (stores) => {
       expect(await store.apiKeys.changeStatus(2, ['ACTIVE'], 'REVOKED', NOW + 1)).toBeUndefined();
     });
 
-    it('adds request counts per key and month in one transaction and reads them back', async () => {
+    it('adds request counts per key and month in one transaction, answers the totals and reads them back', async () => {
       const first = await store.apiKeys.insert(key(), NOW);
       const second = await store.apiKeys.insert(key({ keyHash: 'd'.repeat(64) }), NOW);
       expect(await store.apiKeys.requests(first.id, NOVEMBER)).toBe(0);
@@ -73,8 +73,12 @@ describeEachEngine('API keys', (stores) => {
         { keyId: first.id, monthStart: NOVEMBER, requests: 3 },
         { keyId: second.id, monthStart: NOVEMBER, requests: 1 },
       ]);
-      await store.apiKeys.addRequests([
+      const totals = await store.apiKeys.addRequests([
         { keyId: first.id, monthStart: NOVEMBER, requests: 2 },
+        { keyId: first.id, monthStart: DECEMBER, requests: 7 },
+      ]);
+      expect(totals).toEqual([
+        { keyId: first.id, monthStart: NOVEMBER, requests: 5 },
         { keyId: first.id, monthStart: DECEMBER, requests: 7 },
       ]);
       expect(await store.apiKeys.requests(first.id, NOVEMBER)).toBe(5);

@@ -57,9 +57,10 @@ const statements = {
   setStatus: sql('UPDATE api_keys SET status = ?, updated_at = ? WHERE id = ?'),
   requests: sql<{ requests: number }>('SELECT requests FROM api_key_usage WHERE key_id = ? AND month_start = ?'),
   usage: sql<UsageRow>('SELECT * FROM api_key_usage WHERE key_id = ? ORDER BY month_start'),
-  add: sql(
+  add: sql<{ requests: number }>(
     `INSERT INTO api_key_usage (key_id, month_start, requests) VALUES (@keyId, @monthStart, @requests)
-     ON CONFLICT (key_id, month_start) DO UPDATE SET requests = api_key_usage.requests + excluded.requests`,
+     ON CONFLICT (key_id, month_start) DO UPDATE SET requests = api_key_usage.requests + excluded.requests
+     RETURNING requests`,
   ),
 };
 
@@ -156,16 +157,22 @@ class SqlApiKeyStore implements ApiKeyStore {
     return (await this.db.all(statements.usage, keyId)).map(toUsage);
   }
 
-  async addRequests(counts: readonly MonthlyUsage[]): Promise<void> {
-    if (counts.length === 0) return;
+  async addRequests(counts: readonly MonthlyUsage[]): Promise<MonthlyUsage[]> {
+    if (counts.length === 0) return [];
     // Counts are committed without waiting for the disk: a commit survives a process crash or
     // restart at once and reaches the disk with the next synced commit or checkpoint. Only an OS
     // crash or power cut could lose the latest ones, in the client's favour. Waiting for the disk
     // per commit group would cap the data API at a few thousand requests a second; orders and
     // trades keep their synced commits.
-    await this.db.relaxedTransaction(async (tx) => {
-      await Promise.all(counts.map((count) => tx.run(statements.add, { ...count })));
-    });
+    return this.db.relaxedTransaction((tx) =>
+      Promise.all(
+        counts.map(async (count) => {
+          const total = await tx.get(statements.add, { ...count });
+          if (total === undefined) throw new Error('an upsert of usage returned no row');
+          return { keyId: count.keyId, monthStart: count.monthStart, requests: total.requests };
+        }),
+      ),
+    );
   }
 }
 

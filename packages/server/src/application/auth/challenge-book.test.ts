@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CHALLENGE_ACCOUNTS, challengeRuns } from '../../test-support/challenge-runs.js';
 import { type Challenge, ChallengeBook, type ChallengeBookOptions } from './challenge-book.js';
 
 const TTL = 60_000;
@@ -157,29 +158,8 @@ describe('ChallengeBook', () => {
       }
     }
 
-    const ACCOUNTS = ['0.0.1', '0.0.2', '0.0.3', '0.0.4'];
-
-    const action = fc.oneof(
-      { weight: 5, arbitrary: fc.record({ kind: fc.constant('issue' as const), account: fc.nat(ACCOUNTS.length - 1) }) },
-      {
-        weight: 3,
-        arbitrary: fc.record({
-          kind: fc.constant('consume' as const),
-          pick: fc.nat(),
-          // Usually the owner answers; sometimes another account tries the nonce.
-          stranger: fc.option(fc.nat(ACCOUNTS.length - 1), { freq: 5 }),
-        }),
-      },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant('pending' as const), account: fc.nat(ACCOUNTS.length - 1) }) },
-      { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 6 }) }) },
-    );
-
-    const run = fc.record({
-      ttlMs: fc.integer({ min: 1, max: 12 }),
-      perAccount: fc.integer({ min: 1, max: 4 }),
-      total: fc.integer({ min: 1, max: 8 }),
-      actions: fc.array(action, { minLength: 1, maxLength: 120 }),
-    });
+    const ACCOUNTS = CHALLENGE_ACCOUNTS;
+    const run = challengeRuns(120);
 
     it('behaves like the model: single use, expiry, both caps, pending and an exact size throughout', () => {
       fc.assert(

@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { newLoginNonce } from '../../domain/accounts/login-nonce.js';
+import type { Challenge, LoginChallenges } from '../../ports/login-challenges.js';
 
-/** An outstanding login challenge: the exact text the wallet must sign. */
-export interface Challenge {
-  readonly nonce: string;
-  readonly message: string;
-  readonly expiresAt: number;
-}
+export type { Challenge } from '../../ports/login-challenges.js';
 
 export interface ChallengeBookOptions {
   /** How long a challenge can be answered. */
@@ -22,12 +18,12 @@ interface Entry {
 }
 
 /**
- * Login challenges, kept in memory: single-use (consumed by the verify that answers it) and
+ * Login challenges, kept in this process's memory: single-use (consumed by the verify that answers it) and
  * short-lived. Every challenge lives equally long, so issue order is expiry order: the global map
  * keeps that order, expired challenges are always at its front, and when the total bound is hit
  * the challenge that would expire first is the one evicted.
  */
-export class ChallengeBook {
+export class ChallengeBook implements LoginChallenges {
   private readonly byNonce = new Map<string, Entry>();
   private readonly byAccount = new Map<string, string[]>();
 
@@ -37,7 +33,7 @@ export class ChallengeBook {
   issue(account: string, now: number, compose: (nonce: string, expiresAt: number) => string): Challenge {
     this.dropExpired(now);
     const expiresAt = now + this.options.ttlMs;
-    const nonce = randomBytes(16).toString('base64url');
+    const nonce = newLoginNonce();
     const challenge = { nonce, message: compose(nonce, expiresAt), expiresAt };
     this.byNonce.set(nonce, { account, challenge });
     const nonces = this.byAccount.get(account) ?? [];

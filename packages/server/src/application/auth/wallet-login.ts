@@ -3,8 +3,8 @@ import type { Network } from '../../domain/network.js';
 import { verifyEd25519Strict } from '../../domain/signatures/ed25519.js';
 import { recoverPersonalSigner } from '../../domain/signatures/personal-sign.js';
 import type { Clock } from '../../ports/clock.js';
+import type { LoginChallenges } from '../../ports/login-challenges.js';
 import type { AccessTokens } from './access-tokens.js';
-import type { ChallengeBook } from './challenge-book.js';
 import type { AccountDirectory, TradingIdentity } from './trading-identity.js';
 
 /** Name the challenge message gives the service (also the JWT issuer's prefix). */
@@ -29,7 +29,7 @@ function signs(identity: TradingIdentity, message: string, signature: Uint8Array
  */
 export class WalletLogin {
   constructor(
-    private readonly challenges: ChallengeBook,
+    private readonly challenges: LoginChallenges,
     private readonly directory: AccountDirectory,
     private readonly tokens: AccessTokens,
     private readonly clock: Clock,
@@ -39,7 +39,7 @@ export class WalletLogin {
   async challenge(account: string): Promise<string> {
     if ((await this.directory.identify(account)) === undefined) throw new AppError('UNKNOWN_ACCOUNT');
     const now = this.clock.now();
-    return this.challenges.issue(account, now, (nonce, expiresAt) =>
+    const issued = await this.challenges.issue(account, now, (nonce, expiresAt) =>
       [
         `${SERVICE_NAME} asks you to sign in with account ${account}.`,
         'Signing proves you hold its key; it costs nothing and moves no funds.',
@@ -51,7 +51,8 @@ export class WalletLogin {
         `Issued At: ${new Date(now).toISOString()}`,
         `Expiration Time: ${new Date(expiresAt).toISOString()}`,
       ].join('\n'),
-    ).message;
+    );
+    return issued.message;
   }
 
   /** Exchanges a signature of one of the account's open challenges for an access token. */
@@ -65,8 +66,9 @@ export class WalletLogin {
     const answered =
       identity === undefined
         ? undefined
-        : this.challenges.pending(account, now).find((challenge) => signs(identity, challenge.message, signature));
-    if (answered === undefined || !this.challenges.consume(account, answered.nonce, now)) throw new AppError('LOGIN_FAILED');
+        : (await this.challenges.pending(account, now)).find((challenge) => signs(identity, challenge.message, signature));
+    if (answered === undefined || !(await this.challenges.consume(account, answered.nonce, now)))
+      throw new AppError('LOGIN_FAILED');
     return this.tokens.issue(account);
   }
 }

@@ -1,9 +1,11 @@
 import { monthOf, type UtcMonth } from '../../domain/data-api/utc-month.js';
-import { AppError } from '../../domain/errors.js';
+import { AppError, failingAs } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../../ports/store/api-key-ports.js';
+import type { CounterId, QuotaCounters } from '../../ports/quota-counters.js';
+import type { ApiKeyRecord, ApiKeyStore, MonthlyUsage } from '../../ports/store/api-key-ports.js';
 import { GroupCommit } from '../group-commit.js';
+import { LocalQuotaCounters } from './local-quota-counters.js';
 
 /** The quota figures of a key this month, as the four x-ratelimit headers carry them. */
 export interface QuotaFigures {
@@ -19,15 +21,8 @@ export interface QuotaVerdict extends QuotaFigures {
   readonly admitted: boolean;
 }
 
-/** Requests served to one key in one month: stored ones plus those of the commit group on its way. */
-interface MonthCount {
-  readonly keyId: number;
-  readonly monthStart: number;
-  served: number;
-}
-
-/** Increments waiting to be stored: requests admitted per count. */
-type Increments = Map<MonthCount, number>;
+/** Requests admitted per count and epoch, waiting to be stored. */
+type Increments = Map<string, { readonly id: CounterId; readonly epoch: string; requests: number }>;
 
 /**
  * Least time between two commits of counts. An idle meter commits once the event loop has had a
@@ -47,23 +42,20 @@ function figures(key: ApiKeyRecord, served: number, month: UtcMonth): QuotaFigur
 
 /**
  * Counts data API requests against the monthly quotas, exactly. The decision to admit a request and
- * its count happen together in one synchronous step on the event loop, so concurrent requests can
- * never both take the last unit of a quota. The counts are stored before any admitted request is
- * answered: requests admitted close together form a commit group, written in one transaction, so a
- * restart finds every answered request counted and none twice. Refused requests are not counted.
- *
- * One process owns the counters of a store; the scale-out deployment would count in Redis instead.
+ * its count happen together in one atomic step of the counters (this process's memory, or Redis
+ * shared by every gateway), so concurrent requests can never both take the last unit of a quota.
+ * The counts are stored before any admitted request is answered: requests admitted close together
+ * form a commit group, written in one transaction, so a restart finds every answered request
+ * counted and none twice. Refused requests are not counted.
  */
 export class QuotaMeter {
-  private readonly counts = new Map<string, MonthCount | Promise<MonthCount>>();
   private readonly commits: GroupCommit<Increments>;
-  /** The month the counts were last swept in. */
-  private sweptMonth = 0;
 
   constructor(
     private readonly store: ApiKeyStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly counters: QuotaCounters = new LocalQuotaCounters(),
   ) {
     this.commits = new GroupCommit<Increments>({
       open: () => new Map(),
@@ -75,69 +67,52 @@ export class QuotaMeter {
   /** Counts one request of an allowed key unless its quota is used up without overage; resolves once the count is stored. */
   async admit(key: ApiKeyRecord): Promise<QuotaVerdict> {
     const month = monthOf(this.clock.now());
-    const count = await this.countOf(key.id, month.start);
-    if (!key.overageAllowed && count.served >= key.monthlyQuota) return { admitted: false, ...figures(key, count.served, month) };
-    count.served += 1;
-    const verdict = { admitted: true, ...figures(key, count.served, month) };
-    await this.record(count);
+    const id = { keyId: key.id, monthStart: month.start };
+    const taken = await failingAs(
+      'USAGE_UNAVAILABLE',
+      this.counters.take(id, key.overageAllowed ? null : key.monthlyQuota, this.storedCount(id)),
+    );
+    const verdict = { admitted: taken.admitted, ...figures(key, taken.served, month) };
+    if (taken.admitted) await this.record(id, taken.epoch);
     return verdict;
   }
 
   /** This month's figures of a key without counting anything (for keys that are refused). */
   async peek(key: ApiKeyRecord): Promise<QuotaFigures> {
     const month = monthOf(this.clock.now());
-    return figures(key, (await this.countOf(key.id, month.start)).served, month);
+    const id = { keyId: key.id, monthStart: month.start };
+    return figures(key, await failingAs('USAGE_UNAVAILABLE', this.counters.served(id, this.storedCount(id))), month);
   }
 
-  private countOf(keyId: number, monthStart: number): MonthCount | Promise<MonthCount> {
-    const id = `${keyId}:${monthStart}`;
-    const known = this.counts.get(id);
-    if (known !== undefined) return known;
-    // Requests arriving while the stored count loads share the one load, then count on the same object.
-    const loading = this.store.requests(keyId, monthStart).then(
-      (served) => {
-        const count = { keyId, monthStart, served };
-        this.counts.set(id, count);
-        return count;
-      },
-      (error: unknown) => {
-        this.counts.delete(id);
-        throw new AppError('USAGE_UNAVAILABLE', undefined, { cause: error });
-      },
-    );
-    this.counts.set(id, loading);
-    return loading;
+  private storedCount(id: CounterId): () => Promise<number> {
+    return () => this.store.requests(id.keyId, id.monthStart);
   }
 
-  private record(count: MonthCount): Promise<void> {
+  private record(id: CounterId, epoch: string): Promise<void> {
     const group = this.commits.current;
-    group.contents.set(count, (group.contents.get(count) ?? 0) + 1);
+    const name = `${id.keyId}:${id.monthStart}:${epoch}`;
+    const increment = group.contents.get(name);
+    if (increment === undefined) group.contents.set(name, { id, epoch, requests: 1 });
+    else increment.requests += 1;
     this.commits.schedule();
     return group.stored;
   }
 
   private async commit(added: Increments): Promise<void> {
-    const counts = [...added].map(([count, requests]) => ({ keyId: count.keyId, monthStart: count.monthStart, requests }));
+    const counts = [...added.values()].map(({ id, requests }) => ({ ...id, requests }));
+    let totals: readonly MonthlyUsage[];
     try {
-      await this.store.addRequests(counts);
+      totals = await this.store.addRequests(counts);
     } catch (error) {
       // Nobody hears that these requests were admitted, so they are not counted either.
-      for (const [count, requests] of added) count.served -= requests;
+      await Promise.allSettled([...added.values()].map(({ id, requests, epoch }) => this.counters.giveBack(id, requests, epoch)));
       this.logger.error({ err: error }, 'data API usage could not be stored');
       throw new AppError('USAGE_UNAVAILABLE', undefined, { cause: error });
-    } finally {
-      this.forgetPastMonths();
     }
-  }
-
-  /** Once a month has ended, drops its counts: what they held is stored. */
-  private forgetPastMonths(): void {
-    const current = monthOf(this.clock.now()).start;
-    if (current === this.sweptMonth) return;
-    this.sweptMonth = current;
-    for (const [id, count] of this.counts) {
-      const pending = count instanceof Promise || this.commits.current.contents.has(count);
-      if (!pending && count.monthStart < current) this.counts.delete(id);
-    }
+    // Stored: the answers may go. Counters that lost theirs meanwhile learn the totals (best effort:
+    // the next commit tells them again).
+    await this.counters
+      .atLeast(totals.map(({ keyId, monthStart, requests }) => ({ keyId, monthStart, served: requests })))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'the quota counters could not be raised to the stored totals'));
   }
 }

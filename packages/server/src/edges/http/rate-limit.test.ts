@@ -1,8 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LocalRateBuckets } from '../../application/rate-limits/local-rate-buckets.js';
 import { ManualClock } from '../../test-support/harness.js';
 import { installErrorHandling } from './error-handler.js';
-import { type RateLimitPolicy, rateLimitHook } from './rate-limit.js';
+import { bucketPolicies, type RateLimitPolicy, rateLimitHook } from './rate-limit.js';
 
 let app: FastifyInstance | undefined;
 
@@ -18,8 +19,7 @@ afterEach(async () => {
 async function limitedApp(policy: RateLimitPolicy, clock: ManualClock): Promise<FastifyInstance> {
   const instance = Fastify();
   installErrorHandling(instance);
-  const hook = rateLimitHook(policy, {
-    clock,
+  const hook = rateLimitHook(new LocalRateBuckets(bucketPolicies(policy), clock, 100_000), {
     account: (request) => {
       const account = request.headers['x-account'];
       return typeof account === 'string' ? account : undefined;

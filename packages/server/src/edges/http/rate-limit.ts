@@ -1,14 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../domain/errors.js';
-import type { Clock } from '../../ports/clock.js';
-import { TokenBucketLimiter } from './token-bucket.js';
+import { AppError, failingAs } from '../../domain/errors.js';
+import type { BucketKey, BucketPolicy, RateBuckets } from '../../ports/rate-buckets.js';
 
-export interface BucketPolicy {
-  /** The burst, in tokens. */
-  readonly capacity: number;
-  /** Tokens given back per second (a multiple of 0.001). */
-  readonly refillPerSecond: number;
-}
+export type { BucketPolicy } from '../../ports/rate-buckets.js';
 
 /** One bucket per client IP and one per account; null switches that dimension off. */
 export interface RateLimitPolicy {
@@ -16,10 +10,15 @@ export interface RateLimitPolicy {
   readonly perAccount: BucketPolicy | null;
 }
 
+/** The policy by dimension, as the buckets take it: `ip` and `account`, those switched on. */
+export function bucketPolicies(policy: RateLimitPolicy): Record<string, BucketPolicy> {
+  const policies: Record<string, BucketPolicy> = {};
+  if (policy.perIp !== null) policies.ip = policy.perIp;
+  if (policy.perAccount !== null) policies.account = policy.perAccount;
+  return policies;
+}
+
 export interface RateLimitOptions {
-  readonly clock: Clock;
-  /** The most buckets each dimension keeps (IPs and accounts are counted apart). Default 100 000. */
-  readonly maxKeys?: number;
   /**
    * Tokens a request costs; default 1 per request. A batch route charges its size (a save of 250
    * orders costs 250). A cost read from the body needs the hook at `preHandler`: at `onRequest` the
@@ -32,33 +31,16 @@ export interface RateLimitOptions {
 
 export type RateLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-const DEFAULT_MAX_KEYS = 100_000;
-
-interface Dimension {
-  readonly limiter: TokenBucketLimiter;
-  readonly key: (request: FastifyRequest) => string | undefined;
-}
-
 /**
  * A route hook that answers 429 `RATE_LIMITED` with `Retry-After` when the caller's IP or account
- * has run out of tokens. Every applicable bucket is checked before any is charged, so a request
- * one bucket refuses costs nothing from the others: an account at its limit does not drain the IP
- * it shares with others behind a NAT, and an IP at its limit does not drain the account. A refused
- * request costs nothing at all, so a client that waits `Retry-After` is served.
+ * has run out of tokens in `buckets` (null: no limit). Every applicable bucket is checked before
+ * any is charged, so a request one bucket refuses costs nothing from the others: an account at its
+ * limit does not drain the IP it shares with others behind a NAT, and an IP at its limit does not
+ * drain the account. A refused request costs nothing at all, so a client that waits `Retry-After`
+ * is served.
  */
-export function rateLimitHook(policy: RateLimitPolicy, options: RateLimitOptions): RateLimitHook {
-  const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
-  const dimensions: Dimension[] = [];
-  if (policy.perIp !== null) {
-    const limiter = new TokenBucketLimiter({ ...policy.perIp, maxKeys, clock: options.clock });
-    // request.ip already honours the app's trustProxy setting.
-    dimensions.push({ limiter, key: (request) => request.ip });
-  }
-  if (policy.perAccount !== null) {
-    const limiter = new TokenBucketLimiter({ ...policy.perAccount, maxKeys, clock: options.clock });
-    dimensions.push({ limiter, key: options.account });
-  }
-  if (dimensions.length === 0) {
+export function rateLimitHook(buckets: RateBuckets | null, options: RateLimitOptions): RateLimitHook {
+  if (buckets === null) {
     return async () => {
       // No limit configured: nothing to check.
     };
@@ -67,16 +49,11 @@ export function rateLimitHook(policy: RateLimitPolicy, options: RateLimitOptions
 
   return async (request, reply) => {
     const charge = cost(request);
-    const due: { limiter: TokenBucketLimiter; key: string }[] = [];
-    for (const dimension of dimensions) {
-      const key = dimension.key(request);
-      if (key !== undefined) due.push({ limiter: dimension.limiter, key });
-    }
-    let waitMs = 0;
-    for (const { limiter, key } of due) {
-      const verdict = limiter.peek(key, charge);
-      if (!verdict.allowed) waitMs = Math.max(waitMs, verdict.retryAfterMs);
-    }
+    // request.ip already honours the app's trustProxy setting.
+    const due: BucketKey[] = [{ dimension: 'ip', key: request.ip }];
+    const account = options.account(request);
+    if (account !== undefined) due.push({ dimension: 'account', key: account });
+    const waitMs = await failingAs('RATE_LIMIT_UNAVAILABLE', buckets.take(due, charge));
     if (waitMs === Number.POSITIVE_INFINITY) {
       // No wait helps, so no Retry-After: the batch must be split.
       throw new AppError('RATE_LIMITED', `Too many requests: a request costing ${charge} is more than the limit allows at once`);
@@ -86,7 +63,5 @@ export function rateLimitHook(policy: RateLimitPolicy, options: RateLimitOptions
       reply.header('retry-after', String(seconds));
       throw new AppError('RATE_LIMITED', `Too many requests: retry in ${seconds} s`);
     }
-    // Nothing runs between the checks and the takes (no await), so every take succeeds.
-    for (const { limiter, key } of due) limiter.take(key, charge);
   };
 }

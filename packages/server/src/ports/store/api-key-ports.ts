@@ -45,6 +45,6 @@ export interface ApiKeyStore {
   requests(keyId: number, monthStart: number): Promise<number>;
   /** Every month a key was used in, oldest first. */
   usage(keyId: number): Promise<MonthlyUsage[]>;
-  /** Adds request counts, all in one transaction. */
-  addRequests(counts: readonly MonthlyUsage[]): Promise<void>;
+  /** Adds request counts, all in one transaction; answers the totals they reached, in order. */
+  addRequests(counts: readonly MonthlyUsage[]): Promise<MonthlyUsage[]>;
 }

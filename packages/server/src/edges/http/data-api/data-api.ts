@@ -16,6 +16,7 @@ import type { MarketRegistry } from '../../../application/markets/market-registr
 import type { Network } from '../../../domain/network.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Metrics } from '../../../ports/metrics.js';
+import type { QuotaCounters } from '../../../ports/quota-counters.js';
 import type { Store } from '../../../ports/store/ports.js';
 import { answerNotFound } from '../error-handler.js';
 import { apiKeyAuth } from './api-key-gate.js';
@@ -33,6 +34,7 @@ export interface DataApiDeps {
   readonly clock: Clock;
   readonly logger: FastifyBaseLogger;
   readonly metrics: Metrics;
+  readonly quotaCounters: QuotaCounters;
 }
 
 /**
@@ -51,7 +53,8 @@ export async function dataApi(app: FastifyInstance, deps: DataApiDeps): Promise<
   app.addHook('onResponse', async (request, reply) => {
     metrics.dataApiRequest(request.routeOptions.url ?? 'unmatched', reply.statusCode);
   });
-  await app.register(keyedRoutes, { config, store, registry, clock, logger, metrics, ownRoot });
+  const { quotaCounters } = deps;
+  await app.register(keyedRoutes, { config, store, registry, clock, logger, metrics, quotaCounters, ownRoot });
 }
 
 /** Everything behind the key gate, in a context of its own so that the icon stays outside it. */
@@ -59,7 +62,7 @@ async function keyedRoutes(app: FastifyInstance, deps: DataApiDeps & { readonly 
   const { config, store, registry, clock, metrics } = deps;
   const { requireKeys, cacheMs, protocolTokenId } = config.dataApi;
   if (requireKeys) {
-    const meter = new QuotaMeter(store.apiKeys, clock, deps.logger);
+    const meter = new QuotaMeter(store.apiKeys, clock, deps.logger, deps.quotaCounters);
     app.addHook('onRequest', apiKeyAuth({ keys: store.apiKeys, meter, network: config.network, clock, metrics }));
   }
   const tokens = () => registry.tokens();

@@ -26,8 +26,9 @@ import { savedOrderOf } from '../../../application/orders/order-views.js';
 import type { TradingDesk } from '../../../application/orders/trading-desk.js';
 import { AppError } from '../../../domain/errors.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { RateBuckets } from '../../../ports/rate-buckets.js';
 import { requirePrincipal } from '../access.js';
-import { type RateLimitPolicy, rateLimitHook } from '../rate-limit.js';
+import { rateLimitHook } from '../rate-limit.js';
 import { errorResponses } from '../schemas.js';
 import type { TypedApp } from '../typed-app.js';
 
@@ -42,7 +43,8 @@ export interface OrderRoutesOptions {
   readonly desk: TradingDesk;
   readonly cancelAfter: CancelAfterSwitches;
   readonly queries: OrderQueries;
-  readonly rateLimit: RateLimitPolicy;
+  /** The token buckets of the order routes, per IP and per account; null: no limit. */
+  readonly rateBuckets: RateBuckets | null;
   readonly clock: Clock;
 }
 
@@ -64,10 +66,7 @@ export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutes
   app.addHook('onRequest', async (request) => {
     principals.set(request, await requirePrincipal(request, options.tokens));
   });
-  app.addHook(
-    'preHandler',
-    rateLimitHook(options.rateLimit, { clock: options.clock, account: (request) => principals.get(request)?.account }),
-  );
+  app.addHook('preHandler', rateLimitHook(options.rateBuckets, { account: (request) => principals.get(request)?.account }));
   const accountOf = (request: FastifyRequest): string => {
     const principal = principals.get(request);
     if (principal === undefined) throw new AppError('MISSING_AUTHORIZATION');

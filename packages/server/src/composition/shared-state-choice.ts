@@ -1,0 +1,69 @@
+import { closeRedis, openRedis } from '../adapters/redis/redis-connection.js';
+import { RedisLoginChallenges } from '../adapters/redis/redis-login-challenges.js';
+import { RedisQuotaCounters } from '../adapters/redis/redis-quota-counters.js';
+import { RedisRateBuckets } from '../adapters/redis/redis-rate-buckets.js';
+import { ChallengeBook } from '../application/auth/challenge-book.js';
+import { LocalQuotaCounters } from '../application/data-api/local-quota-counters.js';
+import { LocalRateBuckets } from '../application/rate-limits/local-rate-buckets.js';
+import { bucketPolicies } from '../edges/http/rate-limit.js';
+import type { Clock } from '../ports/clock.js';
+import type { Dependency } from '../ports/dependency.js';
+import type { Logger } from '../ports/logger.js';
+import type { LoginChallenges } from '../ports/login-challenges.js';
+import type { QuotaCounters } from '../ports/quota-counters.js';
+import type { RateBuckets } from '../ports/rate-buckets.js';
+import type { Config } from './config.js';
+
+/** What the processes serving one store must share to answer alike: kept in this one, or in Redis. */
+export interface SharedState {
+  readonly quotaCounters: QuotaCounters;
+  readonly challenges: LoginChallenges;
+  /** The order routes' token buckets; null when ORDER_RATE_LIMIT is off. */
+  readonly rateBuckets: RateBuckets | null;
+  /** Redis, for `/ready` to ask; null when the state lives in this process. */
+  readonly dependency: Dependency | null;
+  close(): Promise<void>;
+}
+
+/** Challenges open per account, and in all: bounds memory against floods of challenge requests. */
+const CHALLENGES_PER_ACCOUNT = 5;
+const CHALLENGES_IN_ALL = 100_000;
+/** Buckets each dimension of the in-process rate limit keeps (IPs and accounts apart). */
+const LOCAL_BUCKETS = 100_000;
+
+/** The shared state the configuration names: in Redis at REDIS_URL, else in this process's memory. */
+export async function openSharedState(
+  config: Pick<Config, 'redis' | 'challengeTtlSeconds' | 'orderRateLimit'>,
+  clock: Clock,
+  logger: Logger,
+): Promise<SharedState> {
+  const challengeOptions = {
+    ttlMs: config.challengeTtlSeconds * 1000,
+    perAccount: CHALLENGES_PER_ACCOUNT,
+    total: CHALLENGES_IN_ALL,
+  };
+  const policies = config.orderRateLimit === null ? null : bucketPolicies(config.orderRateLimit);
+  if (config.redis === null) {
+    return {
+      quotaCounters: new LocalQuotaCounters(),
+      challenges: new ChallengeBook(challengeOptions),
+      rateBuckets: policies === null ? null : new LocalRateBuckets(policies, clock, LOCAL_BUCKETS),
+      dependency: null,
+      close: async () => {},
+    };
+  }
+  const { keyPrefix } = config.redis;
+  const redis = await openRedis(config.redis.url, logger);
+  return {
+    quotaCounters: new RedisQuotaCounters(redis, keyPrefix),
+    challenges: new RedisLoginChallenges(redis, keyPrefix, challengeOptions),
+    rateBuckets: policies === null ? null : new RedisRateBuckets(redis, keyPrefix, policies, clock),
+    dependency: {
+      name: 'redis',
+      check: async () => {
+        await redis.ping();
+      },
+    },
+    close: () => closeRedis(redis),
+  };
+}
