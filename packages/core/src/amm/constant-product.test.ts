@@ -18,7 +18,7 @@ describe('constant-product arithmetic', () => {
     expect(amountIn(0n, 100n, 10n)).toBeUndefined();
   });
 
-  it('asks the smallest input that buys the output', () => {
+  it('asks the smallest input that buys the output, one unit more when the price divides exactly, as the Solidity library does', () => {
     fc.assert(
       fc.property(
         fc.bigInt({ min: 1_000n, max: 10n ** 18n }),
@@ -27,11 +27,21 @@ describe('constant-product arithmetic', () => {
         (reserveIn, reserveOut, wantedSeed) => {
           const wanted = 1n + (wantedSeed % (reserveOut - 1n));
           const input = amountIn(wanted, reserveIn, reserveOut) as bigint;
-          expect(amountOut(input, reserveIn, reserveOut)).toBeGreaterThanOrEqual(wanted);
-          expect(amountOut(input - 1n, reserveIn, reserveOut)).toBeLessThan(wanted);
+          // AmmMath.amountIn (Uniswap's getAmountIn) is floor(n / d) + 1: one over the least when d divides n.
+          const exact = (reserveIn * wanted * 1000n) % ((reserveOut - wanted) * 997n) === 0n;
+          const least = exact ? input - 1n : input;
+          expect(amountOut(least, reserveIn, reserveOut)).toBeGreaterThanOrEqual(wanted);
+          expect(amountOut(least - 1n, reserveIn, reserveOut)).toBeLessThan(wanted);
         },
       ),
     );
+  });
+
+  it('answers one unit over the least input when the price divides exactly (a case the property test found)', () => {
+    const [reserveIn, reserveOut, wanted] = [178_923_020_307_544_676n, 1_000n, 872n];
+    const input = amountIn(wanted, reserveIn, reserveOut) as bigint;
+    expect(amountOut(input - 1n, reserveIn, reserveOut)).toBe(wanted);
+    expect(amountOut(input - 2n, reserveIn, reserveOut)).toBeLessThan(wanted);
   });
 
   it('never lets the product of the reserves fall', () => {

@@ -15,8 +15,10 @@ export function amountOut(amountIn: bigint, reserveIn: bigint, reserveOut: bigin
 }
 
 /**
- * The smallest input that buys `wanted` out of a pool; undefined when the pool cannot pay it (a
- * pool never gives up its whole reserve).
+ * The input that buys `wanted` out of a pool, as the Solidity library computes it: the smallest
+ * one, or one unit more when the price divides exactly (floor + 1, Uniswap's getAmountIn), so the
+ * engine's routing and the router's quotes agree to the unit. Undefined when the pool cannot pay
+ * it (a pool never gives up its whole reserve).
  */
 export function amountIn(wanted: bigint, reserveIn: bigint, reserveOut: bigint): bigint | undefined {
   if (wanted <= 0n || reserveIn <= 0n || wanted >= reserveOut) return undefined;
