@@ -16,7 +16,10 @@ export interface ServiceUnderAttack {
   readonly process: ServiceProcess;
   readonly url: string;
   readonly credentials: Credentials;
-  /** The logged-in wallet, placing real orders. */
+  /**
+   * A second logged-in wallet placing real orders for the stream tests. The generated requests
+   * never use it, so they cannot raise its nonce floor or cancel its orders first.
+   */
   readonly orders: OrderSession;
   /** Real, valid bodies by `METHOD /path`, for the generators to mutate. */
   readonly examples: Readonly<Record<string, unknown>>;
@@ -63,17 +66,19 @@ export async function startServiceUnderAttack(env: Record<string, string>): Prom
   const service = startServiceProcess(MAIN, env, HEAP_CAP_FLAGS);
   const url = await service.url;
   const account = privateKeyToAccount(generatePrivateKey());
-  const [jwt, apiKey] = await Promise.all([login(url, account), issueApiKey(service.dataDir)]);
-  const orders = new OrderSession(url, jwt, account);
-  const orderId = await orders.place(0);
+  const maker = privateKeyToAccount(generatePrivateKey());
+  const [jwt, makerJwt, apiKey] = await Promise.all([login(url, account), login(url, maker), issueApiKey(service.dataDir)]);
+  const prober = new OrderSession(url, jwt, account);
+  const orderId = await prober.place(0);
   const examples = {
     'POST /auth/challenge': { accountId: account.address.toLowerCase() },
     'POST /orders/build': { orderRequests: [sellRequest(1)] },
-    'POST /orders/save': { items: [await orders.signedItem(2)] },
+    'POST /orders/save': { items: [await prober.signedItem(2)] },
     'POST /cancel': { orderIds: [orderId] },
     'POST /cancel/all': { nonceFloor: '0' },
     'POST /cancel/after': { timeoutSeconds: 0 },
   };
+  const orders = new OrderSession(url, makerJwt, maker);
   return { process: service, url, credentials: { jwt, apiKey }, orders, examples };
 }
 

@@ -27,6 +27,7 @@ export const ERROR_CATALOGUE = {
   INVALID_SIGNATURE: { status: 400, message: 'The signature does not verify for this order and account' },
   NONCE_NOT_ISSUED: { status: 400, message: 'The nonce was not issued to this account by /orders/build, or is already used' },
   NONCE_BELOW_FLOOR: { status: 400, message: "The nonce is below the account's nonce floor" },
+  NONCES_EXHAUSTED: { status: 400, message: "The account's nonce floor leaves no uint256 nonce to issue" },
   INVALID_OCO_LINK: { status: 400, message: 'OCO links must pair two LIMIT orders of the same book in this batch' },
   INVALID_TIME_RANGE: { status: 400, message: 'from and to must be unix seconds with from <= to' },
   INVALID_INTERVAL: { status: 400, message: 'interval is not one this route offers' },

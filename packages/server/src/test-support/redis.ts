@@ -20,6 +20,11 @@ async function redisAnswers(): Promise<boolean> {
 export const REDIS_AVAILABLE = await redisAnswers();
 if (!REDIS_AVAILABLE) console.warn(`NOTICE: no Redis at ${REDIS_TEST_URL}; the Redis runs are skipped (set TEST_REDIS_URL)`);
 
+/** A key prefix of a test's own, so that tests (and runs) sharing the server never meet. */
+export function testKeyPrefix(): string {
+  return `test:${randomUUID()}:`;
+}
+
 /** Deletes every key under `prefix` on the test server. */
 export async function forgetKeys(prefix: string, connection?: Redis): Promise<void> {
   const redis = connection ?? (await openRedis(REDIS_TEST_URL, createLogger('silent')));
@@ -47,7 +52,7 @@ export function useTestRedis(): TestRedis {
   const forget = (): Promise<void> => forgetKeys(prefix, redis);
   beforeEach(async () => {
     redis = await openRedis(REDIS_TEST_URL, createLogger('silent'));
-    prefix = `test:${randomUUID()}:`;
+    prefix = testKeyPrefix();
   });
   afterEach(async () => {
     if (redis === undefined) return;

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectStorageRefusal } from '../../src/test-support/fault-replies.js';
 import { dataGet, issueApiKey, startHarness, until } from '../../src/test-support/harness.js';
-import { forgetKeys, REDIS_AVAILABLE, REDIS_TEST_URL } from '../../src/test-support/redis.js';
+import { forgetKeys, REDIS_AVAILABLE, REDIS_TEST_URL, testKeyPrefix } from '../../src/test-support/redis.js';
 import { startTcpProxy } from '../../src/test-support/tcp-proxy.js';
 
 /**
@@ -18,7 +17,7 @@ describe.skipIf(!REDIS_AVAILABLE)('a restart of Redis', () => {
     const target = new URL(REDIS_TEST_URL);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     target.host = `127.0.0.1:${proxy.port}`;
-    const prefix = `test:${randomUUID()}:`;
+    const prefix = testKeyPrefix();
     const h = await startHarness({ REDIS_URL: target.toString(), REDIS_KEY_PREFIX: prefix });
     try {
       expect((await h.app.inject({ url: '/ready' })).json()).toEqual({ status: 'ready', dependencies: ['store', 'redis'] });

@@ -1,3 +1,5 @@
+import { MAX_UINT256 } from '@dex/core';
+import { AppError } from '../../domain/errors.js';
 import type { NonceStore } from '../../ports/store/order-ports.js';
 import { type SqlClient, type SqlDialect, sql } from './sql-client.js';
 
@@ -7,10 +9,10 @@ function nonceStatements(dialect: SqlDialect) {
       'SELECT last_nonce, nonce_floor FROM trading_accounts WHERE account = ?',
     ),
     // Takes the account's row first (created if new): concurrent issuers of one account queue on it.
-    claim: sql<{ last_nonce: string }>(
+    claim: sql<{ last_nonce: string; nonce_floor: string }>(
       `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (?, '0', '0')
        ON CONFLICT (account) DO UPDATE SET last_nonce = trading_accounts.last_nonce
-       RETURNING last_nonce`,
+       RETURNING last_nonce, nonce_floor`,
     ),
     upsertLast: sql(
       `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, @last, '0')
@@ -26,6 +28,10 @@ function nonceStatements(dialect: SqlDialect) {
   };
 }
 
+function maxOf(...values: bigint[]): bigint {
+  return values.reduce((max, value) => (value > max ? value : max));
+}
+
 /** Nonces of /orders/build and each account's nonce floor. Nonces are uint256, kept as decimal text. */
 export function sqlNonceStore(db: SqlClient): NonceStore {
   const statements = nonceStatements(db.dialect);
@@ -33,8 +39,9 @@ export function sqlNonceStore(db: SqlClient): NonceStore {
   return {
     async issue(accountId, count, atLeast, expiresAt) {
       return db.transaction(async (tx) => {
-        const last = BigInt((await tx.get(statements.claim, accountId))?.last_nonce ?? '0');
-        const first = last >= atLeast ? last + 1n : atLeast;
+        const claimed = await tx.get(statements.claim, accountId);
+        const first = maxOf(BigInt(claimed?.last_nonce ?? '0') + 1n, atLeast, BigInt(claimed?.nonce_floor ?? '0'));
+        if (first + BigInt(count) - 1n > MAX_UINT256) throw new AppError('NONCES_EXHAUSTED');
         const issued = Array.from({ length: count }, (_, index) => first + BigInt(index));
         await Promise.all(issued.map((nonce) => tx.run(statements.insertNonce, accountId, nonce.toString(), expiresAt)));
         await tx.run(statements.upsertLast, { account: accountId, last: (first + BigInt(count) - 1n).toString() });

@@ -267,6 +267,64 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       });
     });
 
+    it('ends a market order the pool only partly took again as it ended: the rest cancelled, never FILLED short of its size', async () => {
+      desk.engines.pools.synced(1, reserves, 1n);
+      desk.engines.refreshPool(1);
+      const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
+      // 20 WHBAR at no less than 0.248: the pool takes about 10 before its price falls below that.
+      const candidate = limitCandidate('0.0.8', SELL, 24_800, 200, nonce, { useAmm: true });
+      const [order] = await desk.acceptance.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
+      const [swap] = await desk.store.settlements.pending(10);
+      if (order === undefined || swap === undefined) throw new Error('no swap');
+      const partial = await desk.store.orders.get(order.id);
+      expect(partial).toMatchObject({ status: 'CANCELED', reason: 'IMMEDIATE_OR_CANCEL' });
+      expect(partial?.filledSteps).toBeGreaterThan(0);
+      expect(partial?.filledSteps).toBeLessThan(200);
+
+      await desk.outcomes.unwindFills([refusedSwap(swap)]);
+      expect(await desk.store.orders.get(order.id)).toMatchObject({
+        status: 'CANCELED',
+        reason: 'IMMEDIATE_OR_CANCEL',
+        filledSteps: partial?.filledSteps,
+      });
+      const history = await desk.store.orders.history(order.id);
+      expect(history.map((event) => event.type)).toEqual([
+        'CREATED',
+        'PARTIAL_FILL',
+        'CANCELED',
+        'FILL_REVERTED',
+        'PARTIAL_FILL',
+        'CANCELED',
+      ]);
+    });
+
+    it("takes again only what the rest of a market buy's budget affords on a dearer pool, and cancels the rest", async () => {
+      desk.engines.pools.synced(1, reserves, 1n);
+      desk.engines.refreshPool(1);
+      const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
+      // 0.252 USDC for WHBAR at up to 0.30: 1 WHBAR (10 steps) from the pool at about 0.2508.
+      const candidate = limitCandidate('0.0.8', BUY, 30_000, 10, nonce, { useAmm: true, inputAmount: 252_000n });
+      const budget = { kind: 'budget', side: BUY, priceTicks: 30_000, budgetQuote: 252_000n } as const;
+      const [order] = await desk.acceptance.accept('0.0.8', [
+        { ...candidate, fields: { ...candidate.fields, type: 'MARKET' }, terms: budget },
+      ]);
+      const [swap] = await desk.store.settlements.pending(10);
+      if (order === undefined || swap === undefined) throw new Error('no swap');
+      expect(await desk.store.orders.get(order.id)).toMatchObject({ status: 'FILLED', filledSteps: 10 });
+
+      // The pool has risen to 0.26 meanwhile: the budget buys 9 steps.
+      desk.engines.pools.synced(1, { base: 400_000_000_000n, quote: 1_040_000_000n }, 2n);
+      desk.engines.refreshPool(1);
+      await desk.outcomes.unwindFills([refusedSwap(swap)]);
+      expect(await desk.store.orders.get(order.id)).toMatchObject({
+        status: 'CANCELED',
+        reason: 'IMMEDIATE_OR_CANCEL',
+        filledSteps: 9,
+      });
+      const history = await desk.store.orders.history(order.id);
+      expect(history.map((event) => event.type)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'PARTIAL_FILL', 'CANCELED']);
+    });
+
     it('ends the order with the smaller fill when nothing meets its limit any more', async () => {
       const { order, refused } = await marketSell();
       // The pool has fallen to 0.2 meanwhile, below the order's 0.248.

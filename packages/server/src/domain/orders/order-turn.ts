@@ -228,7 +228,8 @@ export class OrderTurn {
     order.filledSteps += amounts.steps;
     order.filledInput += order.side === BUY ? quote : base;
     order.filledOutput += order.side === BUY ? base : quote;
-    order.status = remaining === 0 ? 'FILLED' : 'PARTIALLY_FILLED';
+    const complete = order.filledSteps >= order.quantitySteps;
+    order.status = complete ? 'FILLED' : 'PARTIALLY_FILLED';
     this.touch(order);
     this.events.push({
       orderId: id,
@@ -237,14 +238,17 @@ export class OrderTurn {
       filledSteps: order.filledSteps,
       status: order.status,
       order,
-      type: remaining === 0 ? 'FILLED' : 'PARTIAL_FILL',
+      type: complete ? 'FILLED' : 'PARTIAL_FILL',
       timestamp: this.time,
       reason: null,
       fill: { tradeIndex, role },
     });
     // One side of an OCO pair trading cancels the other.
     this.cancelSibling(order);
-    if (remaining === 0) this.retire(order);
+    if (complete) this.retire(order);
+    // An engine order smaller than the rest of its order (a market order taking again what a
+    // refused swap gave back, no more than its budget affords) ends it as immediate-or-cancel.
+    else if (remaining === 0) this.finish(order, 'CANCELED', 'IMMEDIATE_OR_CANCEL');
   }
 
   private status(event: OrderEvent): void {

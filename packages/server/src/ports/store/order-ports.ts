@@ -42,8 +42,9 @@ export interface OrderStore {
 
 export interface NonceStore {
   /**
-   * Hands out `count` strictly increasing nonces for the account, each above both its last nonce
-   * and `atLeast`, remembered until `expiresAt` (unix ms).
+   * Hands out `count` strictly increasing nonces for the account, each above its last nonce and
+   * at least `atLeast` and its nonce floor (so a cancel/all never voids orders built after it),
+   * remembered until `expiresAt` (unix ms). Throws NONCES_EXHAUSTED past the uint256 range.
    */
   issue(account: string, count: number, atLeast: bigint, expiresAt: number): Promise<bigint[]>;
   /** The subset of `nonces` that were issued to the account and are not used by an order. */

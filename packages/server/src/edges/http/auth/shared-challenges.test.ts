@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../../test-support/harness.js';
-import { forgetKeys, REDIS_AVAILABLE, REDIS_TEST_URL } from '../../../test-support/redis.js';
+import { forgetKeys, REDIS_AVAILABLE, REDIS_TEST_URL, testKeyPrefix } from '../../../test-support/redis.js';
 
 /** Two gateways sharing login challenges through Redis (each on a store of its own: the challenges are all they share here). */
 describe.skipIf(!REDIS_AVAILABLE)('login challenges shared through Redis', () => {
-  const prefix = `test:${randomUUID()}:`;
+  const prefix = testKeyPrefix();
   let gateways: Harness[] = [];
 
   beforeEach(async () => {

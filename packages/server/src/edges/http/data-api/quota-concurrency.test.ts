@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, issueApiKey, startHarness } from '../../../test-support/harness.js';
-import { forgetKeys, REDIS_AVAILABLE, REDIS_TEST_URL } from '../../../test-support/redis.js';
+import { forgetKeys, REDIS_AVAILABLE, REDIS_TEST_URL, testKeyPrefix } from '../../../test-support/redis.js';
 
 const REQUESTS = 2_000;
 const QUOTA = 1_000;
@@ -72,7 +71,7 @@ const COUNTERS = [
   { counters: "the process's", env: () => ({}), skip: false },
   {
     counters: "Redis's",
-    env: () => ({ REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: `test:${randomUUID()}:` }),
+    env: () => ({ REDIS_URL: REDIS_TEST_URL, REDIS_KEY_PREFIX: testKeyPrefix() }),
     skip: !REDIS_AVAILABLE,
   },
 ];

@@ -1,4 +1,4 @@
-import { BUY, SELL } from '@dex/core';
+import { BUY, MAX_UINT256, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../../../application/orders/trading-desk.js';
 import { type Harness, startHarness, Trader } from '../../../test-support/harness.js';
@@ -122,6 +122,24 @@ describeEachEngine('the order lifecycle', (stores) => {
       expect(await statusOf(maker, lowId ?? 0)).toEqual({ status: 'CANCELED', reason: 'NONCE_FLOOR' });
       expect(await statusOf(maker, highId ?? 0)).toEqual({ status: 'ACTIVE', reason: null });
       expect((await maker.save([middle])).body).toMatchObject({ code: 'NONCE_BELOW_FLOOR' });
+    });
+
+    it('builds orders at or above a floor raised past every issued nonce, and they save', async () => {
+      // The floor of the real service's documented example: far above any nonce issued so far.
+      const floor = 100_000_000_000_000_000_000n;
+      await maker.request('POST', '/cancel/all', { nonceFloor: floor.toString() });
+      const built = await maker.build([maker.limitRequest(1, SELL, 25_000, 10), maker.limitRequest(1, SELL, 25_100, 10)]);
+      expect(built.map((order) => BigInt(order.info.nonce))).toEqual([floor, floor + 1n]);
+      expect((await maker.save(built)).status).toBe(200);
+    });
+
+    it('refuses to build with NONCES_EXHAUSTED once the floor leaves no uint256 nonce', async () => {
+      await maker.request('POST', '/cancel/all', { nonceFloor: MAX_UINT256.toString() });
+      const request = maker.limitRequest(1, SELL, 25_000, 10);
+      expect((await maker.request('POST', '/orders/build', { orderRequests: [request] })).status).toBe(200);
+      const reply = await maker.request('POST', '/orders/build', { orderRequests: [request, request] });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ code: 'NONCES_EXHAUSTED' });
     });
 
     it('never lowers the floor', async () => {
