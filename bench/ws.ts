@@ -11,7 +11,10 @@
  * Printed: depth diffs published and messages delivered per second, the latency from the engine
  * turn that made a change (the diff's timestamp, server clock) to its receipt by a client (this
  * process's clock, the same machine), the server's memory, and whether every client's book equals
- * GET /depth at the end. Targets (issue 5, informational): >= 50,000 messages/s, p99 < 50 ms.
+ * GET /depth at the end. Then, the service stopped, the same clients follow a bare `ws` broadcast
+ * server sending frames of the diffs' mean size as fast as the sockets drain: the baseline.
+ * Targets (issues 5 and 17, informational): >= 50,000 messages/s, p99 < 50 ms, and >= 0.8 of the
+ * baseline's messages/s.
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,7 +22,9 @@ import { BUY, SELL, type Side, type WireOrder } from '@dex/core';
 import type { ServerMessage } from '../packages/server/src/edges/ws/protocol.js';
 import { DepthFollower, fetchDepth } from '../packages/server/src/test-support/depth-follower.js';
 import { type Account, createAccounts, login, signDigest } from './support/accounts.js';
+import { type BareBroadcastFigures, measureBareBroadcast } from './support/bare-broadcast.js';
 import { HttpClient, snippet } from './support/http-client.js';
+import { LatencyRecorder } from './support/latency-recorder.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readMarket } from './support/market.js';
 import { ORDER_STREAM_OPTIONS, readAccounts, readCount, readProfileDir } from './support/options.js';
 import { millis, percentile, printTable, verdict, whole } from './support/report.js';
@@ -34,8 +39,12 @@ const JOINING_AT_ONCE = 25;
 const CATCH_UP_MS = 60_000;
 const MEMORY_SAMPLE_MS = 500;
 const MIB = 1024 * 1024;
+/** One diff in this many is measured for its size. */
+const SIZE_SAMPLE_EVERY = 100;
+/** Frames the baseline broadcasts: the service run's diffs per client, within these bounds. */
+const BASELINE_FRAMES = { least: 100, most: 5_000 } as const;
 
-const TARGETS = { messagesPerSecond: 50_000, p99Ms: 50 } as const;
+const TARGETS = { messagesPerSecond: 50_000, p99Ms: 50, ofBaseline: 0.8 } as const;
 
 interface BenchOptions {
   readonly clients: number;
@@ -153,27 +162,22 @@ async function saveAll(client: HttpClient, queue: readonly Batch[], inFlight: nu
 
 // ---- followers and measurements ------------------------------------------------------------------------------
 
-/** What every client records of the diffs it receives while the clock runs. */
-class Deliveries {
-  measuring = false;
-  count = 0;
-  lastReceipt = 0;
-  private latencies = new Float64Array(1 << 20);
+/** The diffs every client receives while the clock runs, and a sample of their sizes for the baseline's frames. */
+class Deliveries extends LatencyRecorder {
+  private sampledBytes = 0;
+  private samples = 0;
 
-  record(message: ServerMessage): void {
-    if (!this.measuring || message.type !== 'DEPTH_DIFF') return;
-    const now = Date.now();
-    if (this.count === this.latencies.length) {
-      const grown = new Float64Array(this.latencies.length * 2);
-      grown.set(this.latencies);
-      this.latencies = grown;
+  diff(message: ServerMessage): void {
+    if (message.type !== 'DEPTH_DIFF') return;
+    if (this.measuring && this.count % SIZE_SAMPLE_EVERY === 0) {
+      this.sampledBytes += Buffer.byteLength(JSON.stringify(message));
+      this.samples++;
     }
-    this.latencies[this.count++] = now - message.timestamp;
-    this.lastReceipt = now;
+    this.record(message.timestamp);
   }
 
-  sortedLatencies(): Float64Array {
-    return this.latencies.slice(0, this.count).sort();
+  meanBytes(): number {
+    return this.samples === 0 ? 0 : Math.round(this.sampledBytes / this.samples);
   }
 }
 
@@ -184,7 +188,7 @@ async function joinFollowers(server: ServerProcess, accounts: readonly Account[]
     const joining = Array.from({ length: Math.min(JOINING_AT_ONCE, count - start) }, async (_, index) => {
       const account = accounts[(start + index) % accounts.length] as Account;
       const follower = await DepthFollower.start(base, account.token, BOOK_ID, false);
-      follower.client.onMessage((message) => deliveries.record(message));
+      follower.client.onMessage((message) => deliveries.diff(message));
       return follower;
     });
     followers.push(...(await Promise.all(joining)));
@@ -277,20 +281,23 @@ function printHeader(options: BenchOptions): void {
 
 const mib = (bytes: number) => `${whole.format(bytes / MIB)} MiB`;
 
-async function main(): Promise<number> {
-  const options = readOptions(process.argv.slice(2));
-  printHeader(options);
-  const server = await startServerProcess({
-    name: 'ws',
-    env: {
-      VERIFY_WORKERS: '1',
-      WS_MAX_CONNECTIONS_PER_IP: String(options.clients + 10),
-      WS_MAX_CONNECTIONS: String(options.clients + 10),
-    },
-    cpuProfDir: options.cpuProfDir,
-  });
+/** What the service's run measured, for the table. */
+interface ServiceFigures {
+  readonly saved: number;
+  readonly ordersSeconds: number;
+  /** From the first save to the last diff received. */
+  readonly seconds: number;
+  readonly delivered: number;
+  readonly latencies: Float64Array;
+  readonly meanBytes: number;
+  readonly memory: { idle: MemoryFigures; connected: MemoryFigures; peak: MemoryFigures; end: MemoryFigures };
+  readonly equal: number;
+  readonly failures: readonly string[];
+}
+
+/** Connects the followers, saves every batch, checks the replicas: the service's figures. */
+async function measureService(server: ServerProcess, options: BenchOptions, followers: DepthFollower[]): Promise<ServiceFigures> {
   const client = new HttpClient(server.url, options.inFlight + 1);
-  const followers: DepthFollower[] = [];
   try {
     const accounts = await Promise.all((await createAccounts(server, options.accounts)).map((account) => login(client, account)));
     const market = await readMarket(client, BOOK_ID);
@@ -320,76 +327,125 @@ async function main(): Promise<number> {
       deliveries.measuring = false;
       peak = await peaks.stop();
     }
-    const { equal, failures } = check;
-    const end = await serverMemory(server);
+    return {
+      saved,
+      ordersSeconds: (savedAt - start) / 1000,
+      seconds: (deliveries.lastReceipt - start) / 1000,
+      delivered: deliveries.count,
+      latencies: deliveries.sortedLatencies(),
+      meanBytes: deliveries.meanBytes(),
+      memory: { idle, connected, peak, end: await serverMemory(server) },
+      ...check,
+    };
+  } finally {
+    client.close();
+  }
+}
 
-    const seconds = (deliveries.lastReceipt - start) / 1000;
-    const perClient = deliveries.count / options.clients;
-    const latencies = deliveries.sortedLatencies();
-    const rate = deliveries.count / seconds;
-    const p50 = percentile(latencies, 0.5);
-    const p99 = percentile(latencies, 0.99);
-    const max = latencies[latencies.length - 1] ?? Number.NaN;
-    const ordersSeconds = (savedAt - start) / 1000;
-
-    console.log('');
-    printTable(
-      ['measure', 'value', 'target', 'result'],
+function printFigures(options: BenchOptions, service: ServiceFigures, bare: BareBroadcastFigures): void {
+  const { seconds, latencies, memory } = service;
+  const perClient = service.delivered / options.clients;
+  const rate = service.delivered / seconds;
+  const p99 = percentile(latencies, 0.99);
+  const bareRate = bare.delivered / bare.seconds;
+  const ofBaseline = rate / bareRate;
+  const mibs = (pick: (figures: MemoryFigures) => number) =>
+    [memory.idle, memory.connected, memory.peak, memory.end].map((figures) => mib(pick(figures)));
+  console.log('');
+  printTable(
+    ['measure', 'value', 'target', 'result'],
+    [
       [
-        [
-          'orders saved',
-          `${whole.format(saved)} in ${ordersSeconds.toFixed(1)} s (${whole.format(saved / ordersSeconds)}/s)`,
-          '',
-          '',
-        ],
-        [
-          'diffs published on the book (per client)',
-          `${whole.format(perClient)} (${whole.format(perClient / seconds)}/s)`,
-          '',
-          '',
-        ],
-        ['messages delivered', whole.format(deliveries.count), '', ''],
-        [
-          'messages delivered per second',
-          whole.format(rate),
-          `>= ${whole.format(TARGETS.messagesPerSecond)}`,
-          verdict(rate >= TARGETS.messagesPerSecond),
-        ],
-        ['latency engine turn -> client, p50 ms', millis.format(p50), '', ''],
-        ['latency engine turn -> client, p99 ms', millis.format(p99), `< ${TARGETS.p99Ms}`, verdict(p99 < TARGETS.p99Ms)],
-        ['latency engine turn -> client, max ms', millis.format(max), '', ''],
-        [
-          'server RSS: idle / clients connected / peak / end',
-          `${mib(idle.rss)} / ${mib(connected.rss)} / ${mib(peak.rss)} / ${mib(end.rss)}`,
-          '',
-          '',
-        ],
-        [
-          'server heap used: idle / clients connected / peak',
-          `${mib(idle.heapUsed)} / ${mib(connected.heapUsed)} / ${mib(peak.heapUsed)}`,
-          '',
-          '',
-        ],
-        [
-          'client books equal to GET /depth at the end',
-          `${whole.format(equal)} / ${whole.format(options.clients)}`,
-          'all',
-          verdict(equal === options.clients),
-        ],
+        'orders saved',
+        `${whole.format(service.saved)} in ${service.ordersSeconds.toFixed(1)} s (${whole.format(service.saved / service.ordersSeconds)}/s)`,
+        '',
+        '',
       ],
-    );
-    console.log('');
-    console.log(
-      `the window runs from the first save to the last diff received (${seconds.toFixed(2)} s); diffs fold every change of ` +
-        'one commit group of the book; latency has millisecond resolution (both ends read Date.now())',
-    );
-    for (const failure of failures) console.log(`FAIL ${failure}`);
-    return failures.length === 0 && equal === options.clients ? 0 : 1;
+      ['diffs published on the book (per client)', `${whole.format(perClient)} (${whole.format(perClient / seconds)}/s)`, '', ''],
+      ['diff frame size, mean bytes', whole.format(service.meanBytes), '', ''],
+      ['messages delivered', whole.format(service.delivered), '', ''],
+      [
+        'messages delivered per second',
+        whole.format(rate),
+        `>= ${whole.format(TARGETS.messagesPerSecond)}`,
+        verdict(rate >= TARGETS.messagesPerSecond),
+      ],
+      ['latency engine turn -> client, p50 ms', millis.format(percentile(latencies, 0.5)), '', ''],
+      ['latency engine turn -> client, p99 ms', millis.format(p99), `< ${TARGETS.p99Ms}`, verdict(p99 < TARGETS.p99Ms)],
+      ['latency engine turn -> client, max ms', millis.format(latencies[latencies.length - 1] ?? Number.NaN), '', ''],
+      ['bare ws broadcast (baseline): messages per second', whole.format(bareRate), '', ''],
+      [
+        'bare ws broadcast (baseline): latency p50 / p99 ms',
+        `${millis.format(percentile(bare.latencies, 0.5))} / ${millis.format(percentile(bare.latencies, 0.99))}`,
+        '',
+        '',
+      ],
+      [
+        'messages per second against the baseline',
+        `${ofBaseline.toFixed(2)}x`,
+        `>= ${TARGETS.ofBaseline}x`,
+        verdict(ofBaseline >= TARGETS.ofBaseline),
+      ],
+      ['server RSS: idle / clients connected / peak / end', mibs((figures) => figures.rss).join(' / '), '', ''],
+      [
+        'server heap used: idle / clients connected / peak',
+        mibs((figures) => figures.heapUsed)
+          .slice(0, 3)
+          .join(' / '),
+        '',
+        '',
+      ],
+      [
+        'client books equal to GET /depth at the end',
+        `${whole.format(service.equal)} / ${whole.format(options.clients)}`,
+        'all',
+        verdict(service.equal === options.clients),
+      ],
+    ],
+  );
+  console.log('');
+  console.log(
+    `the window runs from the first save to the last diff received (${seconds.toFixed(2)} s); diffs fold every change of ` +
+      'one commit group of the book; latency has millisecond resolution (both ends read Date.now())',
+  );
+  console.log(
+    `baseline: a bare ws server in its own process broadcasts ${whole.format(bare.delivered / options.clients)} frames of ` +
+      `${whole.format(service.meanBytes)} bytes to the same ${whole.format(options.clients)} clients as fast as their sockets drain ` +
+      `(${bare.seconds.toFixed(2)} s), the service stopped; its clients parse each frame as JSON`,
+  );
+}
+
+async function main(): Promise<number> {
+  const options = readOptions(process.argv.slice(2));
+  printHeader(options);
+  const server = await startServerProcess({
+    name: 'ws',
+    env: {
+      VERIFY_WORKERS: '1',
+      WS_MAX_CONNECTIONS_PER_IP: String(options.clients + 10),
+      WS_MAX_CONNECTIONS: String(options.clients + 10),
+    },
+    cpuProfDir: options.cpuProfDir,
+  });
+  const followers: DepthFollower[] = [];
+  let service: ServiceFigures;
+  try {
+    service = await measureService(server, options, followers);
   } finally {
     await Promise.all(followers.map((follower) => follower.client.close()));
-    client.close();
     await stopServerProcess(server);
   }
+  const frames = Math.round(service.delivered / options.clients);
+  process.stderr.write(`  the bare ws baseline: ${whole.format(options.clients)} clients\n`);
+  const bare = await measureBareBroadcast({
+    clients: options.clients,
+    messages: Math.min(BASELINE_FRAMES.most, Math.max(BASELINE_FRAMES.least, frames)),
+    bytes: service.meanBytes,
+    timeLimitMs: options.timeLimitSeconds * 1000,
+  });
+  printFigures(options, service, bare);
+  for (const failure of service.failures) console.log(`FAIL ${failure}`);
+  return service.failures.length === 0 && service.equal === options.clients ? 0 : 1;
 }
 
 runBenchmark('bench:ws', main);
