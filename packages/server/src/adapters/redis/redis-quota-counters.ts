@@ -4,10 +4,12 @@ import { monthOf } from '../../domain/data-api/utc-month.js';
 import type { CounterId, CountTaken, QuotaCounters } from '../../ports/quota-counters.js';
 
 /**
- * Admission and count in one step, on whichever gateway: a count Redis does not hold answers
+ * Admission and count in one step, on whichever gateway, for `n` requests of one key at once: as
+ * many as the limit leaves room for are admitted and counted. A count Redis does not hold answers
  * "seed me" (-1) unless the caller brought the store's count to seed it with. The epoch key names
  * this life of Redis's counts; Redis here keeps nothing on disk, so a restart loses both together.
- * KEYS: count, epoch. ARGV: limit (-1: none), seed ('' for none), expiry (unix ms), a new epoch.
+ * KEYS: count, epoch. ARGV: limit (-1: none), seed ('' for none), expiry (unix ms), a new epoch, n.
+ * Answers: admitted (or -1), the count after them, the epoch.
  */
 const TAKE = `
 local epoch = redis.call('GET', KEYS[2])
@@ -23,8 +25,10 @@ if not served then
 end
 served = tonumber(served)
 local limit = tonumber(ARGV[1])
-if limit >= 0 and served >= limit then return {0, served, epoch} end
-return {1, redis.call('INCR', KEYS[1]), epoch}
+local admitted = tonumber(ARGV[5])
+if limit >= 0 then admitted = math.max(0, math.min(admitted, limit - served)) end
+if admitted > 0 then served = redis.call('INCRBY', KEYS[1], admitted) end
+return {admitted, served, epoch}
 `;
 
 /** Takes back requests counted in this epoch. KEYS: count, epoch. ARGV: requests, epoch. */
@@ -44,6 +48,16 @@ end
 return 0
 `;
 
+/** Takes of one count sent in one script call, at most. */
+const MAX_TAKES_PER_CALL = 1_000;
+
+interface TakeQueue {
+  readonly id: CounterId;
+  readonly limit: number | null;
+  readonly stored: () => Promise<number>;
+  readonly waiting: { resolve: (taken: CountTaken) => void; reject: (error: unknown) => void }[];
+}
+
 /** How long a month's count outlives the month: requests answered at its last instant still find it. */
 const KEPT_AFTER_MONTH_MS = 7 * 24 * 3_600_000;
 
@@ -55,6 +69,7 @@ interface Scripts {
     seed: string,
     expiresAt: number,
     fresh: string,
+    requests: number,
   ): Promise<[number, number, string]>;
   quotaGiveBack(count: string, epoch: string, requests: number, current: string): Promise<number>;
   quotaAtLeast(keyCount: number, ...keysAndTotals: (string | number)[]): Promise<number>;
@@ -67,6 +82,8 @@ interface Scripts {
  */
 export class RedisQuotaCounters implements QuotaCounters {
   private readonly scripts: Scripts;
+  /** Takes waiting for a script call, by count and limit. */
+  private readonly queues = new Map<string, TakeQueue>();
 
   constructor(
     private readonly redis: Redis,
@@ -79,12 +96,59 @@ export class RedisQuotaCounters implements QuotaCounters {
     this.scripts = redis as unknown as Scripts;
   }
 
-  async take(id: CounterId, limit: number | null, stored: () => Promise<number>): Promise<CountTaken> {
+  /**
+   * Takes of one count that arrive while a take of it is on its way to Redis wait, and go together
+   * in the next script call: one round trip for many requests under load, none added when idle.
+   */
+  take(id: CounterId, limit: number | null, stored: () => Promise<number>): Promise<CountTaken> {
+    const key = `${this.countKey(id)}:${limit ?? -1}`;
+    return new Promise((resolve, reject) => {
+      let queue = this.queues.get(key);
+      if (queue === undefined) {
+        queue = { id, limit, stored, waiting: [] };
+        this.queues.set(key, queue);
+        void this.drain(key, queue);
+      }
+      queue.waiting.push({ resolve, reject });
+    });
+  }
+
+  private async drain(key: string, queue: TakeQueue): Promise<void> {
+    // Let the caller's own take join the first call.
+    await Promise.resolve();
+    while (queue.waiting.length > 0) {
+      const waiting = queue.waiting.splice(0, MAX_TAKES_PER_CALL);
+      try {
+        const { admitted, served, epoch } = await this.takeMany(queue, waiting.length);
+        // The first `admitted` in arrival order are in, each with its own count.
+        waiting.forEach((waiter, index) =>
+          waiter.resolve(
+            index < admitted
+              ? { admitted: true, served: served - admitted + 1 + index, epoch }
+              : { admitted: false, served, epoch },
+          ),
+        );
+      } catch (error) {
+        for (const waiter of waiting) waiter.reject(error);
+      }
+    }
+    this.queues.delete(key);
+  }
+
+  private async takeMany(queue: TakeQueue, requests: number): Promise<{ admitted: number; served: number; epoch: string }> {
     const attempt = (seed: string) =>
-      this.scripts.quotaTake(this.countKey(id), this.epochKey, limit ?? -1, seed, expiryOf(id), randomUUID());
-    let [outcome, served, epoch] = await attempt('');
-    if (outcome === -1) [outcome, served, epoch] = await attempt(String(await stored()));
-    return { admitted: outcome === 1, served, epoch };
+      this.scripts.quotaTake(
+        this.countKey(queue.id),
+        this.epochKey,
+        queue.limit ?? -1,
+        seed,
+        expiryOf(queue.id),
+        randomUUID(),
+        requests,
+      );
+    let [admitted, served, epoch] = await attempt('');
+    if (admitted === -1) [admitted, served, epoch] = await attempt(String(await queue.stored()));
+    return { admitted, served, epoch };
   }
 
   async served(id: CounterId, stored: () => Promise<number>): Promise<number> {

@@ -118,6 +118,26 @@ describe.skipIf(!REDIS_AVAILABLE)('QuotaMeter on Redis, shared by gateways', () 
   const counters = () => new RedisQuotaCounters(redis.redis(), redis.prefix());
   meterContract(counters);
 
+  it('sends the takes of one key that arrive while a call is on its way together: fewer script calls than requests', async () => {
+    const connection = redis.redis() as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const meter = new QuotaMeter(store.apiKeys, clock, logger, counters());
+    const take = connection.quotaTake as (...args: unknown[]) => Promise<unknown>;
+    let calls = 0;
+    connection.quotaTake = (...args: unknown[]) => {
+      calls++;
+      return take.apply(connection, args);
+    };
+    const overage = await store.apiKeys.insert(
+      { keyHash: 'c'.repeat(64), name: 'burst', monthlyQuota: 10, overageAllowed: true, environment: 'devnet' },
+      clock.now(),
+    );
+    const verdicts = await Promise.all(Array.from({ length: 200 }, () => meter.admit(overage)));
+    expect(verdicts.every((verdict) => verdict.admitted)).toBe(true);
+    // Counts 1 to 200: the first 10 within the quota, the rest each its own additional one.
+    expect(new Set(verdicts.map((verdict) => verdict.additionalTotal)).size).toBe(191);
+    expect(calls).toBeLessThan(20);
+  });
+
   it('admits exactly the quota of 2,000 concurrent requests spread over two gateways, and stores each admitted one', async () => {
     const big = await store.apiKeys.insert(
       { keyHash: 'a'.repeat(64), name: 'big', monthlyQuota: 1_500, overageAllowed: false, environment: 'devnet' },
