@@ -121,13 +121,13 @@ export class RedisQuotaCounters implements QuotaCounters {
       try {
         const { admitted, served, epoch } = await this.takeMany(queue, waiting.length);
         // The first `admitted` in arrival order are in, each with its own count.
-        waiting.forEach((waiter, index) =>
+        for (const [index, waiter] of waiting.entries()) {
           waiter.resolve(
             index < admitted
               ? { admitted: true, served: served - admitted + 1 + index, epoch }
               : { admitted: false, served, epoch },
-          ),
-        );
+          );
+        }
       } catch (error) {
         for (const waiter of waiting) waiter.reject(error);
       }
