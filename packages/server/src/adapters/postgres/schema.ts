@@ -358,4 +358,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION raise_cache_version();
     `,
   },
+  {
+    version: 2,
+    name: 'command positions: the last command of its log each shard of books applied (SQLite version 12)',
+    sql: `
+      CREATE TABLE command_positions (
+        shard BIGINT PRIMARY KEY CHECK (shard >= 0),
+        seq BIGINT NOT NULL CHECK (seq >= 0)
+      );
+    `,
+  },
 ];

@@ -12,6 +12,7 @@ import type {
 import type { NewTrade } from '../../domain/orders/trade-records.js';
 import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
 import type { SqlCancellationStore } from './cancellation-store.js';
+import { advancePositions, commandPosition, commandPositionStatements } from './command-positions.js';
 import type { SqlSettlementStore } from './settlement-store.js';
 import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
 import type { SqlTradeStore } from './trade-store.js';
@@ -266,6 +267,7 @@ async function writeTurn(
 /** Orders, their history and the depth update id of each book. */
 class SqlOrderStore implements OrderStore {
   private readonly statements: OrderStatements;
+  private readonly positions: ReturnType<typeof commandPositionStatements>;
   /** The statements of `page`, one per filter shape (few: statuses and a book or not). */
   private readonly pageStatements = new Map<string, { count: SqlText<{ total: number }>; rows: SqlText<OrderRow> }>();
 
@@ -274,14 +276,20 @@ class SqlOrderStore implements OrderStore {
     private readonly partners: TurnPartners,
   ) {
     this.statements = orderStatements(db.dialect);
+    this.positions = commandPositionStatements(db.dialect);
   }
 
-  async commitTurns(turns: readonly TurnWrite[]): Promise<StoredTurnIds[]> {
+  async commitTurns(turns: readonly TurnWrite[], positions: ReadonlyMap<number, bigint> = new Map()): Promise<StoredTurnIds[]> {
     return this.db.transaction(async (tx) => {
       const stored: StoredTurnIds[] = [];
       for (const turn of turns) stored.push(await writeTurn(tx, this.statements, this.partners, turn));
+      await advancePositions(tx, this.positions, positions);
       return stored;
     });
+  }
+
+  commandPosition(shard: number): Promise<bigint> {
+    return commandPosition(this.db, this.positions, shard);
   }
 
   async openOrders(): Promise<OrderRecord[]> {

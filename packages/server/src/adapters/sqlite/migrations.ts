@@ -353,4 +353,14 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   FORGOTTEN_ORDERS_MIGRATION,
+  {
+    version: 12,
+    name: 'command positions: the last command of its log each shard of books applied',
+    sql: `
+      CREATE TABLE command_positions (
+        shard INTEGER PRIMARY KEY CHECK (shard >= 0),
+        seq INTEGER NOT NULL CHECK (seq >= 0)
+      ) STRICT;
+    `,
+  },
 ];

@@ -44,6 +44,7 @@ describe('migrations', () => {
         { version: 9, name: 'pool fills: trades and settlements without a maker order, and the AMM opt-in of orders' },
         { version: 10, name: 'id floors: trade ids the chain used already (fill ids settled past a restored backup)' },
         { version: 11, name: 'expired orders forgotten by the reactor' },
+        { version: 12, name: 'command positions: the last command of its log each shard of books applied' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -55,6 +56,7 @@ describe('migrations', () => {
         'cancel_after_switches',
         'candles_5m',
         'chain_cursors',
+        'command_positions',
         'farm_events',
         'farm_program',
         'farm_stakes',

@@ -48,6 +48,47 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
       expect(await desk.store.orders.byHashes(accepted.flat().map((record) => record.orderHash))).toHaveLength(2);
     });
 
+    it('stores the position of the command a turn applied with that turn, and of a refused command too', async () => {
+      // A turn that raises a nonce floor, as a cancel/all command would.
+      const raiseFloor = async () => {
+        const turn = desk.books.turn(desk.clock.now());
+        turn.raiseNonceFloor('0.0.7', 5n);
+        desk.sequencer.stage(turn);
+      };
+      await desk.sequencer.run(raiseFloor, { shard: 2, seq: 7n });
+      expect(await desk.store.orders.commandPosition(2)).toBe(7n);
+      expect(await desk.store.nonces.floor('0.0.7')).toBe(5n);
+      const refused = desk.sequencer.run(
+        async () => {
+          throw new Error('refused');
+        },
+        { shard: 2, seq: 9n },
+      );
+      await expect(refused).rejects.toThrow('refused');
+      // Stored, though no turn wrote anything: the refusal was the command's answer.
+      await desk.sequencer.run(async () => undefined);
+      expect(await desk.store.orders.commandPosition(2)).toBe(9n);
+      expect(await desk.store.orders.commandPosition(3)).toBe(0n);
+    });
+
+    it('writes a command position in the transaction of its turns: a position that cannot be stored keeps the turns out too', async () => {
+      const raiseFloor = async () => {
+        const turn = desk.books.turn(desk.clock.now());
+        turn.raiseNonceFloor('0.0.7', 5n);
+        desk.sequencer.stage(turn);
+      };
+      const past = desk.sequencer.run(raiseFloor, { shard: 4, seq: 2n ** 60n });
+      await expect(past).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      expect(await desk.store.nonces.floor('0.0.7')).toBe(0n);
+      expect(await desk.store.orders.commandPosition(4)).toBe(0n);
+    });
+
+    it('never moves a stored position back', async () => {
+      await desk.sequencer.run(async () => undefined, { shard: 1, seq: 12n });
+      await desk.sequencer.run(async () => undefined, { shard: 1, seq: 5n });
+      expect(await desk.store.orders.commandPosition(1)).toBe(12n);
+    });
+
     it('refuses all further work while the store it failed on cannot be read to rebuild the books', async () => {
       // The turn reads nothing; its commit, after the store is gone, fails.
       const raised = desk.cancellations.cancelBelowFloor('0.0.7', 5n);

@@ -47,7 +47,7 @@ export class DeskSequencer {
   ) {
     this.commits = new GroupCommit<PendingWrites>({
       open: () => new PendingWrites(),
-      isEmpty: (group) => group.writes.length === 0,
+      isEmpty: (group) => group.isEmpty,
       store: (group) => this.commitGroup(group),
       // A commit runs between turns, never inside one.
       run: (commit) => {
@@ -69,9 +69,12 @@ export class DeskSequencer {
   /**
    * Runs a turn after the ones before it; a failed turn does not block the ones after it. The
    * group is stored once the event loop has had a turn of its own (so requests arriving together
-   * under load join it), or at once when it has grown large.
+   * under load join it), or at once when it has grown large. A turn that applies a command of a
+   * shard's log names its `position`: the group stores it with its turns, whether the work
+   * succeeded or was refused (a refusal is the command's answer too), so the command is never
+   * applied again.
    */
-  run<T>(work: () => Promise<T>): Promise<T> {
+  run<T>(work: () => Promise<T>, position?: { readonly shard: number; readonly seq: bigint }): Promise<T> {
     const ran = this.tail.then(async () => {
       if (this.memoryAhead) await this.repair();
       if (performance.now() < this.pausedUntil) throw new AppError('TRADING_UNAVAILABLE');
@@ -83,6 +86,7 @@ export class DeskSequencer {
         value = await work();
       } finally {
         group = this.commits.current;
+        if (position !== undefined) group.contents.advance(position.shard, position.seq);
         if (this.pending.size >= this.maxGroupOrders) await this.flush();
         else this.commits.schedule();
       }
@@ -127,7 +131,7 @@ export class DeskSequencer {
     if (this.memoryAhead) throw new AppError('TRADING_UNAVAILABLE');
     try {
       const started = performance.now();
-      const ids = await this.store.orders.commitTurns(group.writes);
+      const ids = await this.store.orders.commitTurns(group.writes, group.positions);
       this.metrics.storeCommit((performance.now() - started) / 1_000, group.writes.length);
       this.events.publish(() => group.committed(ids));
     } catch (error) {

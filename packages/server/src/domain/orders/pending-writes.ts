@@ -31,6 +31,8 @@ export class PendingWrites {
   private readonly byId = new Map<number, OrderRecord>();
   private readonly usedNonces = new Map<string, Set<bigint>>();
   private readonly floors = new Map<string, bigint>();
+  /** By shard, the position in its command log of the last command the group's turns applied. */
+  readonly positions = new Map<number, bigint>();
   private orderCount = 0;
 
   add(write: TurnWrite, publication: TurnPublication): void {
@@ -56,6 +58,16 @@ export class PendingWrites {
     }
     for (const [account, floor] of write.nonceFloors)
       if (floor > (this.floors.get(account) ?? 0n)) this.floors.set(account, floor);
+  }
+
+  /** A command of the shard's log was applied (or refused: that is its answer too) in this group. */
+  advance(shard: number, seq: bigint): void {
+    if (seq > (this.positions.get(shard) ?? 0n)) this.positions.set(shard, seq);
+  }
+
+  /** Nothing to store: no turn and no command position. */
+  get isEmpty(): boolean {
+    return this.writes.length === 0 && this.positions.size === 0;
   }
 
   /** Orders the group created, as of its latest turn. */

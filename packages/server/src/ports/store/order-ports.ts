@@ -23,8 +23,14 @@ export interface FeeOverride {
 }
 
 export interface OrderStore {
-  /** Stores the turns, in order, in one transaction; answers the ids of each turn's rows. */
-  commitTurns(turns: readonly TurnWrite[]): Promise<StoredTurnIds[]>;
+  /**
+   * Stores the turns, in order, in one transaction; answers the ids of each turn's rows. With
+   * them, the position in its shard's command log of the last command each shard applied
+   * (positions never go back).
+   */
+  commitTurns(turns: readonly TurnWrite[], positions?: ReadonlyMap<number, bigint>): Promise<StoredTurnIds[]>;
+  /** The position of the last command of its log the shard applied, 0 when none. */
+  commandPosition(shard: number): Promise<bigint>;
   /** Orders resting on a book (open and not waiting for a confirmed cancellation), oldest first. */
   openOrders(): Promise<OrderRecord[]>;
   /** Highest order id in use, 0 when none. */
