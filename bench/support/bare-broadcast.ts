@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import type { BareChildMessage, BareParentMessage } from './bare-broadcast-child.js';
 import { LatencyRecorder } from './latency-recorder.js';
+import { nextMessage } from './server-process.js';
 
 const CHILD_ENTRY = resolve(fileURLToPath(import.meta.url), '../bare-broadcast-child.ts');
 const JOINING_AT_ONCE = 25;
@@ -38,16 +39,7 @@ function connect(port: number, recorder: LatencyRecorder): Promise<WebSocket> {
 
 export async function measureBareBroadcast(run: BareBroadcastRun): Promise<BareBroadcastFigures> {
   const child = fork(CHILD_ENTRY, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = <T extends BareChildMessage['type']>(type: T) =>
-    new Promise<Extract<BareChildMessage, { type: T }>>((resolveMessage, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the bare broadcast server sent no ${type} in time`)), run.timeLimitMs);
-      child.on('message', (message: BareChildMessage) => {
-        if (message.type !== type) return;
-        clearTimeout(timer);
-        resolveMessage(message as Extract<BareChildMessage, { type: T }>);
-      });
-      child.once('exit', (code) => reject(new Error(`the bare broadcast server exited (${code})`)));
-    });
+  const next = <T extends BareChildMessage['type']>(type: T) => nextMessage<T, BareChildMessage>(child, type, run.timeLimitMs);
   const tell = (message: BareParentMessage) => child.send(message);
   const sockets: WebSocket[] = [];
   try {

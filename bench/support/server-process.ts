@@ -51,25 +51,29 @@ export interface ServerProcessOptions {
 /** Servers still running and their data folders: killed and removed if this process is interrupted. */
 const children = new Map<ChildProcess, string>();
 
-export function nextMessage<T extends ChildMessage['type']>(
+/**
+ * The next message of `type` from a child process (the benchmark server's, or another child's
+ * message union `M`); rejects when it reports `failed`, exits, or sends none within `timeoutMs`.
+ */
+export function nextMessage<T extends M['type'], M extends { type: string } = ChildMessage>(
   child: ChildProcess,
   type: T,
   timeoutMs: number,
-): Promise<Extract<ChildMessage, { type: T }>> {
+): Promise<Extract<M, { type: T }>> {
   return new Promise((resolve, reject) => {
-    const done = (error: Error | undefined, message?: Extract<ChildMessage, { type: T }>) => {
+    const done = (error: Error | undefined, message?: Extract<M, { type: T }>) => {
       clearTimeout(timer);
       child.off('message', onMessage);
       child.off('exit', onExit);
       if (error !== undefined || message === undefined) reject(error ?? new Error('no message'));
       else resolve(message);
     };
-    const onMessage = (message: ChildMessage) => {
-      if (message.type === type) done(undefined, message as Extract<ChildMessage, { type: T }>);
-      else if (message.type === 'failed') done(new Error(`server: ${message.message}`));
+    const onMessage = (message: M | ChildMessage) => {
+      if (message.type === type) done(undefined, message as Extract<M, { type: T }>);
+      else if (message.type === 'failed' && 'message' in message) done(new Error(`child: ${message.message}`));
     };
-    const onExit = (code: number | null, signal: string | null) => done(new Error(`server exited (${signal ?? code})`));
-    const timer = setTimeout(() => done(new Error(`server sent no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    const onExit = (code: number | null, signal: string | null) => done(new Error(`child exited (${signal ?? code})`));
+    const timer = setTimeout(() => done(new Error(`child sent no ${type} within ${timeoutMs} ms`)), timeoutMs);
     child.on('message', onMessage);
     child.on('exit', onExit);
   });
