@@ -61,6 +61,7 @@ export const ERROR_CATALOGUE = {
   INTERNAL: { status: 500, message: 'Internal server error' },
   ACCOUNT_LOOKUP_FAILED: { status: 503, message: 'The account registry did not answer; try again' },
   FUNDS_UNAVAILABLE: { status: 503, message: 'The balances could not be read from the chain; try again' },
+  ENGINE_UNAVAILABLE: { status: 503, message: 'The order book engine did not answer in time; try again' },
   TRADING_UNAVAILABLE: { status: 503, message: 'Trading is suspended after a storage failure' },
   STORAGE_UNAVAILABLE: {
     status: 503,

@@ -14,6 +14,7 @@ import { OrderAcceptance, type OrderCandidate } from '../application/orders/orde
 import { SettlementOutcomes } from '../application/orders/settlement-outcomes.js';
 import { createLogger } from '../composition/logging.js';
 import type { DeskCommit } from '../domain/orders/desk-commit.js';
+import { OrderIds } from '../domain/orders/order-ids.js';
 import type { Store } from '../ports/store/ports.js';
 import { DEVNET_ADDRESS, ManualClock, tempDataDir } from './harness.js';
 
@@ -45,6 +46,8 @@ export interface DeskPartsOptions {
   readonly confirmCancels?: boolean;
   /** The store to seed and use: a fresh SQLite file by default. */
   readonly openStore?: () => Promise<Store>;
+  /** The engine's shard among several writing one store: ids of its own residue. Default: the one engine. */
+  readonly shard?: { readonly index: number; readonly count: number };
 }
 
 export async function openDeskParts(options: DeskPartsOptions = {}): Promise<DeskParts> {
@@ -81,7 +84,8 @@ export async function openDeskParts(options: DeskPartsOptions = {}): Promise<Des
   });
   const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
   books.recover([], new Map());
-  const acceptance = new OrderAcceptance(books, checks, sequencer, clock, 0);
+  const shard = options.shard ?? { index: 0, count: 1 };
+  const acceptance = new OrderAcceptance(books, checks, sequencer, clock, new OrderIds(0, shard.index, shard.count));
   return {
     store,
     clock,

@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
-import type { TradingDesk } from './trading-desk.js';
+import type { OrderDesk } from './order-desk.js';
 
 /** The answer of `POST /cancel/after`, in the shape of Kraken's cancelAllOrdersAfter. */
 export type CancelAfterAnswer = CancelAfterResult;
@@ -24,13 +24,18 @@ export class CancelAfterSwitches {
 
   private constructor(
     private readonly store: Store,
-    private readonly desk: TradingDesk,
+    private readonly desk: Pick<OrderDesk, 'cancelBelowFloor'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
   /** Loads the stored switches; call {@link fireDue} to fire those whose time has passed. */
-  static async open(store: Store, desk: TradingDesk, clock: Clock, logger: Logger): Promise<CancelAfterSwitches> {
+  static async open(
+    store: Store,
+    desk: Pick<OrderDesk, 'cancelBelowFloor'>,
+    clock: Clock,
+    logger: Logger,
+  ): Promise<CancelAfterSwitches> {
     const switches = new CancelAfterSwitches(store, desk, clock, logger);
     for (const { account, triggerAt } of await store.cancelAfter.armed()) switches.armed.set(account, triggerAt);
     return switches;

@@ -4,7 +4,7 @@ import type { OrderTurn } from '../../domain/orders/order-turn.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store/ports.js';
 import { type DeskBooks, storedLiveOrder } from './desk-books.js';
-import type { DeskSequencer } from './desk-sequencer.js';
+import type { CommandPosition, DeskSequencer } from './desk-sequencer.js';
 
 export interface CancelOutcome {
   readonly accepted: number[];
@@ -35,8 +35,16 @@ export class CancellationRelay {
     private readonly options: CancellationOptions,
   ) {}
 
-  /** Takes the account's orders off their books at once; ids it does not own or that are done are skipped. */
-  cancel(account: string, orderIds: readonly number[], reason: CancelReason = 'USER'): Promise<CancelOutcome> {
+  /**
+   * Takes the account's orders off their books at once; ids it does not own or that are done are
+   * skipped. `position`: see {@link DeskSequencer.run}.
+   */
+  cancel(
+    account: string,
+    orderIds: readonly number[],
+    reason: CancelReason = 'USER',
+    position?: CommandPosition,
+  ): Promise<CancelOutcome> {
     return this.sequencer.run(async () => {
       const turn = this.books.turn(this.clock.now());
       const outcome: CancelOutcome = { accepted: [], skipped: [] };
@@ -54,11 +62,16 @@ export class CancellationRelay {
       }
       this.sequencer.stage(turn);
       return outcome;
-    });
+    }, position);
   }
 
-  /** Raises the account's nonce floor and cancels its open orders below it. */
-  cancelBelowFloor(account: string, floor: bigint, reason: CancelReason = 'NONCE_FLOOR'): Promise<number[]> {
+  /** Raises the account's nonce floor and cancels its open orders below it. `position`: see {@link DeskSequencer.run}. */
+  cancelBelowFloor(
+    account: string,
+    floor: bigint,
+    reason: CancelReason = 'NONCE_FLOOR',
+    position?: CommandPosition,
+  ): Promise<number[]> {
     return this.sequencer.run(async () => {
       const turn = this.books.turn(this.clock.now());
       turn.raiseNonceFloor(account, floor);
@@ -69,7 +82,31 @@ export class CancellationRelay {
       }
       this.sequencer.stage(turn);
       return canceled;
-    });
+    }, position);
+  }
+
+  /**
+   * Takes the account's open orders on `books` (null: every book) off their books at once, in one
+   * turn, so an order saved meanwhile is either taken too or was not open yet. Returns their ids.
+   */
+  cancelOpen(
+    account: string,
+    books: ReadonlySet<number> | null,
+    reason: CancelReason,
+    position?: CommandPosition,
+  ): Promise<number[]> {
+    return this.sequencer.run(async () => {
+      const turn = this.books.turn(this.clock.now());
+      const canceled: number[] = [];
+      for (const order of this.books.live.ofAccount(account).sort((a, b) => a.id - b.id)) {
+        // Ending one order may end its OCO partner: each is checked again as it is reached.
+        if ((books !== null && !books.has(order.bookId)) || this.books.live.get(order.id) === undefined) continue;
+        canceled.push(order.id);
+        this.requestCancel(turn, order, reason);
+      }
+      this.sequencer.stage(turn);
+      return canceled;
+    }, position);
   }
 
   /**

@@ -9,6 +9,12 @@ import type { Store } from '../../ports/store/ports.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeskEvents } from './desk-events.js';
 
+/** Where a turn's command stands in its shard's command log: stored with the turn's commit group. */
+export interface CommandPosition {
+  readonly shard: number;
+  readonly seq: bigint;
+}
+
 /** New orders after which a commit group is stored even while more turns wait. */
 export const MAX_GROUP_ORDERS = 2_000;
 
@@ -74,7 +80,7 @@ export class DeskSequencer {
    * succeeded or was refused (a refusal is the command's answer too), so the command is never
    * applied again.
    */
-  run<T>(work: () => Promise<T>, position?: { readonly shard: number; readonly seq: bigint }): Promise<T> {
+  run<T>(work: () => Promise<T>, position?: CommandPosition): Promise<T> {
     const ran = this.tail.then(async () => {
       if (this.memoryAhead) await this.repair();
       if (performance.now() < this.pausedUntil) throw new AppError('TRADING_UNAVAILABLE');

@@ -1,11 +1,12 @@
 import type { OrderTerms } from '@dex/core';
 import type { LiveOrder } from '../../domain/orders/live-orders.js';
+import type { OrderIds } from '../../domain/orders/order-ids.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { NewOrderFields, OrderTurn } from '../../domain/orders/order-turn.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Holding } from '../../ports/funds.js';
 import type { DeskBooks } from './desk-books.js';
-import type { DeskSequencer } from './desk-sequencer.js';
+import type { CommandPosition, DeskSequencer } from './desk-sequencer.js';
 import type { IntakeChecks, IntakeItem } from './intake-checks.js';
 
 /** A verified order ready for the book; the desk assigns its id. */
@@ -25,32 +26,30 @@ export interface OrderCandidate extends IntakeItem {
  * each new order its id and places the batch on its books in batch order.
  */
 export class OrderAcceptance {
-  private nextId: number;
-
   constructor(
     private readonly books: DeskBooks,
     private readonly checks: IntakeChecks,
     private readonly sequencer: DeskSequencer,
     private readonly clock: Clock,
-    lastId: number,
-  ) {
-    this.nextId = lastId + 1;
-  }
+    private readonly ids: OrderIds,
+  ) {}
 
   /** Ids continue after the store's highest (after a rebuild from the store). */
   continueAfter(lastId: number): void {
-    this.nextId = lastId + 1;
+    this.ids.continueAfter(lastId);
   }
 
   /**
    * Stores and places a batch of verified orders of one account, in batch order. Returns the
    * stored record of each candidate. Throws before anything changes when a nonce is no longer
-   * available, the nonce floor moved above one, or the batch would pass the open-order cap.
+   * available, the nonce floor moved above one, or the batch would pass the open-order cap. A batch
+   * that came through a command log names its `position` (see {@link DeskSequencer.run}).
    */
   accept(
     account: string,
     candidates: readonly OrderCandidate[],
     holdings?: ReadonlyMap<string, Holding>,
+    position?: CommandPosition,
   ): Promise<OrderRecord[]> {
     return this.sequencer.run(async () => {
       // An order past its deadline must not trade, even if the sweep has not reached it yet.
@@ -73,7 +72,7 @@ export class OrderAcceptance {
         if (record === undefined) throw new Error(`no order for hash ${candidate.fields.orderHash}`);
         return record;
       });
-    });
+    }, position);
   }
 
   /** Expires every open order whose deadline has passed, in a turn of its own; returns how many. */
@@ -94,7 +93,7 @@ export class OrderAcceptance {
     candidates: readonly OrderCandidate[],
     fresh: readonly OrderCandidate[],
   ): { order: LiveOrder; candidate: OrderCandidate }[] {
-    const ids = new Map(fresh.map((candidate) => [candidate, this.nextId++]));
+    const ids = new Map(fresh.map((candidate) => [candidate, this.ids.take()]));
     return fresh.map((candidate) => {
       const id = ids.get(candidate) as number;
       const partner = candidate.ocoWith === null ? undefined : candidates[candidate.ocoWith];

@@ -23,7 +23,8 @@ import type { Store } from '../../ports/store/ports.js';
 import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';
 import type { TradingIdentity } from '../auth/trading-identity.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
-import type { OrderCandidate, TradingDesk } from './trading-desk.js';
+import type { OrderCandidate } from './order-acceptance.js';
+import type { OrderDesk } from './order-desk.js';
 
 /** One entry of `POST /orders/save`, as validated by its schema. */
 export interface SaveItem {
@@ -87,7 +88,7 @@ export class OrderIntake {
   constructor(
     private readonly registry: MarketRegistry,
     private readonly store: Store,
-    private readonly desk: TradingDesk,
+    private readonly desk: OrderDesk,
     private readonly fees: FeeSchedule,
     private readonly hasher: OrderHasher,
     private readonly verifier: SignatureVerifier,

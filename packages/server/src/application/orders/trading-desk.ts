@@ -1,4 +1,6 @@
 import type { CancelReason } from '@dex/core';
+import { ownsBook } from '../../domain/markets/engine-shards.js';
+import { OrderIds } from '../../domain/orders/order-ids.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Holding } from '../../ports/funds.js';
@@ -12,9 +14,10 @@ import { type CancellationOptions, CancellationRelay, type CancelOutcome } from 
 import { DeskBooks } from './desk-books.js';
 import type { DeskEvents } from './desk-events.js';
 import { DeskPools } from './desk-pools.js';
-import { DeskSequencer } from './desk-sequencer.js';
+import { type CommandPosition, DeskSequencer } from './desk-sequencer.js';
 import { IntakeChecks } from './intake-checks.js';
 import { OrderAcceptance, type OrderCandidate } from './order-acceptance.js';
+import type { OrderDesk } from './order-desk.js';
 import { SettlementOutcomes } from './settlement-outcomes.js';
 
 export type { FailedFill } from '../../ports/settlement-desk.js';
@@ -22,9 +25,23 @@ export type { CancelOutcome } from './cancellation-relay.js';
 export { MAX_OPEN_ORDERS_PER_ACCOUNT } from './intake-checks.js';
 export type { OrderCandidate } from './order-acceptance.js';
 
+/** The books an engine writes: those of shard `index` of `count` (see `shardOf`). */
+export interface EngineShard {
+  readonly index: number;
+  readonly count: number;
+}
+
 export interface DeskOptions extends CancellationOptions {
   /** Where the desk reports its commit groups; default: nowhere. */
   readonly metrics?: Metrics;
+  /** The desk of one engine among several: only its shard's books, and ids of its own. Default: every book. */
+  readonly shard?: EngineShard;
+}
+
+/** The stored open orders of the shard's books. */
+async function openOrdersOf(store: Store, shard: EngineShard): Promise<OrderRecord[]> {
+  const open = await store.orders.openOrders();
+  return shard.count === 1 ? open : open.filter((order) => ownsBook(order.bookId, shard.index, shard.count));
 }
 
 /**
@@ -34,7 +51,7 @@ export interface DeskOptions extends CancellationOptions {
  * and the cancellation relay. This facade wires them and is what the edges and the settlement
  * adapters (through the `SettlementDesk` port) talk to.
  */
-export class TradingDesk implements SettlementDesk, PoolReservesListener {
+export class TradingDesk implements OrderDesk, SettlementDesk, PoolReservesListener {
   private constructor(
     private readonly books: DeskBooks,
     private readonly checks: IntakeChecks,
@@ -43,6 +60,7 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     private readonly cancellations: CancellationRelay,
     private readonly outcomes: SettlementOutcomes,
     private readonly pools: DeskPools,
+    private readonly shard: EngineShard,
   ) {}
 
   /** Rebuilds every book from the stored open orders, oldest first, and starts the engines. */
@@ -55,6 +73,7 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     events: DeskEvents,
     options: DeskOptions = { confirmCancels: false },
   ): Promise<TradingDesk> {
+    const shard = options.shard ?? { index: 0, count: 1 };
     const lastId = await store.orders.maxOrderId();
     const books = new DeskBooks(registry, engines);
     // The desk exists before a failed commit can ask for a rebuild.
@@ -70,14 +89,15 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     const desk: TradingDesk = new TradingDesk(
       books,
       checks,
-      new OrderAcceptance(books, checks, sequencer, clock, lastId),
+      new OrderAcceptance(books, checks, sequencer, clock, new OrderIds(lastId, shard.index, shard.count)),
       sequencer,
       new CancellationRelay(books, sequencer, store, clock, options),
       new SettlementOutcomes(books, sequencer, store, clock),
       new DeskPools(registry, engines),
+      shard,
     );
     const updateIds = await store.orders.lastUpdateIds();
-    books.recover(await store.orders.openOrders(), updateIds);
+    books.recover(await openOrdersOf(store, shard), updateIds);
     desk.pools.restore(await store.settlements.unsettledSwaps());
     events.subscribe((commit) => desk.pools.stored(commit.trades));
     return desk;
@@ -91,7 +111,7 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     const [lastId, updateIds, open] = await Promise.all([
       store.orders.maxOrderId(),
       store.orders.lastUpdateIds(),
-      store.orders.openOrders(),
+      openOrdersOf(store, this.shard),
     ]);
     this.pools.forgetUnstored();
     this.books.recover(open, updateIds);
@@ -107,14 +127,6 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     return this.books.live.countOf(account);
   }
 
-  /** Ids of the account's open orders on `books` (null: every book). */
-  openOrderIds(account: string, books: ReadonlySet<number> | null): number[] {
-    return this.books.live
-      .ofAccount(account)
-      .filter((order) => books === null || books.has(order.bookId))
-      .map((order) => order.id);
-  }
-
   /** Throws OPEN_ORDER_LIMIT when `adding` more orders would take the account past the cap. */
   assertRoomFor(account: string, adding: number): void {
     this.checks.assertRoomFor(account, adding);
@@ -125,18 +137,39 @@ export class TradingDesk implements SettlementDesk, PoolReservesListener {
     account: string,
     candidates: readonly OrderCandidate[],
     holdings?: ReadonlyMap<string, Holding>,
+    position?: CommandPosition,
   ): Promise<OrderRecord[]> {
-    return this.acceptance.accept(account, candidates, holdings);
+    return this.acceptance.accept(account, candidates, holdings, position);
   }
 
   /** See {@link CancellationRelay.cancel}. */
-  cancel(account: string, orderIds: readonly number[], reason: CancelReason = 'USER'): Promise<CancelOutcome> {
-    return this.cancellations.cancel(account, orderIds, reason);
+  cancel(
+    account: string,
+    orderIds: readonly number[],
+    reason: CancelReason = 'USER',
+    position?: CommandPosition,
+  ): Promise<CancelOutcome> {
+    return this.cancellations.cancel(account, orderIds, reason, position);
   }
 
   /** See {@link CancellationRelay.cancelBelowFloor}. */
-  cancelBelowFloor(account: string, floor: bigint, reason: CancelReason = 'NONCE_FLOOR'): Promise<number[]> {
-    return this.cancellations.cancelBelowFloor(account, floor, reason);
+  cancelBelowFloor(
+    account: string,
+    floor: bigint,
+    reason: CancelReason = 'NONCE_FLOOR',
+    position?: CommandPosition,
+  ): Promise<number[]> {
+    return this.cancellations.cancelBelowFloor(account, floor, reason, position);
+  }
+
+  /** See {@link CancellationRelay.cancelOpen}. */
+  cancelOpen(
+    account: string,
+    books: ReadonlySet<number> | null,
+    reason: CancelReason,
+    position?: CommandPosition,
+  ): Promise<number[]> {
+    return this.cancellations.cancelOpen(account, books, reason, position);
   }
 
   /** See {@link SettlementOutcomes.unwindFills}. */

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TradingDesk } from '../../application/orders/trading-desk.js';
+import type { OrderDesk } from '../../application/orders/order-desk.js';
 import type { ServerEnding, StreamConnection } from './stream-connection.js';
 
 /** What cancel-on-disconnect needs of the desk. */
-export type DisconnectDesk = Pick<TradingDesk, 'openOrderIds' | 'cancel'>;
+export type DisconnectDesk = Pick<OrderDesk, 'cancelOpen'>;
 
 /** Code `ws` reports for a connection that ended without a close frame from the peer. */
 const ABNORMAL_CLOSURE = 1006;
@@ -40,12 +40,10 @@ export class DisconnectCancels {
   ended(connection: StreamConnection, code: number): void {
     const { account, books, cancelOnDisconnect } = connection.subscription;
     if (!cancelOnDisconnect || !isLoss(connection.endedBy, code)) return;
-    const orderIds = this.desk.openOrderIds(account, books);
     const described = { id: connection.id, code, endedBy: connection.endedBy ?? 'peer', account };
-    this.logger.info({ stream: described, orders: orderIds.length }, 'stream lost: cancelling its open orders');
-    if (orderIds.length === 0) return;
-    const work = this.desk.cancel(account, orderIds, 'DISCONNECT').then(
-      ({ accepted }) => this.logger.info({ stream: described, accepted }, 'orders of a lost stream cancelled'),
+    this.logger.info({ stream: described }, 'stream lost: cancelling its open orders');
+    const work = this.desk.cancelOpen(account, books, 'DISCONNECT').then(
+      (accepted) => this.logger.info({ stream: described, accepted }, 'orders of a lost stream cancelled'),
       (error: unknown) => this.logger.error({ stream: described, err: error }, 'cancelling the orders of a lost stream failed'),
     );
     this.underWay.add(work);

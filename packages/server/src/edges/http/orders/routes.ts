@@ -20,10 +20,10 @@ import type { AccessTokens, Principal } from '../../../application/auth/access-t
 import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
 import type { CancelAfterSwitches } from '../../../application/orders/cancel-after.js';
 import type { OrderBuilder } from '../../../application/orders/order-builder.js';
+import type { OrderDesk } from '../../../application/orders/order-desk.js';
 import type { OrderIntake } from '../../../application/orders/order-intake.js';
 import type { OrderQueries } from '../../../application/orders/order-queries.js';
 import { savedOrderOf } from '../../../application/orders/order-views.js';
-import type { TradingDesk } from '../../../application/orders/trading-desk.js';
 import { AppError } from '../../../domain/errors.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { RateBuckets } from '../../../ports/rate-buckets.js';
@@ -40,7 +40,7 @@ export interface OrderRoutesOptions {
   readonly directory: AccountDirectory;
   readonly builder: OrderBuilder;
   readonly intake: OrderIntake;
-  readonly desk: TradingDesk;
+  readonly desk: OrderDesk;
   readonly cancelAfter: CancelAfterSwitches;
   readonly queries: OrderQueries;
   /** The token buckets of the order routes, per IP and per account; null: no limit. */

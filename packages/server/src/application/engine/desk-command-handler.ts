@@ -1,0 +1,75 @@
+import type { CancelReason } from '@dex/core';
+import { AppError } from '../../domain/errors.js';
+import type { OrderRecord } from '../../domain/orders/order-records.js';
+import type { CommandHandler, LoggedCommand } from '../../ports/command-log.js';
+import type { Holding } from '../../ports/funds.js';
+import type { Logger } from '../../ports/logger.js';
+import type { CancelOutcome } from '../orders/cancellation-relay.js';
+import type { CommandPosition } from '../orders/desk-sequencer.js';
+import type { OrderCandidate } from '../orders/order-acceptance.js';
+import { type DeskCommand, decodeDeskCommand, encodeDeskAnswer, refusalOf } from './desk-commands.js';
+
+/** The desk's calls that take a command's position, so that its turn stores the position with its effects. */
+export interface PositionedDesk {
+  accept(
+    account: string,
+    candidates: readonly OrderCandidate[],
+    holdings: ReadonlyMap<string, Holding> | undefined,
+    position: CommandPosition,
+  ): Promise<OrderRecord[]>;
+  cancel(account: string, orderIds: readonly number[], reason: CancelReason, position: CommandPosition): Promise<CancelOutcome>;
+  cancelBelowFloor(account: string, floor: bigint, reason: CancelReason, position: CommandPosition): Promise<number[]>;
+  cancelOpen(
+    account: string,
+    books: ReadonlySet<number> | null,
+    reason: CancelReason,
+    position: CommandPosition,
+  ): Promise<number[]>;
+}
+
+function apply(desk: PositionedDesk, command: DeskCommand, position: CommandPosition): Promise<unknown> {
+  switch (command.kind) {
+    case 'save':
+      return desk.accept(
+        command.account,
+        command.candidates,
+        command.holdings === null ? undefined : new Map(command.holdings),
+        position,
+      );
+    case 'cancel':
+      return desk.cancel(command.account, command.orderIds, command.reason, position);
+    case 'cancelBelowFloor':
+      return desk.cancelBelowFloor(command.account, command.floor, command.reason, position);
+    case 'cancelOpen':
+      return desk.cancelOpen(command.account, command.books === null ? null : new Set(command.books), command.reason, position);
+  }
+}
+
+/**
+ * The engine's side of the command log: applies each command to the desk in log order, its
+ * position stored in the turn's commit group, and answers once that group is stored. A refusal is
+ * an answer like any other (the position is stored all the same, so the command is never applied
+ * again); so is a command this version cannot read, which is logged.
+ */
+export function deskCommandHandler(desk: PositionedDesk, logger: Logger): CommandHandler {
+  return async (logged: LoggedCommand) => {
+    const position = { shard: logged.shard, seq: logged.seq };
+    let command: DeskCommand;
+    try {
+      command = decodeDeskCommand(logged.body);
+    } catch (error) {
+      logger.error(
+        { err: error, shard: logged.shard, seq: logged.seq.toString() },
+        'a command could not be read; answered INTERNAL',
+      );
+      // Nothing is applied: a restarted engine answers it again, alike.
+      return encodeDeskAnswer(refusalOf(error));
+    }
+    try {
+      return encodeDeskAnswer({ ok: true, value: await apply(desk, command, position) });
+    } catch (error) {
+      if (!(error instanceof AppError)) logger.error({ err: error, kind: command.kind }, 'a command failed; answered INTERNAL');
+      return encodeDeskAnswer(refusalOf(error));
+    }
+  };
+}
