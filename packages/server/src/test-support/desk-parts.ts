@@ -9,7 +9,7 @@ import { DeskBooks } from '../application/orders/desk-books.js';
 import { DeskEvents } from '../application/orders/desk-events.js';
 import { DeskPools } from '../application/orders/desk-pools.js';
 import { DeskSequencer } from '../application/orders/desk-sequencer.js';
-import { IntakeChecks } from '../application/orders/intake-checks.js';
+import { EVERY_BOOK, IntakeChecks } from '../application/orders/intake-checks.js';
 import { OrderAcceptance, type OrderCandidate } from '../application/orders/order-acceptance.js';
 import { SettlementOutcomes } from '../application/orders/settlement-outcomes.js';
 import { createLogger } from '../composition/logging.js';
@@ -37,8 +37,8 @@ export interface DeskParts {
   readonly commits: DeskCommit[];
   /** Every log line so far. */
   readonly logs: () => string;
-  /** Issues `count` nonces to the account, as /orders/build does. */
-  nonces(account: string, count: number): Promise<bigint[]>;
+  /** Issues `count` nonces to the account for orders of `bookId` (default 1), as /orders/build does. */
+  nonces(account: string, count: number, bookId?: number): Promise<bigint[]>;
   close(): Promise<void>;
 }
 
@@ -82,9 +82,9 @@ export async function openDeskParts(options: DeskPartsOptions = {}): Promise<Des
     books.recover(open, updateIds);
     acceptance.continueAfter(lastId);
   });
-  const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
+  const shard = options.shard ?? EVERY_BOOK;
+  const checks = new IntakeChecks(books.live, store, () => sequencer.pending, shard);
   books.recover([], new Map());
-  const shard = options.shard ?? { index: 0, count: 1 };
   const acceptance = new OrderAcceptance(books, checks, sequencer, clock, new OrderIds(0, shard.index, shard.count));
   return {
     store,
@@ -99,7 +99,8 @@ export async function openDeskParts(options: DeskPartsOptions = {}): Promise<Des
     pools,
     commits,
     logs: () => lines.join(''),
-    nonces: (account, count) => store.nonces.issue(account, count, 0n, clock.now() + 86_400_000),
+    nonces: (account, count, bookId = 1) =>
+      store.nonces.issue(account, Array<number>(count).fill(bookId), 0n, clock.now() + 86_400_000),
     close: async () => {
       // A test may have closed the store already, to make a commit fail.
       await Promise.resolve()

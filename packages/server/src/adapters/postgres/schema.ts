@@ -368,4 +368,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "the book each nonce was built for: only that book's engine may take it (SQLite version 13)",
+    sql: `
+      ALTER TABLE order_nonces ADD COLUMN book_id BIGINT;
+    `,
+  },
 ];

@@ -18,9 +18,9 @@ function nonceStatements(dialect: SqlDialect) {
       `INSERT INTO trading_accounts (account, last_nonce, nonce_floor) VALUES (@account, @last, '0')
        ON CONFLICT (account) DO UPDATE SET last_nonce = excluded.last_nonce`,
     ),
-    insertNonce: sql('INSERT INTO order_nonces (account, nonce, expires_at) VALUES (?, ?, ?)'),
-    unused: sql<{ nonce: string }>(
-      `SELECT n.nonce FROM order_nonces n
+    insertNonce: sql('INSERT INTO order_nonces (account, nonce, expires_at, book_id) VALUES (?, ?, ?, ?)'),
+    unused: sql<{ nonce: string; book_id: number | string | null }>(
+      `SELECT n.nonce, n.book_id FROM order_nonces n
        WHERE n.account = ? AND n.nonce IN ${dialect.jsonList('text')}
          AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.account = n.account AND o.nonce = n.nonce)`,
     ),
@@ -37,20 +37,26 @@ export function sqlNonceStore(db: SqlClient): NonceStore {
   const statements = nonceStatements(db.dialect);
   const account = (accountId: string) => db.get(statements.account, accountId);
   return {
-    async issue(accountId, count, atLeast, expiresAt) {
+    async issue(accountId, bookIds, atLeast, expiresAt) {
+      const count = bookIds.length;
       return db.transaction(async (tx) => {
         const claimed = await tx.get(statements.claim, accountId);
         const first = maxOf(BigInt(claimed?.last_nonce ?? '0') + 1n, atLeast, BigInt(claimed?.nonce_floor ?? '0'));
         if (first + BigInt(count) - 1n > MAX_UINT256) throw new AppError('NONCES_EXHAUSTED');
         const issued = Array.from({ length: count }, (_, index) => first + BigInt(index));
-        await Promise.all(issued.map((nonce) => tx.run(statements.insertNonce, accountId, nonce.toString(), expiresAt)));
+        await Promise.all(
+          issued.map((nonce, index) =>
+            tx.run(statements.insertNonce, accountId, nonce.toString(), expiresAt, bookIds[index] ?? null),
+          ),
+        );
         await tx.run(statements.upsertLast, { account: accountId, last: (first + BigInt(count) - 1n).toString() });
         return issued;
       });
     },
     async unused(accountId, nonces) {
       const listed = JSON.stringify(nonces.map((nonce) => nonce.toString()));
-      return new Set((await db.all(statements.unused, accountId, listed)).map((row) => BigInt(row.nonce)));
+      const rows = await db.all(statements.unused, accountId, listed);
+      return new Map(rows.map((row) => [BigInt(row.nonce), row.book_id === null ? null : Number(row.book_id)]));
     },
     async lastIssued(accountId) {
       return BigInt((await account(accountId))?.last_nonce ?? '0');

@@ -398,7 +398,9 @@ describeEachEngine('the store', ({ open }) => {
   describe('concurrent transactions', () => {
     it('issue distinct nonces, in order, to callers that ask at the same moment', async () => {
       const store = await open();
-      const batches = await Promise.all(Array.from({ length: 12 }, () => store.nonces.issue('0.0.7', 3, 0n, NOW + 60_000)));
+      const batches = await Promise.all(
+        Array.from({ length: 12 }, () => store.nonces.issue('0.0.7', [1, 1, 2], 0n, NOW + 60_000)),
+      );
       const issued = batches.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       expect(issued).toEqual(Array.from({ length: 36 }, (_, index) => BigInt(index + 1)));
       expect(await store.nonces.lastIssued('0.0.7')).toBe(36n);

@@ -363,4 +363,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 13,
+    name: "the book each nonce was built for: only that book's engine may take it",
+    sql: `
+      ALTER TABLE order_nonces ADD COLUMN book_id INTEGER;
+    `,
+  },
 ];

@@ -45,6 +45,7 @@ describe('migrations', () => {
         { version: 10, name: 'id floors: trade ids the chain used already (fill ids settled past a restored backup)' },
         { version: 11, name: 'expired orders forgotten by the reactor' },
         { version: 12, name: 'command positions: the last command of its log each shard of books applied' },
+        { version: 13, name: "the book each nonce was built for: only that book's engine may take it" },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([

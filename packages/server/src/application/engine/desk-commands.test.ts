@@ -140,7 +140,8 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
       engines.push(even, odd);
       await follow(0, even);
       await follow(1, odd);
-      const [first, second] = await even.nonces('0.0.7', 2);
+      const [first] = await even.nonces('0.0.7', 1, 1);
+      const [second] = await even.nonces('0.0.7', 1, 2);
       const onOdd = limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint, { index: 0 });
       const onEven = onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2);
       const desk = gateway(2, [even]);
@@ -174,7 +175,8 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
       engines.push(even, odd);
       await follow(0, even);
       await follow(1, odd);
-      const [first, second] = await even.nonces('0.0.7', 2);
+      const [first] = await even.nonces('0.0.7', 1, 1);
+      const [second] = await even.nonces('0.0.7', 1, 2);
       const desk = gateway(2, [even]);
       const records = await desk.accept('0.0.7', [
         limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint),
@@ -182,6 +184,49 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
       ]);
       expect(await desk.cancelOpen('0.0.7', new Set([2]), 'DISCONNECT')).toEqual([records[1]?.id]);
       expect(await desk.cancelOpen('0.0.7', null, 'DISCONNECT')).toEqual([records[0]?.id]);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('refuses a nonce built for a book of another shard, so that two engines can never take one nonce', async () => {
+    const data = tempDataDir();
+    try {
+      const odd = await openDeskParts({
+        openStore: () => openSqliteStore(`${data.dir}/shared.sqlite`),
+        shard: { index: 1, count: 2 },
+      });
+      engines.push(odd);
+      await follow(1, odd);
+      const [builtForEven] = await odd.nonces('0.0.7', 1, 2);
+      const refusal = await gateway(2, [odd])
+        .accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, builtForEven as bigint)])
+        .catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: 'NONCE_NOT_ISSUED', index: 0 });
+      expect((refusal as Error).message).toContain('built for order book 2');
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('refuses, without storing it, an order on a book its shard does not own (a gateway that counts the shards otherwise)', async () => {
+    const data = tempDataDir();
+    try {
+      const even = await openDeskParts({
+        openStore: () => openSqliteStore(`${data.dir}/shared.sqlite`),
+        shard: { index: 0, count: 2 },
+      });
+      engines.push(even);
+      await follow(0, even);
+      const [nonce] = await even.nonces('0.0.7', 1, 1);
+      const candidate = limitCandidate('0.0.7', SELL, 25_000, 10, nonce as bigint);
+      // This gateway believes in one shard, so book 1 goes to shard 0, whose engine keeps even books.
+      const refusal = await gateway(1, [even])
+        .accept('0.0.7', [candidate])
+        .catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: 'INTERNAL' });
+      expect((refusal as Error).message).toContain('ENGINE_SHARDS');
+      expect(await even.store.orders.byHashes([candidate.fields.orderHash])).toEqual([]);
     } finally {
       data.remove();
     }

@@ -38,7 +38,7 @@ describe('the intake checks', () => {
     const accepting = desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, mine)]);
     // The next turn runs before the group of the first is stored: the store still lists the nonce as unused.
     const checking = desk.sequencer.run(async () => {
-      expect(await desk.store.nonces.unused('0.0.7', [mine])).toEqual(new Set([mine]));
+      expect(await desk.store.nonces.unused('0.0.7', [mine])).toEqual(new Map([[mine, 1]]));
       await desk.checks.checkNonces('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, mine)]);
     });
     const refused = expect(checking).rejects.toMatchObject({ code: 'NONCE_NOT_ISSUED' });

@@ -1,9 +1,13 @@
 import { AppError } from '../../domain/errors.js';
+import { type EngineShard, ownsBook } from '../../domain/markets/engine-shards.js';
 import type { LiveOrders } from '../../domain/orders/live-orders.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { PendingWrites } from '../../domain/orders/pending-writes.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Store } from '../../ports/store/ports.js';
+
+/** The shard of a desk that writes every book. */
+export const EVERY_BOOK: EngineShard = { index: 0, count: 1 };
 
 /** Most open orders one wallet may have (spec 8.2). */
 export const MAX_OPEN_ORDERS_PER_ACCOUNT = 5_000;
@@ -12,7 +16,7 @@ export const MAX_OPEN_ORDERS_PER_ACCOUNT = 5_000;
 export interface IntakeItem {
   /** Position of the order in the request, for error messages. */
   readonly index: number;
-  readonly fields: { readonly nonce: bigint };
+  readonly fields: { readonly nonce: bigint; readonly bookId: number };
   /** The signed input: lower-case token address and raw amount. */
   readonly input: { readonly token: string; readonly amount: bigint };
 }
@@ -29,7 +33,21 @@ export class IntakeChecks {
     private readonly store: Store,
     /** The open commit group: what earlier turns wrote that the store does not hold yet. */
     private readonly pending: () => PendingWrites,
+    /** The books this desk writes: one shard of several, or every book. */
+    private readonly shard: EngineShard = EVERY_BOOK,
   ) {}
+
+  /**
+   * Every item is on a book of this desk's shard. A gateway that counts the shards differently
+   * would route books to the wrong engine, and two engines would write one book: refused, loudly.
+   */
+  assertOwnBooks(items: readonly IntakeItem[]): void {
+    const { index, count } = this.shard;
+    const stray = items.find((item) => !ownsBook(item.fields.bookId, index, count));
+    if (stray !== undefined) {
+      throw new AppError('INTERNAL', `book ${stray.fields.bookId} is not one of shard ${index} of ${count}: check ENGINE_SHARDS`);
+    }
+  }
 
   /** Throws OPEN_ORDER_LIMIT when `adding` more orders would take the account past the cap. */
   assertRoomFor(account: string, adding: number): void {
@@ -70,13 +88,23 @@ export class IntakeChecks {
     const nonces = items.map((item) => item.fields.nonce);
     const stored = await this.store.nonces.floor(account);
     const floor = stored > pending.floor(account) ? stored : pending.floor(account);
-    const unused = nonces.length === 0 ? new Set<bigint>() : await this.store.nonces.unused(account, nonces);
+    const unused = nonces.length === 0 ? new Map<bigint, number | null>() : await this.store.nonces.unused(account, nonces);
     const seen = new Set<bigint>();
     for (const { index, fields } of items) {
       const { nonce } = fields;
       if (nonce < floor) throw AppError.atItem(index, 'items', 'NONCE_BELOW_FLOOR');
       if (!unused.has(nonce) || seen.has(nonce) || pending.isNonceUsed(account, nonce)) {
         throw AppError.atItem(index, 'items', 'NONCE_NOT_ISSUED');
+      }
+      // Engines of other shards check nonces apart: each takes only those built for its own books.
+      const builtFor = unused.get(nonce) ?? null;
+      if (builtFor !== null && !ownsBook(builtFor, this.shard.index, this.shard.count)) {
+        throw AppError.atItem(
+          index,
+          'items',
+          'NONCE_NOT_ISSUED',
+          `the nonce was built for order book ${builtFor}, whose orders another engine keeps; build the order for this book`,
+        );
       }
       seen.add(nonce);
     }

@@ -57,6 +57,7 @@ export class OrderAcceptance {
       // A concurrent save of the same signed order may have won the race: answer its order.
       const saved = await this.checks.savedByHash(candidates.map((candidate) => candidate.fields.orderHash));
       const fresh = candidates.filter((candidate) => !saved.has(candidate.fields.orderHash));
+      this.checks.assertOwnBooks(fresh);
       await this.checks.checkNonces(account, fresh);
       this.checks.assertRoomFor(account, fresh.length);
       if (holdings !== undefined) this.checks.assertCovered(account, fresh, holdings);

@@ -95,7 +95,7 @@ export class OrderBuilder {
     const latest = drafts.reduce((max, draft) => (draft.deadline > max ? draft.deadline : max), 0n);
     const nonces = await this.store.nonces.issue(
       identity.account,
-      drafts.length,
+      drafts.map((draft) => draft.market.book.id),
       // Time-based floor: nonces keep rising even if this store is ever replaced.
       BigInt(nowMs) * 1_000n,
       Number(latest) * 1000,

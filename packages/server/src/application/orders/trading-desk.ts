@@ -1,5 +1,5 @@
 import type { CancelReason } from '@dex/core';
-import { ownsBook } from '../../domain/markets/engine-shards.js';
+import { type EngineShard, ownsBook } from '../../domain/markets/engine-shards.js';
 import { OrderIds } from '../../domain/orders/order-ids.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { Clock } from '../../ports/clock.js';
@@ -15,7 +15,7 @@ import { DeskBooks } from './desk-books.js';
 import type { DeskEvents } from './desk-events.js';
 import { DeskPools } from './desk-pools.js';
 import { type CommandPosition, DeskSequencer } from './desk-sequencer.js';
-import { IntakeChecks } from './intake-checks.js';
+import { EVERY_BOOK, IntakeChecks } from './intake-checks.js';
 import { OrderAcceptance, type OrderCandidate } from './order-acceptance.js';
 import type { OrderDesk } from './order-desk.js';
 import { SettlementOutcomes } from './settlement-outcomes.js';
@@ -24,12 +24,6 @@ export type { FailedFill } from '../../ports/settlement-desk.js';
 export type { CancelOutcome } from './cancellation-relay.js';
 export { MAX_OPEN_ORDERS_PER_ACCOUNT } from './intake-checks.js';
 export type { OrderCandidate } from './order-acceptance.js';
-
-/** The books an engine writes: those of shard `index` of `count` (see `shardOf`). */
-export interface EngineShard {
-  readonly index: number;
-  readonly count: number;
-}
 
 export interface DeskOptions extends CancellationOptions {
   /** Where the desk reports its commit groups; default: nowhere. */
@@ -73,7 +67,7 @@ export class TradingDesk implements OrderDesk, SettlementDesk, PoolReservesListe
     events: DeskEvents,
     options: DeskOptions = { confirmCancels: false },
   ): Promise<TradingDesk> {
-    const shard = options.shard ?? { index: 0, count: 1 };
+    const shard = options.shard ?? EVERY_BOOK;
     const lastId = await store.orders.maxOrderId();
     const books = new DeskBooks(registry, engines);
     // The desk exists before a failed commit can ask for a rebuild.
@@ -85,7 +79,7 @@ export class TradingDesk implements OrderDesk, SettlementDesk, PoolReservesListe
       undefined,
       options.metrics,
     );
-    const checks = new IntakeChecks(books.live, store, () => sequencer.pending);
+    const checks = new IntakeChecks(books.live, store, () => sequencer.pending, shard);
     const desk: TradingDesk = new TradingDesk(
       books,
       checks,

@@ -13,3 +13,9 @@ export function shardOf(bookId: number, shards: number): number {
 export function ownsBook(bookId: number, shard: number, shards: number): boolean {
   return shardOf(bookId, shards) === shard;
 }
+
+/** The books one engine writes: those of shard `index` of `count`. */
+export interface EngineShard {
+  readonly index: number;
+  readonly count: number;
+}

@@ -48,13 +48,17 @@ export interface OrderStore {
 
 export interface NonceStore {
   /**
-   * Hands out `count` strictly increasing nonces for the account, each above its last nonce and
-   * at least `atLeast` and its nonce floor (so a cancel/all never voids orders built after it),
-   * remembered until `expiresAt` (unix ms). Throws NONCES_EXHAUSTED past the uint256 range.
+   * Hands out strictly increasing nonces for the account, one for each of `bookIds` (the book the
+   * order is built for), each above its last nonce and at least `atLeast` and its nonce floor (so
+   * a cancel/all never voids orders built after it), remembered until `expiresAt` (unix ms).
+   * Throws NONCES_EXHAUSTED past the uint256 range.
    */
-  issue(account: string, count: number, atLeast: bigint, expiresAt: number): Promise<bigint[]>;
-  /** The subset of `nonces` that were issued to the account and are not used by an order. */
-  unused(account: string, nonces: readonly bigint[]): Promise<Set<bigint>>;
+  issue(account: string, bookIds: readonly number[], atLeast: bigint, expiresAt: number): Promise<bigint[]>;
+  /**
+   * Those of `nonces` that were issued to the account and are not used by an order, each with the
+   * book it was built for (null for nonces issued before books were recorded).
+   */
+  unused(account: string, nonces: readonly bigint[]): Promise<Map<bigint, number | null>>;
   /** The highest nonce ever issued to the account, 0 when none. */
   lastIssued(account: string): Promise<bigint>;
   /** Orders with a nonce below the floor are void (cancel/all); 0 when never set. */
