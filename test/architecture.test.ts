@@ -33,8 +33,12 @@ const NO_OUTER_LIBRARIES: readonly Layer[] = ['domain', 'ports', 'application'];
 const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 80;
 
-/** Where `process.env` may be read: the server's config module and the command-line entries of the other packages. */
-const ENVIRONMENT_READERS = new Set(['packages/server/src/composition/config.ts', 'packages/sdk/src/cli/main.ts']);
+/** Where `process.env` may be read: the server's config module, the cluster launcher and the command-line entries of the other packages. */
+const ENVIRONMENT_READERS = new Set([
+  'packages/server/src/composition/config.ts',
+  'packages/server/src/composition/cluster-main.ts',
+  'packages/sdk/src/cli/main.ts',
+]);
 
 function trackedFiles(): string[] {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'packages', 'bench'], {

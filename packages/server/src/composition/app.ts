@@ -4,15 +4,15 @@ import type { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import type { AccessTokens } from '../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../application/auth/trading-identity.js';
 import type { WalletLogin } from '../application/auth/wallet-login.js';
-import type { EngineHost } from '../application/engine/engine-host.js';
+import type { BookViews } from '../application/market-data/book-views.js';
 import { MarketDataService } from '../application/market-data/market-data-service.js';
 import type { MarketRegistry } from '../application/markets/market-registry.js';
 import type { CancelAfterSwitches } from '../application/orders/cancel-after.js';
 import type { DeskEvents } from '../application/orders/desk-events.js';
 import type { OrderBuilder } from '../application/orders/order-builder.js';
+import type { OrderDesk } from '../application/orders/order-desk.js';
 import type { OrderIntake } from '../application/orders/order-intake.js';
 import type { OrderQueries } from '../application/orders/order-queries.js';
-import type { TradingDesk } from '../application/orders/trading-desk.js';
 import { publicCaller } from '../edges/http/access.js';
 import { accountRoutes } from '../edges/http/account/routes.js';
 import { authRoutes } from '../edges/http/auth/routes.js';
@@ -40,13 +40,17 @@ export interface AppDeps {
   readonly config: Config;
   readonly store: Store;
   readonly registry: MarketRegistry;
-  readonly engines: EngineHost;
+  /** The books market data reads: this process's engines, or a gateway's replicas. */
+  readonly books: BookViews;
+  /** Whether the books hold what the store holds (see the desk's inStepWithStore). */
+  readonly booksInStep: () => boolean;
   readonly tokens: AccessTokens;
   readonly clock: Clock;
   readonly logger: FastifyBaseLogger;
   /** The reactor's EIP-712 domain on this network. */
   readonly domain: Eip712Domain;
-  readonly desk: TradingDesk;
+  /** The books' writer: the desk in this process, or the engines behind their command logs. */
+  readonly desk: OrderDesk;
   /** The dead-man switches of POST /cancel/after. */
   readonly cancelAfter: CancelAfterSwitches;
   /** What the desk stored, published after each commit (the WebSocket streams follow it). */
@@ -77,7 +81,7 @@ export interface AppDeps {
  * upgrades on the same HTTP server once it listens.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store, registry, engines, tokens, clock } = deps;
+  const { config, store, registry, tokens, clock } = deps;
   const app = await createBaseApp(config, deps.logger, {
     title: 'Order book API',
     description: `Public market data, wallet login and signed orders of the exchange${
@@ -87,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const caller = publicCaller(config.openMarketData, tokens);
-  const marketData = new MarketDataService(registry, engines, store, clock, config, () => deps.desk.inStepWithStore);
+  const marketData = new MarketDataService(registry, deps.books, store, clock, config, deps.booksInStep);
 
   await app.register(tokenIconRoutes);
   if (deps.webAssets !== null) {

@@ -81,6 +81,32 @@ describe('loadConfig defaults', () => {
       webRoot: '/srv/exchange/packages/web/dist',
       webDataApiKey: null,
       marketMaker: { intervalMs: 2_000 },
+      cluster: { role: 'all', shards: 1, shard: 0, natsUrl: null, natsPrefix: 'dex.devnet', commandTimeoutMs: 5_000 },
+    });
+  });
+
+  describe('the roles of a cluster', () => {
+    const cluster = { DATABASE_URL: 'postgres://db/dex', NATS_URL: 'nats://127.0.0.1:4222' };
+
+    it('reads an engine of two shards', () => {
+      expect(loadConfig({ ...cluster, ROLE: 'engine', ENGINE_SHARDS: '2', ENGINE_SHARD: '1' }, CWD).cluster).toEqual({
+        role: 'engine',
+        shards: 2,
+        shard: 1,
+        natsUrl: 'nats://127.0.0.1:4222',
+        natsPrefix: 'dex.devnet',
+        commandTimeoutMs: 5_000,
+      });
+    });
+
+    it('refuses a role without PostgreSQL or NATS, a shard past the count and an unknown role', () => {
+      expect(() => loadConfig({ ROLE: 'gateway', NATS_URL: cluster.NATS_URL }, CWD)).toThrow(/ROLE=gateway needs DATABASE_URL/);
+      expect(() => loadConfig({ ROLE: 'engine', DATABASE_URL: cluster.DATABASE_URL }, CWD)).toThrow(/ROLE=engine needs NATS_URL/);
+      expect(() => loadConfig({ ...cluster, ROLE: 'engine', ENGINE_SHARDS: '2', ENGINE_SHARD: '2' }, CWD)).toThrow(
+        /ENGINE_SHARD must be between 0 and 1/,
+      );
+      expect(() => loadConfig({ ...cluster, ROLE: 'settler' }, CWD)).toThrow(/ROLE must be one of all, gateway, engine/);
+      expect(() => loadConfig({ ...cluster, NATS_PREFIX: 'dex.*' }, CWD)).toThrow(/NATS_PREFIX/);
     });
   });
 

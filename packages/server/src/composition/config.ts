@@ -5,11 +5,15 @@ import type { DataApiConfig } from '../application/data-api/data-api-config.js';
 import { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from '../application/markets/seed.js';
 import { NETWORKS, type Network } from '../domain/network.js';
 import type { StreamLimits } from '../edges/ws/stream-limits.js';
+import { type ClusterConfig, clusterConfig } from './cluster-config.js';
+import { ConfigError, type Env, flag, integer, oneOf, text, urlOf } from './env-values.js';
 
 export type { ChainConfig, SettlementConfig } from '../adapters/chain/chain-config.js';
 export type { DataApiConfig } from '../application/data-api/data-api-config.js';
 export type { Network } from '../domain/network.js';
 export type { StreamLimits } from '../edges/ws/stream-limits.js';
+export type { ClusterConfig, Role } from './cluster-config.js';
+export { ConfigError } from './env-values.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -67,6 +71,8 @@ export interface Config {
   readonly webDataApiKey: string | null;
   /** The devnet's market-making bot, which the live devnet (@dex/devnet) runs beside the API; null when switched off. */
   readonly marketMaker: MarketMakerConfig | null;
+  /** Which part of the service this process is (ROLE), and how it reaches the others. */
+  readonly cluster: ClusterConfig;
 }
 
 /** The live devnet's bot (`npm start`): it quotes every open book and takes liquidity now and then. */
@@ -81,46 +87,10 @@ export interface RateBucket {
   readonly refillPerSecond: number;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 /** Chain ids of the ledger's networks (its JSON-RPC relay reports the same ones). */
 const CHAIN_IDS: Record<Network, number> = { mainnet: 295, testnet: 296, devnet: 298 };
 /** Signing-domain reactor of a devnet without a chain (CHAIN=off): anvil's first deployment address. */
 const UNSETTLED_DEVNET_REACTOR = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-function text(env: Env, name: string, fallback: string): string {
-  const value = env[name];
-  return value === undefined || value === '' ? fallback : value;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
-  const raw = text(env, name, fallback);
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
 
 /** `burst/perSecond`, e.g. `200/100`. */
 function bucket(env: Env, name: string, fallback: string): RateBucket {
@@ -128,20 +98,6 @@ function bucket(env: Env, name: string, fallback: string): RateBucket {
   const match = /^([1-9][0-9]{0,6})\/([1-9][0-9]{0,6})$/.exec(raw);
   if (!match) throw new ConfigError(`${name} must look like burst/perSecond (e.g. 200/100), got "${raw}"`);
   return { capacity: Number(match[1]), refillPerSecond: Number(match[2]) };
-}
-
-/** A URL of one of the protocols, or null when the variable is unset. */
-function urlOf(env: Env, name: string, protocols: readonly string[], kind: string): string | null {
-  const raw = text(env, name, '');
-  if (raw === '') return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
-  }
-  if (!protocols.includes(url.protocol)) throw new ConfigError(`${name} must be ${kind}`);
-  return raw;
 }
 
 function redisOf(env: Env, network: Network): Config['redis'] {
@@ -313,13 +269,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   }
 
   const port = integer(env, 'PORT', 3000, 0, 65_535);
+  const databaseUrl = urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// URL');
   const dataApi = dataApiConfig(env, network, port);
 
   return {
     host: text(env, 'HOST', '127.0.0.1'),
     port,
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir),
-    databaseUrl: urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// URL'),
+    databaseUrl,
     redis: redisOf(env, network),
     network,
     openMarketData: flag(env, 'OPEN_MARKET_DATA', true),
@@ -363,5 +320,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webRoot: webRootOf(env, cwd),
     webDataApiKey: webDataApiKeyOf(env, dataApi),
     marketMaker: marketMakerConfig(env, network, chain),
+    cluster: clusterConfig(env, network, databaseUrl),
   };
 }

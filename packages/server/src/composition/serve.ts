@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { startEngine } from './engine-role.js';
+import { openGatewayServices } from './gateway-role.js';
 import { createLogger } from './logging.js';
-import { type RunningServer, startServer } from './server.js';
+import { listenWith, type RunningServer, type ServedDeps, startServer } from './server.js';
 
 /** Time allowed for in-flight requests after SIGINT/SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,7 +36,13 @@ function configFromEnvironment(): Config {
 }
 
 /** Stops the companion first (it may still need the API, e.g. to cancel its orders), then the server, then exits. */
-function shutdown(signal: string, server: RunningServer, companion: Companion | null, logger: ServiceLogger, exitCode = 0): void {
+function shutdown(
+  signal: string,
+  server: RunningServer<ServedDeps>,
+  companion: Companion | null,
+  logger: ServiceLogger,
+  exitCode = 0,
+): void {
   logger.info({ signal }, 'shutting down');
   const force = setTimeout(() => {
     logger.error('shutdown took too long; exiting');
@@ -64,15 +72,38 @@ function shutdown(signal: string, server: RunningServer, companion: Companion | 
     );
 }
 
+/** ROLE=engine: no HTTP; runs until a signal, or until its lease or command log is lost (exit 1, for the supervisor to restart it). */
+async function runEngine(config: Config, logger: ServiceLogger): Promise<void> {
+  const engine = await startEngine(config, logger);
+  const stop = (signal: string, exitCode: number) => {
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
+    force.unref();
+    engine.close().then(
+      () => process.exit(exitCode),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT', 0));
+  process.once('SIGTERM', () => stop('SIGTERM', 0));
+  void engine.failed.then((error) => {
+    logger.fatal({ err: error }, 'the engine lost its lease or its command log; stopping');
+    stop('ENGINE_FAILED', 1);
+  });
+}
+
 async function run(startCompanion: StartCompanion): Promise<void> {
   const config = configFromEnvironment();
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
+  if (config.cluster.role === 'engine') return runEngine(config, logger);
+  const whole = config.cluster.role === 'all' ? await startServer(config, logger) : null;
+  const server = whole ?? (await listenWith(await openGatewayServices(config, logger), logger));
   logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');
   logger.info({ url: server.dataApiUrl, requireKeys: config.dataApi.requireKeys }, 'data API listening');
   if (server.metricsUrl !== null) logger.info({ url: `${server.metricsUrl}/metrics` }, 'metrics listening');
   // After listen, not inside startServer: tests and benchmarks never run a companion, and it never delays readiness.
-  const companion = startCompanion(server, config, logger);
+  // The companion (the devnet's bot) needs the whole service in its process.
+  const companion = whole === null ? null : startCompanion(whole, config, logger);
   process.once('SIGINT', () => shutdown('SIGINT', server, companion, logger));
   process.once('SIGTERM', () => shutdown('SIGTERM', server, companion, logger));
   // Another process may take the store over: stop serving and exit, for the supervisor to restart us.

@@ -1,16 +1,26 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildMetricsApp } from '../edges/http/metrics/metrics-app.js';
 import type { Clock } from '../ports/clock.js';
-import { buildApp, buildDataApiApp } from './app.js';
+import type { MetricsExposition } from '../ports/metrics.js';
+import { type AppDeps, buildApp, buildDataApiApp } from './app.js';
 import type { Config } from './config.js';
 import { openServices, type Services } from './services.js';
 
 /** How often the registry looks for changes made by the operator CLI. */
 const REGISTRY_POLL_MS = 1_000;
 
-export interface RunningServer {
+/** What a process serves over HTTP: the apps' dependencies, and how to release them. */
+export interface ServedDeps extends AppDeps {
+  /** The recorded metrics in Prometheus text, for the METRICS_PORT listener; null when METRICS_PORT is unset. */
+  readonly metricsExposition: MetricsExposition | null;
+  /** Settles if the process lost the right to write its store (PostgreSQL): it must stop at once. */
+  readonly leaseLost: Promise<Error>;
+  close(): Promise<void>;
+}
+
+export interface RunningServer<S extends ServedDeps = Services> {
   readonly app: FastifyInstance;
-  readonly services: Services;
+  readonly services: S;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000. */
   readonly url: string;
   /** Base URL of the data API: its own port, or `url` with the data API's prefix. */
@@ -21,8 +31,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, logger: FastifyBaseLogger, clock?: Clock): Promise<RunningServer> {
-  const services = await openServices(config, logger, clock);
+/** Builds the apps on `services` and listens (PORT, DATA_API_PORT, METRICS_PORT); closes the services if that fails. */
+export async function listenWith<S extends ServedDeps>(services: S, logger: FastifyBaseLogger): Promise<RunningServer<S>> {
+  const { config } = services;
   const app = await buildApp(services);
   const dataApp = config.dataApi.port === null ? undefined : await buildDataApiApp(services);
   const exposition = services.metricsExposition;
@@ -61,4 +72,9 @@ export async function startServer(config: Config, logger: FastifyBaseLogger, clo
     await services.close();
     throw error;
   }
+}
+
+/** The whole service in this process (ROLE=all), listening. */
+export async function startServer(config: Config, logger: FastifyBaseLogger, clock?: Clock): Promise<RunningServer> {
+  return listenWith(await openServices(config, logger, clock), logger);
 }

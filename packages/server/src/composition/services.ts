@@ -37,11 +37,11 @@ import { keccak256 } from '../domain/signatures/keccak.js';
 import type { AccountKeyRegistry } from '../ports/account-keys.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
-import { type Metrics, type MetricsExposition, noMetrics } from '../ports/metrics.js';
+import { type Metrics, noMetrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
 import type { WebAssets } from '../ports/web-assets.js';
-import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
+import type { ServedDeps } from './server.js';
 import { openSharedState } from './shared-state-choice.js';
 import { openWrittenStore } from './store-choice.js';
 
@@ -59,13 +59,10 @@ export interface Settlement {
 }
 
 /** The wired service graph of one process, and how to release it. */
-export interface Services extends AppDeps {
+export interface Services extends ServedDeps {
+  readonly engines: EngineHost;
+  readonly desk: TradingDesk;
   readonly settlement: Settlement | null;
-  /** The recorded metrics in Prometheus text, for the METRICS_PORT listener; null when METRICS_PORT is unset (nothing is recorded). */
-  readonly metricsExposition: MetricsExposition | null;
-  /** Settles if the process lost the right to write its store (PostgreSQL): it must stop at once. */
-  readonly leaseLost: Promise<Error>;
-  close(): Promise<void>;
 }
 
 /** How often the indexers look for new reactor and AMM events. */
@@ -75,7 +72,7 @@ const EXPIRY_SWEEP_MS = 1_000;
 /** How often nonces that can no longer be used are forgotten. */
 const NONCE_PURGE_MS = 60_000;
 
-function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRegistry {
+export function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRegistry {
   return config.mirrorNodeUrl === null
     ? new DevnetAccountKeys(store.accountKeys)
     : new MirrorNodeAccountKeys({ baseUrl: config.mirrorNodeUrl, clock });
@@ -238,7 +235,7 @@ function countFills(deskEvents: DeskEvents, metrics: Metrics): () => Promise<voi
 }
 
 /** Creates DATA_DIR (owner-only); files in it are written by rename, and a crash mid-write can leave the temp file. */
-function openDataDir(dataDir: string, logger: FastifyBaseLogger): void {
+export function openDataDir(dataDir: string, logger: FastifyBaseLogger): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const stray = removeStrayTemps(dataDir);
   if (stray.length > 0) logger.info({ files: stray }, 'removed temp files a crashed write left in DATA_DIR');
@@ -260,7 +257,7 @@ function dependenciesOf(store: Store, chain: ChainContext | null, others: readon
 }
 
 /** The built market web page, read into memory once; a missing build is logged, not fatal. */
-function webPageOf(config: Config, logger: FastifyBaseLogger): WebAssets | null {
+export function webPageOf(config: Config, logger: FastifyBaseLogger): WebAssets | null {
   if (config.webRoot === null) return null;
   const assets = loadWebAssets(config.webRoot);
   if (assets === null)
@@ -269,7 +266,7 @@ function webPageOf(config: Config, logger: FastifyBaseLogger): WebAssets | null 
 }
 
 /** The EIP-712 domain orders are signed in: the reactor on the chain, or the configured address without one. */
-function signingDomainOf(config: Config, chain: ChainContext | null): Eip712Domain {
+export function signingDomainOf(config: Config, chain: ChainContext | null): Eip712Domain {
   return {
     name: config.signatureDomainName,
     version: config.signatureDomainVersion,
@@ -330,6 +327,8 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       store,
       registry,
       engines,
+      books: engines,
+      booksInStep: () => desk.inStepWithStore,
       tokens,
       clock,
       logger,

@@ -5,6 +5,7 @@ import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import type { ServedDeps } from '../composition/server.js';
 import type { Services } from '../composition/services.js';
 
 /** A reply as tests look at it. */
@@ -68,7 +69,8 @@ export function wireOf(order: BuiltOrder): Omit<BuiltOrder, 'meta'> {
 /** Where a trader sends its requests: a harness or a running server (read on every request, so a restart is followed). */
 export interface TraderHost {
   readonly app: FastifyInstance;
-  readonly services: Services;
+  /** A whole service, or a gateway's (which settles nothing). */
+  readonly services: ServedDeps & { readonly settlement?: Services['settlement'] };
 }
 
 /**
@@ -113,7 +115,7 @@ export class Trader {
     return this.host.app;
   }
 
-  get services(): Services {
+  get services(): TraderHost['services'] {
     return this.host.services;
   }
 

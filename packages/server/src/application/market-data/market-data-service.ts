@@ -1,7 +1,6 @@
 import {
   type LevelSource,
   type MarketGrid,
-  type MatchingEngine,
   parsePositiveRawAmount,
   percentText,
   quoteExactInput,
@@ -30,9 +29,9 @@ import { offsetOf, type SortOrder } from '../../domain/query-values.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store/ports.js';
-import type { EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 import { readBookCandles } from './book-candles.js';
+import type { BookView, BookViews } from './book-views.js';
 
 export type OrderbookItemBody = OrderbookItem;
 export type BooksBody = BooksPage;
@@ -79,7 +78,7 @@ export class MarketDataService {
 
   constructor(
     private readonly registry: MarketRegistry,
-    private readonly engines: EngineHost,
+    private readonly views: BookViews,
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly options: MarketDataOptions,
@@ -237,9 +236,9 @@ export class MarketDataService {
   private openMarket(
     bookId: number | undefined,
     missing: 'ORDERBOOK_NOT_FOUND' | 'UNKNOWN_ORDERBOOK',
-  ): { market: Market; engine: MatchingEngine } {
+  ): { market: Market; engine: BookView } {
     const market = bookId === undefined ? undefined : this.registry.get(bookId);
-    const engine = bookId === undefined ? undefined : this.engines.engine(bookId);
+    const engine = bookId === undefined ? undefined : this.views.view(bookId);
     if (market === undefined || engine === undefined || market.book.status !== 'OPEN') throw new AppError(missing);
     // Books ahead of the store show turns nobody was told of: no depth or quote from them.
     if (!this.inStep()) throw new AppError('TRADING_UNAVAILABLE');

@@ -37,8 +37,15 @@ export class CancelAfterSwitches {
     logger: Logger,
   ): Promise<CancelAfterSwitches> {
     const switches = new CancelAfterSwitches(store, desk, clock, logger);
-    for (const { account, triggerAt } of await store.cancelAfter.armed()) switches.armed.set(account, triggerAt);
+    await switches.reload();
     return switches;
+  }
+
+  /** Reads the stored switches again: in a cluster the gateways arm them, and one engine fires them. */
+  async reload(): Promise<void> {
+    const stored = await this.store.cancelAfter.armed();
+    this.armed.clear();
+    for (const { account, triggerAt } of stored) this.armed.set(account, triggerAt);
   }
 
   /** Arms the account's switch to fire `timeoutSeconds` from now, replacing its last one; 0 disarms it. */

@@ -1,0 +1,16 @@
+import type { NatsConnection } from 'nats';
+import type { CommandLogNames } from '../adapters/nats/jetstream-command-log.js';
+import { openNats } from '../adapters/nats/nats-connection.js';
+import type { Logger } from '../ports/logger.js';
+import type { ClusterConfig } from './cluster-config.js';
+
+/** The command stream and subjects of the deployment NATS_PREFIX names (stream names allow no dots). */
+export function commandLogNames(cluster: Pick<ClusterConfig, 'natsPrefix'>): CommandLogNames {
+  return { stream: `${cluster.natsPrefix.replace(/[.-]/g, '_').toUpperCase()}_COMMANDS`, subjectPrefix: cluster.natsPrefix };
+}
+
+/** Connects to NATS_URL; the roles of a cluster cannot run without it. */
+export function openClusterNats(cluster: ClusterConfig, name: string, logger: Logger): Promise<NatsConnection> {
+  if (cluster.natsUrl === null) throw new Error(`ROLE=${cluster.role} needs NATS_URL`);
+  return openNats(cluster.natsUrl, name, logger);
+}

@@ -1,0 +1,176 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { NatsConnection } from 'nats';
+import { ensureCommandStream, JetStreamCommandReader, JetStreamCommandSender } from '../adapters/nats/jetstream-command-log.js';
+import { closeNats } from '../adapters/nats/nats-connection.js';
+import { NatsEnginePublisher } from '../adapters/nats/nats-engine-feed.js';
+import { advisoryLeases } from '../adapters/postgres/advisory-leases.js';
+import { CommandLogDesk } from '../application/engine/command-log-desk.js';
+import { deskCommandHandler } from '../application/engine/desk-command-handler.js';
+import { EngineHost } from '../application/engine/engine-host.js';
+import { MarketRegistry } from '../application/markets/market-registry.js';
+import { seedDevnet } from '../application/markets/seed.js';
+import { CancelAfterSwitches } from '../application/orders/cancel-after.js';
+import { DeskEvents } from '../application/orders/desk-events.js';
+import { TradingDesk } from '../application/orders/trading-desk.js';
+import { type EngineShard, ownsBook } from '../domain/markets/engine-shards.js';
+import type { DeskCommit } from '../domain/orders/desk-commit.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import type { BookPoolState } from '../ports/engine-feed.js';
+import type { Lease } from '../ports/leases.js';
+import type { Store } from '../ports/store/ports.js';
+import { Closers } from './closers.js';
+import { commandLogNames, openClusterNats } from './cluster-nats.js';
+import type { Config } from './config.js';
+import { openConfiguredStore } from './store-choice.js';
+
+/** How often due orders expire, switches fire and the registry is read again. */
+const SWEEP_MS = 1_000;
+/** How often nonces past their orders' deadlines are forgotten (shard 0). */
+const NONCE_PURGE_MS = 60_000;
+
+/** A running engine: the single writer of its shard's books. */
+export interface RunningEngine {
+  readonly desk: TradingDesk;
+  readonly engines: EngineHost;
+  /** Settles when the engine must stop: its lease or its command log was lost. */
+  readonly failed: Promise<Error>;
+  close(): Promise<void>;
+}
+
+interface EngineParts {
+  readonly config: Config;
+  readonly shard: EngineShard;
+  readonly store: Store;
+  readonly registry: MarketRegistry;
+  readonly engines: EngineHost;
+  readonly desk: TradingDesk;
+  readonly deskEvents: DeskEvents;
+  readonly nats: NatsConnection;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+}
+
+/** One engine per shard: the lease is a PostgreSQL advisory lock named after the shard and the count. */
+async function takeShardLease(config: Config, shard: EngineShard): Promise<Lease> {
+  if (config.databaseUrl === null) throw new Error('ROLE=engine needs DATABASE_URL');
+  const leases = advisoryLeases({ url: config.databaseUrl, applicationName: `dex-exchange engine ${shard.index}` });
+  const lease = await leases.tryAcquire(`engine-${shard.index}-of-${shard.count}`);
+  if (lease === undefined) throw new Error(`another engine already writes shard ${shard.index} of ${shard.count}`);
+  return lease;
+}
+
+/** The books a commit touched, with their pools as the engine holds them now. */
+function poolsOf(commit: DeskCommit, engines: EngineHost): BookPoolState[] {
+  const books = new Set([...commit.depth.map((change) => change.bookId), ...commit.trades.map((trade) => trade.bookId)]);
+  return [...books].map((bookId) => [bookId, engines.engine(bookId)?.pool ?? null]);
+}
+
+/** Publishes every stored commit group to the gateways and answers their snapshot requests for the shard's books. */
+async function feedGateways(parts: EngineParts, closers: Closers): Promise<void> {
+  const { shard, engines } = parts;
+  const publisher = new NatsEnginePublisher(parts.nats, parts.config.cluster.natsPrefix);
+  const unsubscribe = parts.deskEvents.subscribe((commit) =>
+    publisher.publish({ shard: shard.index, commit, pools: poolsOf(commit, engines) }),
+  );
+  closers.add(async () => unsubscribe());
+  const stopSnapshots = await publisher.serveSnapshots((bookId) => {
+    const engine = ownsBook(bookId, shard.index, shard.count) ? engines.engine(bookId) : undefined;
+    return engine === undefined ? undefined : { depth: engine.depth(), pool: engine.pool ?? null };
+  });
+  closers.add(stopSnapshots);
+}
+
+/**
+ * Expires due orders and reads the registry again every second. Shard 0 also fires the dead-man
+ * switches the gateways arm (through the command logs, so every shard cancels) and forgets spent
+ * nonces.
+ */
+async function startSweeps(parts: EngineParts, closers: Closers): Promise<void> {
+  const { store, desk, registry, clock, logger, shard } = parts;
+  const { cluster } = parts.config;
+  const logFailure = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
+  const switches =
+    shard.index === 0
+      ? await CancelAfterSwitches.open(
+          store,
+          new CommandLogDesk(new JetStreamCommandSender(parts.nats, commandLogNames(cluster)), store.orders, {
+            shards: shard.count,
+            timeoutMs: cluster.commandTimeoutMs,
+          }),
+          clock,
+          logger,
+        )
+      : null;
+  const sweep = setInterval(() => {
+    registry.refresh().catch(logFailure('registry refresh'));
+    desk.expireDue().catch(logFailure('expiring orders'));
+    switches
+      ?.reload()
+      .then(() => switches.fireDue())
+      .catch(logFailure('firing cancel-after switches'));
+  }, SWEEP_MS);
+  const purge = setInterval(() => {
+    if (shard.index === 0) store.nonces.purgeExpired(clock.now()).catch(logFailure('purging nonces'));
+  }, NONCE_PURGE_MS);
+  closers.add(async () => {
+    clearInterval(sweep);
+    clearInterval(purge);
+  });
+}
+
+/** The store, the registry and the desk of the shard's books, rebuilt from the store. */
+async function openDesk(config: Config, shard: EngineShard, clock: Clock, logger: FastifyBaseLogger, closers: Closers) {
+  const store = await openConfiguredStore(config, `engine ${shard.index}`);
+  closers.add(() => store.close());
+  // Shard 0 seeds, so the engines never race to create the same markets.
+  if (config.seedDevnet && shard.index === 0 && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
+  const registry = new MarketRegistry(store);
+  await registry.load();
+  const engines = new EngineHost(registry);
+  const deskEvents = new DeskEvents(logger);
+  const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, { confirmCancels: false, shard });
+  return { store, registry, engines, deskEvents, desk };
+}
+
+/**
+ * ROLE=engine: takes the lease of its shard, rebuilds its books from the store, feeds the
+ * gateways, and follows its command log from the position the store holds.
+ */
+export async function startEngine(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<RunningEngine> {
+  const { cluster } = config;
+  const shard = { index: cluster.shard, count: cluster.shards };
+  const closers = new Closers(logger, 'engine');
+  try {
+    const lease = await takeShardLease(config, shard);
+    closers.add(() => lease.release());
+    const desk = await openDesk(config, shard, clock, logger, closers);
+    const nats = await openClusterNats(cluster, `dex-exchange engine ${shard.index}`, logger);
+    closers.add(() => closeNats(nats));
+    const parts: EngineParts = { config, shard, nats, clock, logger, ...desk };
+    await feedGateways(parts, closers);
+    const names = commandLogNames(cluster);
+    await ensureCommandStream(nats, names);
+    const from = await desk.store.orders.commandPosition(shard.index);
+    const following = await new JetStreamCommandReader(nats, names).follow(
+      shard.index,
+      from,
+      deskCommandHandler(desk.desk, logger),
+    );
+    closers.add(() => following.stop());
+    logger.info({ shard: shard.index, shards: shard.count, from: from.toString() }, 'engine following its command log');
+    await startSweeps(parts, closers);
+    const logLost = following.ended.then(
+      () => new Promise<Error>(() => {}),
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    return {
+      desk: desk.desk,
+      engines: desk.engines,
+      failed: Promise.race([lease.lost, logLost]),
+      close: () => closers.closeAll(),
+    };
+  } catch (error) {
+    await closers.closeAll();
+    throw error;
+  }
+}

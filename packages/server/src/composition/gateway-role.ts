@@ -1,0 +1,132 @@
+import { OrderHasher } from '@dex/core';
+import type { FastifyBaseLogger } from 'fastify';
+import { VerifyPool } from '../adapters/crypto/verify-pool.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
+import { JetStreamCommandSender } from '../adapters/nats/jetstream-command-log.js';
+import { closeNats } from '../adapters/nats/nats-connection.js';
+import { NatsEngineSubscriber } from '../adapters/nats/nats-engine-feed.js';
+import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
+import { FeeSchedule } from '../application/accounts/fee-schedule.js';
+import { AccessTokens } from '../application/auth/access-tokens.js';
+import { AccountDirectory } from '../application/auth/trading-identity.js';
+import { WalletLogin } from '../application/auth/wallet-login.js';
+import { CommandLogDesk } from '../application/engine/command-log-desk.js';
+import { ReplicatedBooks } from '../application/market-data/replicated-books.js';
+import { MarketRegistry } from '../application/markets/market-registry.js';
+import { CancelAfterSwitches } from '../application/orders/cancel-after.js';
+import { DeskEvents } from '../application/orders/desk-events.js';
+import { OrderBuilder } from '../application/orders/order-builder.js';
+import { OrderIntake } from '../application/orders/order-intake.js';
+import { OrderQueries } from '../application/orders/order-queries.js';
+import { keccak256 } from '../domain/signatures/keccak.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import type { Dependency } from '../ports/dependency.js';
+import { type Metrics, noMetrics } from '../ports/metrics.js';
+import { Closers } from './closers.js';
+import { commandLogNames, openClusterNats } from './cluster-nats.js';
+import type { Config } from './config.js';
+import type { ServedDeps } from './server.js';
+import { accountKeysOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
+import { openSharedState } from './shared-state-choice.js';
+import { openConfiguredStore } from './store-choice.js';
+
+/** How long a replica waits for its book's snapshot, and how long before it asks again. */
+const REPLICA_OPTIONS = { snapshotTimeoutMs: 2_000, retryMs: 1_000 };
+
+/** The gateway's connections and books: the store, the shared state, NATS, the replicas and the desk that sends commands. */
+async function openGatewayParts(config: Config, clock: Clock, logger: FastifyBaseLogger, closers: Closers) {
+  const { cluster } = config;
+  const store = await openConfiguredStore(config, 'gateway');
+  closers.add(() => store.close());
+  const registry = new MarketRegistry(store);
+  await registry.load();
+  const shared = await openSharedState(config, clock, logger);
+  closers.add(() => shared.close());
+  const nats = await openClusterNats(cluster, 'dex-exchange gateway', logger);
+  closers.add(() => closeNats(nats));
+  const deskEvents = new DeskEvents(logger);
+  const subscriber = new NatsEngineSubscriber(nats, cluster.natsPrefix);
+  const books = new ReplicatedBooks(registry, subscriber, deskEvents, logger, REPLICA_OPTIONS);
+  await books.start();
+  closers.add(() => books.stop());
+  const desk = new CommandLogDesk(new JetStreamCommandSender(nats, commandLogNames(cluster)), store.orders, {
+    shards: cluster.shards,
+    timeoutMs: cluster.commandTimeoutMs,
+  });
+  const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
+  closers.add(() => verifier.close());
+  const natsAnswers: Dependency = {
+    name: 'nats',
+    check: async () => {
+      await nats.flush();
+    },
+  };
+  const dependencies = [{ name: 'store', check: () => store.ping() }, natsAnswers, shared.dependency].filter(
+    (dependency) => dependency !== null,
+  );
+  return { store, registry, shared, deskEvents, books, desk, verifier, dependencies };
+}
+
+/**
+ * ROLE=gateway: the HTTP and WebSocket edges over the cluster's store, with login, build, hashing,
+ * signature verification and the data API here; saves and cancels go to the books' engines over
+ * their command logs, and market data comes from replicas of the books the engines' feed keeps.
+ * Stateless: any number of gateways serve one cluster.
+ */
+export async function openGatewayServices(
+  config: Config,
+  logger: FastifyBaseLogger,
+  clock: Clock = systemClock,
+): Promise<ServedDeps> {
+  if (config.chain.kind !== 'off') throw new Error('a cluster settles no fills yet: run ROLE=gateway with CHAIN=off');
+  openDataDir(config.dataDir, logger);
+  const closers = new Closers(logger, 'gateway');
+  const prom = config.metricsPort === null ? null : new PromMetrics();
+  const metrics: Metrics = prom ?? noMetrics;
+  try {
+    const { store, registry, shared, deskEvents, books, desk, verifier, dependencies } = await openGatewayParts(
+      config,
+      clock,
+      logger,
+      closers,
+    );
+    const domain = signingDomainOf(config, null);
+    const hasher = new OrderHasher(domain, keccak256);
+    const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
+    const directory = new AccountDirectory(accountKeysOf(config, store, clock));
+    const fees = new FeeSchedule(store.feeOverrides);
+    return {
+      config,
+      store,
+      registry,
+      books,
+      booksInStep: () => true,
+      tokens,
+      clock,
+      logger,
+      domain,
+      desk,
+      // The switches are armed here and fired by the engine of shard 0.
+      cancelAfter: await CancelAfterSwitches.open(store, desk, clock, logger),
+      deskEvents,
+      directory,
+      fees,
+      funds: null,
+      login: new WalletLogin(shared.challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
+      builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
+      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, null, metrics),
+      queries: new OrderQueries(registry, store),
+      dependencies,
+      metrics,
+      quotaCounters: shared.quotaCounters,
+      rateBuckets: shared.rateBuckets,
+      metricsExposition: prom,
+      webAssets: webPageOf(config, logger),
+      leaseLost: new Promise<Error>(() => {}),
+      close: () => closers.closeAll(),
+    };
+  } catch (error) {
+    await closers.closeAll();
+    throw error;
+  }
+}
