@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NatsConnection } from 'nats';
-import { ensureCommandStream, JetStreamCommandReader, JetStreamCommandSender } from '../adapters/nats/jetstream-command-log.js';
+import { ensureCommandStream, JetStreamCommandReader } from '../adapters/nats/jetstream-command-log.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
 import { NatsEnginePublisher } from '../adapters/nats/nats-engine-feed.js';
 import { advisoryLeases } from '../adapters/postgres/advisory-leases.js';
@@ -19,7 +19,7 @@ import type { BookPoolState } from '../ports/engine-feed.js';
 import type { Lease } from '../ports/leases.js';
 import type { Store } from '../ports/store/ports.js';
 import { Closers } from './closers.js';
-import { commandLogNames, openClusterNats } from './cluster-nats.js';
+import { commandLogNames, openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
 import { openConfiguredStore } from './store-choice.js';
 
@@ -91,15 +91,7 @@ async function startSweeps(parts: EngineParts, closers: Closers): Promise<void> 
   const logFailure = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
   const switches =
     shard.index === 0
-      ? await CancelAfterSwitches.open(
-          store,
-          new CommandLogDesk(new JetStreamCommandSender(parts.nats, commandLogNames(cluster)), store.orders, {
-            shards: shard.count,
-            timeoutMs: cluster.commandTimeoutMs,
-          }),
-          clock,
-          logger,
-        )
+      ? await CancelAfterSwitches.open(store, new CommandLogDesk(shardCommands(parts.nats, cluster), store.orders), clock, logger)
       : null;
   const sweep = setInterval(() => {
     registry.refresh().catch(logFailure('registry refresh'));
@@ -128,7 +120,10 @@ async function openDesk(config: Config, shard: EngineShard, clock: Clock, logger
   await registry.load();
   const engines = new EngineHost(registry);
   const deskEvents = new DeskEvents(logger);
-  const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, { confirmCancels: false, shard });
+  const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, {
+    confirmCancels: config.chain.kind !== 'off',
+    shard,
+  });
   return { store, registry, engines, deskEvents, desk };
 }
 

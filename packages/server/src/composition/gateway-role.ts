@@ -2,7 +2,6 @@ import { OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
-import { JetStreamCommandSender } from '../adapters/nats/jetstream-command-log.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
 import { NatsEngineSubscriber } from '../adapters/nats/nats-engine-feed.js';
 import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
@@ -23,7 +22,7 @@ import { type Clock, systemClock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
 import { type Metrics, noMetrics } from '../ports/metrics.js';
 import { Closers } from './closers.js';
-import { commandLogNames, openClusterNats } from './cluster-nats.js';
+import { openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
 import type { ServedDeps } from './server.js';
 import { accountKeysOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
@@ -49,10 +48,7 @@ async function openGatewayParts(config: Config, clock: Clock, logger: FastifyBas
   const books = new ReplicatedBooks(registry, subscriber, deskEvents, logger, REPLICA_OPTIONS);
   await books.start();
   closers.add(() => books.stop());
-  const desk = new CommandLogDesk(new JetStreamCommandSender(nats, commandLogNames(cluster)), store.orders, {
-    shards: cluster.shards,
-    timeoutMs: cluster.commandTimeoutMs,
-  });
+  const desk = new CommandLogDesk(shardCommands(nats, cluster), store.orders);
   const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
   closers.add(() => verifier.close());
   const natsAnswers: Dependency = {

@@ -1,22 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { CancelReason } from '@dex/core';
-import { AppError } from '../../domain/errors.js';
 import { shardOf } from '../../domain/markets/engine-shards.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
-import type { CommandSender } from '../../ports/command-log.js';
 import type { Holding } from '../../ports/funds.js';
 import type { OrderStore } from '../../ports/store/order-ports.js';
 import type { CancelOutcome } from '../orders/cancellation-relay.js';
 import type { OrderCandidate } from '../orders/order-acceptance.js';
 import type { OrderDesk } from '../orders/order-desk.js';
-import { answeredValue, type DeskCommand, deskCommandId, encodeDeskCommand } from './desk-commands.js';
-
-export interface CommandLogDeskOptions {
-  /** How many engines share the books (see `shardOf`). */
-  readonly shards: number;
-  /** How long a call waits for its engine's answer before it answers ENGINE_UNAVAILABLE. */
-  readonly timeoutMs: number;
-}
+import type { DeskCommand } from './desk-commands.js';
+import { ShardCommands } from './shard-commands.js';
 
 /** The candidates of one shard, their OCO partners re-indexed within the part. */
 function partOf(candidates: readonly OrderCandidate[], members: readonly number[]): OrderCandidate[] {
@@ -36,9 +27,8 @@ function partOf(candidates: readonly OrderCandidate[], members: readonly number[
  */
 export class CommandLogDesk implements OrderDesk {
   constructor(
-    private readonly sender: CommandSender,
+    private readonly commands: ShardCommands,
     private readonly orders: Pick<OrderStore, 'get'>,
-    private readonly options: CommandLogDeskOptions,
   ) {}
 
   async accept(
@@ -46,17 +36,13 @@ export class CommandLogDesk implements OrderDesk {
     candidates: readonly OrderCandidate[],
     holdings?: ReadonlyMap<string, Holding>,
   ): Promise<OrderRecord[]> {
-    const parts = new Map<number, number[]>();
-    candidates.forEach((candidate, member) => {
-      const shard = shardOf(candidate.fields.bookId, this.options.shards);
-      parts.set(shard, [...(parts.get(shard) ?? []), member]);
-    });
+    const members = candidates.map((_, member) => member);
+    const parts = ShardCommands.grouped(members, (member) => this.shardOf((candidates[member] as OrderCandidate).fields.bookId));
     const held = holdings === undefined ? null : [...holdings];
     const answers = await Promise.all(
       [...parts].map(async ([shard, members]) => {
         const part = partOf(candidates, members);
-        const records = (await this.call(shard, { kind: 'save', account, candidates: part, holdings: held })) as OrderRecord[];
-        return records;
+        return (await this.commands.send(shard, { kind: 'save', account, candidates: part, holdings: held })) as OrderRecord[];
       }),
     );
     const byHash = new Map(answers.flat().map((record) => [record.orderHash, record]));
@@ -67,13 +53,10 @@ export class CommandLogDesk implements OrderDesk {
   async cancel(account: string, orderIds: readonly number[], reason: CancelReason = 'USER'): Promise<CancelOutcome> {
     const unique = [...new Set(orderIds)];
     const books = await Promise.all(unique.map(async (id) => (await this.orders.get(id))?.bookId ?? 0));
-    const parts = new Map<number, number[]>();
-    unique.forEach((id, position) => {
-      const shard = shardOf(books[position] as number, this.options.shards);
-      parts.set(shard, [...(parts.get(shard) ?? []), id]);
-    });
+    const bookOf = new Map(unique.map((id, position) => [id, books[position] as number]));
+    const parts = ShardCommands.grouped(unique, (id) => this.shardOf(bookOf.get(id) as number));
     const outcomes = (await Promise.all(
-      [...parts].map(([shard, ids]) => this.call(shard, { kind: 'cancel', account, orderIds: ids, reason })),
+      [...parts].map(([shard, ids]) => this.commands.send(shard, { kind: 'cancel', account, orderIds: ids, reason })),
     )) as CancelOutcome[];
     // In the order the ids were asked for, as one desk answers.
     const rank = new Map(unique.map((id, position) => [id, position]));
@@ -91,13 +74,9 @@ export class CommandLogDesk implements OrderDesk {
 
   async cancelOpen(account: string, books: ReadonlySet<number> | null, reason: CancelReason): Promise<number[]> {
     if (books === null) return this.onEveryShard({ kind: 'cancelOpen', account, books: null, reason });
-    const parts = new Map<number, number[]>();
-    for (const book of books) {
-      const shard = shardOf(book, this.options.shards);
-      parts.set(shard, [...(parts.get(shard) ?? []), book]);
-    }
+    const parts = ShardCommands.grouped(books, (book) => this.shardOf(book));
     const ids = await Promise.all(
-      [...parts].map(([shard, part]) => this.call(shard, { kind: 'cancelOpen', account, books: part, reason })),
+      [...parts].map(([shard, part]) => this.commands.send(shard, { kind: 'cancelOpen', account, books: part, reason })),
     );
     return (ids as number[][]).flat().sort((a, b) => a - b);
   }
@@ -106,20 +85,11 @@ export class CommandLogDesk implements OrderDesk {
   assertRoomFor(): void {}
 
   private async onEveryShard(command: DeskCommand): Promise<number[]> {
-    const shards = Array.from({ length: this.options.shards }, (_, shard) => shard);
-    const ids = await Promise.all(shards.map((shard) => this.call(shard, command)));
-    return (ids as number[][]).flat().sort((a, b) => a - b);
+    const ids = (await this.commands.everyShard(command)) as number[][];
+    return ids.flat().sort((a, b) => a - b);
   }
 
-  private async call(shard: number, command: DeskCommand): Promise<unknown> {
-    const id = deskCommandId(command, randomUUID());
-    const outcome = await this.sender.send({ shard, id, body: encodeDeskCommand(command) }, this.options.timeoutMs);
-    if (outcome.ok) return answeredValue(outcome.answer);
-    const hashes = command.kind === 'save' ? command.candidates.map((candidate) => candidate.fields.orderHash) : [];
-    const message =
-      hashes.length === 0
-        ? undefined
-        : `The engine did not answer in time; the orders (${hashes.join(', ')}) may be saved; send them again to learn how they stand`;
-    throw new AppError('ENGINE_UNAVAILABLE', message, { cause: outcome.error });
+  private shardOf(bookId: number): number {
+    return shardOf(bookId, this.commands.shards);
   }
 }

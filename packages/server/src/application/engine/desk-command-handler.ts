@@ -4,13 +4,17 @@ import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { CommandHandler, LoggedCommand } from '../../ports/command-log.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
+import type { FailedFill, PoolReservesListener, SettledSwap } from '../../ports/settlement-desk.js';
 import type { CancelOutcome } from '../orders/cancellation-relay.js';
 import type { CommandPosition } from '../orders/desk-sequencer.js';
 import type { OrderCandidate } from '../orders/order-acceptance.js';
-import { type DeskCommand, decodeDeskCommand, encodeDeskAnswer, refusalOf } from './desk-commands.js';
+import { type DeskCommand, decodeDeskCommand, encodeDeskAnswer, refusalOf, type SettlementCommand } from './desk-commands.js';
 
-/** The desk's calls that take a command's position, so that its turn stores the position with its effects. */
-export interface PositionedDesk {
+/**
+ * The desk's calls that take a command's position, so that its turn stores the position with its
+ * effects; and the pools' reports, which run no turn (a repeat of one changes nothing).
+ */
+export interface PositionedDesk extends PoolReservesListener {
   accept(
     account: string,
     candidates: readonly OrderCandidate[],
@@ -25,6 +29,29 @@ export interface PositionedDesk {
     reason: CancelReason,
     position: CommandPosition,
   ): Promise<number[]>;
+  unwindFills(failures: readonly FailedFill[], position: CommandPosition): Promise<void>;
+  finalizeCancels(position: CommandPosition): Promise<number>;
+  cancelledOnChain(orderHash: string, txHash: string, position: CommandPosition): Promise<void>;
+  floorRaisedOnChain(account: string, floor: bigint, txHash: string, position: CommandPosition): Promise<void>;
+  poolSwapsSettled(swaps: readonly SettledSwap[]): void;
+}
+
+/** The settler's verdicts: every one but the pools' reports is a turn at the command's position. */
+async function applySettlement(desk: PositionedDesk, command: SettlementCommand, position: CommandPosition): Promise<unknown> {
+  switch (command.kind) {
+    case 'unwindFills':
+      return desk.unwindFills(command.failures, position);
+    case 'finalizeCancels':
+      return desk.finalizeCancels(position);
+    case 'cancelledOnChain':
+      return desk.cancelledOnChain(command.orderHash, command.txHash, position);
+    case 'floorRaisedOnChain':
+      return desk.floorRaisedOnChain(command.account, command.floor, command.txHash, position);
+    case 'poolSwapsSettled':
+      return desk.poolSwapsSettled(command.swaps);
+    case 'poolReservesSynced':
+      return desk.poolReservesSynced(command.pairs);
+  }
 }
 
 function apply(desk: PositionedDesk, command: DeskCommand, position: CommandPosition): Promise<unknown> {
@@ -42,6 +69,8 @@ function apply(desk: PositionedDesk, command: DeskCommand, position: CommandPosi
       return desk.cancelBelowFloor(command.account, command.floor, command.reason, position);
     case 'cancelOpen':
       return desk.cancelOpen(command.account, command.books === null ? null : new Set(command.books), command.reason, position);
+    default:
+      return applySettlement(desk, command, position);
   }
 }
 

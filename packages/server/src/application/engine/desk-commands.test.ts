@@ -6,6 +6,7 @@ import {
   JetStreamCommandSender,
 } from '../../adapters/nats/jetstream-command-log.js';
 import { openSqliteStore } from '../../adapters/sqlite/sqlite-store.js';
+import { createLogger } from '../../composition/logging.js';
 import { AppError } from '../../domain/errors.js';
 import type { CommandFollowing, CommandSender } from '../../ports/command-log.js';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
@@ -13,8 +14,10 @@ import { tempDataDir } from '../../test-support/harness.js';
 import { NATS_AVAILABLE, useTestNats } from '../../test-support/nats.js';
 import type { OrderCandidate } from '../orders/order-acceptance.js';
 import { CommandLogDesk } from './command-log-desk.js';
+import { CommandLogSettlementDesk } from './command-log-settlement-desk.js';
 import { deskCommandHandler, type PositionedDesk } from './desk-command-handler.js';
 import { decodeDeskCommand, encodeDeskCommand } from './desk-commands.js';
+import { ShardCommands } from './shard-commands.js';
 
 /** The desk's stages as the engine role calls them, each taking the command's position. */
 function positioned(parts: DeskParts): PositionedDesk {
@@ -24,6 +27,12 @@ function positioned(parts: DeskParts): PositionedDesk {
     cancelBelowFloor: (account, floor, reason, position) =>
       parts.cancellations.cancelBelowFloor(account, floor, reason, position),
     cancelOpen: (account, books, reason, position) => parts.cancellations.cancelOpen(account, books, reason, position),
+    unwindFills: (failures, position) => parts.outcomes.unwindFills(failures, position),
+    finalizeCancels: (position) => parts.cancellations.finalizeCancels(position),
+    cancelledOnChain: (hash, tx, position) => parts.cancellations.cancelledOnChain(hash, tx, position),
+    floorRaisedOnChain: (account, floor, tx, position) => parts.cancellations.floorRaisedOnChain(account, floor, tx, position),
+    poolSwapsSettled: (swaps) => parts.pools.settled(swaps),
+    poolReservesSynced: (pairs) => parts.pools.synced(pairs),
   };
 }
 
@@ -80,19 +89,15 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
   }
 
   const gateway = (shards: number, engineStores: readonly DeskParts[]) =>
-    new CommandLogDesk(
-      sender,
-      {
-        get: async (id) => {
-          for (const engine of engineStores) {
-            const record = await engine.store.orders.get(id);
-            if (record !== undefined) return record;
-          }
-          return undefined;
-        },
+    new CommandLogDesk(new ShardCommands(sender, shards, 5_000), {
+      get: async (id) => {
+        for (const engine of engineStores) {
+          const record = await engine.store.orders.get(id);
+          if (record !== undefined) return record;
+        }
+        return undefined;
       },
-      { shards, timeoutMs: 5_000 },
-    );
+    });
 
   it("stores a gateway's save on the engine, answers its record, and stores the command's position with it", async () => {
     const engine = await startEngine(0);
@@ -232,8 +237,42 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
     }
   });
 
+  it("carries the settler's verdicts to every shard, and each engine ends only its own books' orders", async () => {
+    const data = tempDataDir();
+    const file = `${data.dir}/shared.sqlite`;
+    try {
+      const even = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 0, count: 2 } });
+      const odd = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 1, count: 2 } });
+      engines.push(even, odd);
+      await follow(0, even);
+      await follow(1, odd);
+      const [first] = await even.nonces('0.0.7', 1, 1);
+      const [second] = await even.nonces('0.0.7', 1, 2);
+      const [third] = await even.nonces('0.0.7', 1, 1);
+      const records = await gateway(2, [even]).accept('0.0.7', [
+        limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint),
+        onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2),
+        limitCandidate('0.0.7', SELL, 26_000, 10, third as bigint, { index: 2 }),
+      ]);
+      const settler = new CommandLogSettlementDesk(new ShardCommands(sender, 2, 5_000), createLogger('silent'));
+      await settler.cancelledOnChain(records[2]?.orderHash as string, `0x${'cd'.repeat(32)}`);
+      await settler.floorRaisedOnChain('0.0.7', (second as bigint) + 1n, `0x${'ab'.repeat(32)}`);
+      const stored = await Promise.all(records.map((record) => even.store.orders.get(record.id)));
+      expect(stored.map((record) => [record?.status, record?.reason])).toEqual([
+        ['CANCELED', 'NONCE_FLOOR'],
+        ['CANCELED', 'NONCE_FLOOR'],
+        ['CANCELED', 'USER'],
+      ]);
+      expect(await settler.finalizeCancels()).toBe(0);
+      settler.poolReservesSynced([]);
+      expect([...odd.books.live.ofAccount('0.0.7'), ...even.books.live.ofAccount('0.0.7')]).toEqual([]);
+    } finally {
+      data.remove();
+    }
+  });
+
   it('answers ENGINE_UNAVAILABLE with the orders hashes when no engine follows the shard', async () => {
-    const desk = new CommandLogDesk(sender, { get: async () => undefined }, { shards: 1, timeoutMs: 300 });
+    const desk = new CommandLogDesk(new ShardCommands(sender, 1, 300), { get: async () => undefined });
     const candidate = limitCandidate('0.0.7', SELL, 25_000, 10, 1n);
     const refusal = await desk.accept('0.0.7', [candidate]).catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: 'ENGINE_UNAVAILABLE', status: 503 });

@@ -3,6 +3,7 @@ import type { CancelReason } from '@dex/core';
 import { AppError, ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors.js';
 import { decodeTagged, encodeTagged } from '../../domain/wire/tagged-json.js';
 import type { Holding } from '../../ports/funds.js';
+import type { FailedFill, PairReserves, SettledSwap } from '../../ports/settlement-desk.js';
 import type { OrderCandidate } from '../orders/order-acceptance.js';
 
 /**
@@ -24,14 +25,35 @@ export type DeskCommand =
       readonly account: string;
       readonly books: readonly number[] | null;
       readonly reason: CancelReason;
-    };
+    }
+  | SettlementCommand;
+
+/** The settler's verdicts for the engines (see the SettlementDesk port). */
+export type SettlementCommand =
+  | { readonly kind: 'unwindFills'; readonly failures: readonly FailedFill[] }
+  | { readonly kind: 'finalizeCancels' }
+  | { readonly kind: 'cancelledOnChain'; readonly orderHash: string; readonly txHash: string }
+  | { readonly kind: 'floorRaisedOnChain'; readonly account: string; readonly floor: bigint; readonly txHash: string }
+  | { readonly kind: 'poolSwapsSettled'; readonly swaps: readonly SettledSwap[] }
+  | { readonly kind: 'poolReservesSynced'; readonly pairs: readonly PairReserves[] };
 
 /** The engine's answer to a command: the desk's value, or the refusal it answered with. */
 export type DeskAnswer =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly index: number | null };
 
-const KINDS = new Set<DeskCommand['kind']>(['save', 'cancel', 'cancelBelowFloor', 'cancelOpen']);
+const KINDS = new Set<DeskCommand['kind']>([
+  'save',
+  'cancel',
+  'cancelBelowFloor',
+  'cancelOpen',
+  'unwindFills',
+  'finalizeCancels',
+  'cancelledOnChain',
+  'floorRaisedOnChain',
+  'poolSwapsSettled',
+  'poolReservesSynced',
+]);
 
 export function encodeDeskCommand(command: DeskCommand): Uint8Array {
   return encodeTagged(command);

@@ -1,10 +1,12 @@
 import type { CancelReason } from '@dex/core';
+import { type EngineShard, ownsBook } from '../../domain/markets/engine-shards.js';
 import type { LiveOrder } from '../../domain/orders/live-orders.js';
 import type { OrderTurn } from '../../domain/orders/order-turn.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store/ports.js';
 import { type DeskBooks, storedLiveOrder } from './desk-books.js';
 import type { CommandPosition, DeskSequencer } from './desk-sequencer.js';
+import { EVERY_BOOK } from './intake-checks.js';
 
 export interface CancelOutcome {
   readonly accepted: number[];
@@ -18,6 +20,8 @@ export interface CancellationOptions {
    * Without a settlement chain they are final at once.
    */
   readonly confirmCancels: boolean;
+  /** The books this desk writes, when it is one engine among several: it finalizes only their cancellations. */
+  readonly shard?: EngineShard;
 }
 
 /**
@@ -113,26 +117,30 @@ export class CancellationRelay {
    * Makes final the cancellations the reactor confirmed whose orders have no fill in flight:
    * CANCELED, with the confirming transaction in the history. Returns how many.
    */
-  finalizeCancels(): Promise<number> {
+  finalizeCancels(position?: CommandPosition): Promise<number> {
     return this.sequencer.run(async () => {
       await this.sequencer.flush();
       const confirmed = await this.store.cancellations.finalizable();
       if (confirmed.length === 0) return 0;
+      const { index, count } = this.options.shard ?? EVERY_BOOK;
       const turn = this.books.turn(this.clock.now());
+      let finalized = 0;
       for (const { orderId, reason, txHash } of confirmed) {
         const record = await this.store.orders.get(orderId);
-        if (record !== undefined) turn.finalizeCancel(storedLiveOrder(record), reason, txHash);
+        if (record === undefined || !ownsBook(record.bookId, index, count)) continue;
+        turn.finalizeCancel(storedLiveOrder(record), reason, txHash);
+        finalized++;
       }
       this.sequencer.stage(turn);
-      return confirmed.length;
-    });
+      return finalized;
+    }, position);
   }
 
   /**
    * A swapper cancelled an order on the reactor itself: it leaves its book and is CANCELED at once
    * (a fill still in flight will be refused by the reactor and undone).
    */
-  cancelledOnChain(orderHash: string, txHash: string): Promise<void> {
+  cancelledOnChain(orderHash: string, txHash: string, position?: CommandPosition): Promise<void> {
     return this.sequencer.run(async () => {
       const [record] = await this.store.orders.byHashes([orderHash]);
       const order = record === undefined ? undefined : this.books.live.get(record.id);
@@ -140,17 +148,17 @@ export class CancellationRelay {
       const turn = this.books.turn(this.clock.now());
       this.endOnChain(turn, order, 'USER', txHash);
       this.sequencer.stage(turn);
-    });
+    }, position);
   }
 
   /** A swapper raised its nonce floor on the reactor itself: its orders below it end at once. */
-  floorRaisedOnChain(account: string, floor: bigint, txHash: string): Promise<void> {
+  floorRaisedOnChain(account: string, floor: bigint, txHash: string, position?: CommandPosition): Promise<void> {
     return this.sequencer.run(async () => {
       const turn = this.books.turn(this.clock.now());
       turn.raiseNonceFloor(account, floor);
       for (const order of this.belowFloor(account, floor)) this.endOnChain(turn, order, 'NONCE_FLOOR', txHash);
       this.sequencer.stage(turn);
-    });
+    }, position);
   }
 
   /**

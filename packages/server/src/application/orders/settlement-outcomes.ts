@@ -5,7 +5,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { FailedFill } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import { type DeskBooks, storedLiveOrder } from './desk-books.js';
-import type { DeskSequencer } from './desk-sequencer.js';
+import type { CommandPosition, DeskSequencer } from './desk-sequencer.js';
 
 /** How a market order ends by matching alone: filled, or the rest cancelled as immediate-or-cancel. */
 const MATCHED_OUT = new Set<string | null>([null, 'IMMEDIATE_OR_CANCEL']);
@@ -27,7 +27,8 @@ export class SettlementOutcomes {
     private readonly clock: Clock,
   ) {}
 
-  unwindFills(failures: readonly FailedFill[]): Promise<void> {
+  /** Undoes the failed trades; `position`: see {@link DeskSequencer.run}. */
+  unwindFills(failures: readonly FailedFill[], position?: CommandPosition): Promise<void> {
     return this.sequencer.run(async () => {
       // Retired orders are read from the store, so it must hold every earlier turn.
       await this.sequencer.flush();
@@ -44,7 +45,7 @@ export class SettlementOutcomes {
         await this.giveBack(turn, failure, 'taker', retired);
       }
       this.sequencer.stage(turn);
-    });
+    }, position);
   }
 
   /**

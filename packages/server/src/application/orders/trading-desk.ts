@@ -25,11 +25,10 @@ export type { CancelOutcome } from './cancellation-relay.js';
 export { MAX_OPEN_ORDERS_PER_ACCOUNT } from './intake-checks.js';
 export type { OrderCandidate } from './order-acceptance.js';
 
+/** `shard` (of CancellationOptions): the desk of one engine among several, with only its shard's books and ids of its own. */
 export interface DeskOptions extends CancellationOptions {
   /** Where the desk reports its commit groups; default: nowhere. */
   readonly metrics?: Metrics;
-  /** The desk of one engine among several: only its shard's books, and ids of its own. Default: every book. */
-  readonly shard?: EngineShard;
 }
 
 /** The stored open orders of the shard's books. */
@@ -167,20 +166,20 @@ export class TradingDesk implements OrderDesk, SettlementDesk, PoolReservesListe
   }
 
   /** See {@link SettlementOutcomes.unwindFills}. */
-  unwindFills(failures: readonly FailedFill[]): Promise<void> {
-    return this.outcomes.unwindFills(failures);
+  unwindFills(failures: readonly FailedFill[], position?: CommandPosition): Promise<void> {
+    return this.outcomes.unwindFills(failures, position);
   }
 
-  finalizeCancels(): Promise<number> {
-    return this.cancellations.finalizeCancels();
+  finalizeCancels(position?: CommandPosition): Promise<number> {
+    return this.cancellations.finalizeCancels(position);
   }
 
-  cancelledOnChain(orderHash: string, txHash: string): Promise<void> {
-    return this.cancellations.cancelledOnChain(orderHash, txHash);
+  cancelledOnChain(orderHash: string, txHash: string, position?: CommandPosition): Promise<void> {
+    return this.cancellations.cancelledOnChain(orderHash, txHash, position);
   }
 
-  floorRaisedOnChain(account: string, floor: bigint, txHash: string): Promise<void> {
-    return this.cancellations.floorRaisedOnChain(account, floor, txHash);
+  floorRaisedOnChain(account: string, floor: bigint, txHash: string, position?: CommandPosition): Promise<void> {
+    return this.cancellations.floorRaisedOnChain(account, floor, txHash, position);
   }
 
   poolSwapsSettled(swaps: readonly SettledSwap[]): void {
