@@ -17,7 +17,7 @@ export interface ServiceProcess {
   readonly pid: number;
   /** Standard output and error so far. */
   readonly output: () => string;
-  /** The API's base URL, from the "order book API listening" line. */
+  /** The API's base URL, from the "order book API listening" line; '' for an engine, once it follows its command log. */
   readonly url: Promise<string>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -48,10 +48,10 @@ export function startServiceProcess(entry: URL, env: Record<string, string>, nod
       const line = chunks
         .join('')
         .split('\n')
-        .find((text) => text.includes('"order book API listening"'));
+        .find((text) => text.includes('"order book API listening"') || text.includes('"engine following its command log"'));
       if (line === undefined) return;
       clearTimeout(timer);
-      resolve((JSON.parse(line) as { url: string }).url);
+      resolve((JSON.parse(line) as { url?: string }).url ?? '');
     });
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
     void exited.then((code) => reject(new Error(`the service exited with ${code}:\n${chunks.join('')}`)));
