@@ -7,13 +7,19 @@
  * orders/s over the single-thread floor.
  *
  *   npm run bench:orders -- [--orders 40000] [--accounts 8] [--batch 250,50] [--in-flight 4] [--runs 1]
- *                           [--verify-workers 1] [--time-limit 120] [--cpu-prof DIR]
+ *                           [--verify-workers 1] [--time-limit 120] [--cpu-prof DIR] [--cluster]
+ *
+ * `--cluster` measures each batch size twice more: one process on a PostgreSQL database of its
+ * own, and a cluster (docs/deploy.md), where the server child runs as a gateway (ROLE=gateway) in
+ * front of two engine processes on the local NATS; the CPU of each role is printed.
  *
  * Each run starts a fresh server (empty store in a temporary DATA_DIR), registers and logs in the
  * accounts, builds and signs every order (not timed), then saves them all (timed) and checks the
  * outcome. Every figure printed is the median over the runs. Client and server share the machine.
  */
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import {
@@ -31,6 +37,7 @@ import { VerifyPool } from '../packages/server/src/adapters/crypto/verify-pool.j
 import { keccak256 } from '../packages/server/src/domain/signatures/keccak.js';
 import { type SignerKey, verifyOrderSignature } from '../packages/server/src/domain/signatures/order-signatures.js';
 import { type Account, createAccounts, login, type Role, signDigest } from './support/accounts.js';
+import { startClusterProcesses, startDatabase } from './support/cluster-processes.js';
 import { machineBusy, processCpu } from './support/cpu.js';
 import { HttpClient, type Reply, snippet } from './support/http-client.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readBook, readMarket } from './support/market.js';
@@ -56,7 +63,12 @@ interface BenchOptions {
   readonly verifyWorkers: number;
   readonly timeLimitSeconds: number;
   readonly cpuProfDir: string | undefined;
+  readonly cluster: boolean;
 }
+
+/** The whole service in one process (on SQLite, or on PostgreSQL), or a gateway in front of two engine processes. */
+type Mode = 'single' | 'postgres' | 'cluster';
+const CLUSTER_ENGINES = 2;
 
 type BookSide = 'ask' | 'bid';
 
@@ -121,7 +133,12 @@ interface Row {
 function readOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { ...ORDER_STREAM_OPTIONS, runs: { type: 'string' }, 'verify-workers': { type: 'string' } },
+    options: {
+      ...ORDER_STREAM_OPTIONS,
+      runs: { type: 'string' },
+      'verify-workers': { type: 'string' },
+      cluster: { type: 'boolean' },
+    },
     strict: true,
   });
   const accounts = readAccounts(values.accounts, 8, 64);
@@ -147,6 +164,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     verifyWorkers: readCount('--verify-workers', values['verify-workers'], 1, 0, 16),
     timeLimitSeconds: readCount('--time-limit', values['time-limit'], 120, 1, 3_600),
     cpuProfDir: readProfileDir(values['cpu-prof']),
+    cluster: values.cluster === true,
   };
 }
 
@@ -461,6 +479,7 @@ async function checkServerState(
 // ---- CPU accounting (bench/support/cpu.ts; absent off Linux) ---------------------------------------------------
 
 interface CpuSnapshot {
+  readonly engines: number | undefined;
   readonly server: number | undefined;
   readonly serverMain: number | undefined;
   readonly client: number;
@@ -469,6 +488,8 @@ interface CpuSnapshot {
 
 /** Core-seconds used during the timed phase by the server, this client and everything else on the machine. */
 interface CpuUse {
+  /** The engine processes of a cluster run (the server is then its gateway); undefined in one process. */
+  readonly engines: number | undefined;
   readonly server: number | undefined;
   /** The server's main thread (its event loop): its thread id is the process id. */
   readonly serverMain: number | undefined;
@@ -476,9 +497,12 @@ interface CpuUse {
   readonly others: number | undefined;
 }
 
-function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
+function cpuSnapshot(serverPid: number | undefined, enginePids: readonly number[]): CpuSnapshot {
   const own = process.cpuUsage();
+  const engines = enginePids.map((pid) => processCpu(pid));
   return {
+    engines:
+      enginePids.length === 0 || engines.includes(undefined) ? undefined : engines.reduce((sum = 0, cpu = 0) => sum + cpu, 0),
     server: processCpu(serverPid),
     serverMain: processCpu(serverPid, serverPid),
     client: (own.user + own.system) / 1e6,
@@ -486,16 +510,18 @@ function cpuSnapshot(serverPid: number | undefined): CpuSnapshot {
   };
 }
 
-function cpuSince(before: CpuSnapshot, serverPid: number | undefined): CpuUse {
-  const after = cpuSnapshot(serverPid);
+function cpuSince(before: CpuSnapshot, serverPid: number | undefined, enginePids: readonly number[]): CpuUse {
+  const after = cpuSnapshot(serverPid, enginePids);
   const delta = (end: number | undefined, start: number | undefined) =>
     end === undefined || start === undefined ? undefined : end - start;
   const server = delta(after.server, before.server);
   const serverMain = delta(after.serverMain, before.serverMain);
   const client = after.client - before.client;
   const machine = delta(after.machine, before.machine);
-  const others = machine === undefined || server === undefined ? undefined : Math.max(0, machine - server - client);
-  return { server, serverMain, client, others };
+  const engines = delta(after.engines, before.engines);
+  const others =
+    machine === undefined || server === undefined ? undefined : Math.max(0, machine - server - client - (engines ?? 0));
+  return { engines, server, serverMain, client, others };
 }
 
 // ---- one run ---------------------------------------------------------------------------------------------------
@@ -507,12 +533,20 @@ interface RunOutput {
   readonly domain: Eip712Domain;
 }
 
-async function runOnce(options: BenchOptions, batchSize: number, label: string): Promise<RunOutput> {
+async function runOnce(options: BenchOptions, batchSize: number, label: string, mode: Mode): Promise<RunOutput> {
   const setupStart = performance.now();
+  const engineDir = mkdtempSync(join(tmpdir(), 'bench-orders-engines-'));
+  const cluster = mode === 'cluster' ? await startClusterProcesses(CLUSTER_ENGINES, engineDir) : null;
+  const database = mode === 'postgres' ? await startDatabase() : null;
+  const enginePids = cluster?.enginePids ?? [];
   const server = await startServerProcess({
     name: 'orders',
-    env: { VERIFY_WORKERS: String(options.verifyWorkers) },
+    env: { VERIFY_WORKERS: String(options.verifyWorkers), ...cluster?.gatewayEnv, ...database?.env },
     cpuProfDir: options.cpuProfDir,
+  }).catch(async (error: unknown) => {
+    await cluster?.stop();
+    await database?.drop();
+    throw error;
   });
   const client = new HttpClient(server.url, Math.max(options.inFlight, BUILD_IN_FLIGHT));
   try {
@@ -536,9 +570,9 @@ async function runOnce(options: BenchOptions, batchSize: number, label: string):
     globalThis.gc?.();
     const deadline = performance.now() + options.timeLimitSeconds * 1000;
     const windowStart = process.hrtime.bigint();
-    const cpuBefore = cpuSnapshot(server.child.pid);
+    const cpuBefore = cpuSnapshot(server.child.pid, enginePids);
     const { answers, seconds, waits } = await saveAll(client, queue, options.inFlight, deadline);
-    const cpu = cpuSince(cpuBefore, server.child.pid);
+    const cpu = cpuSince(cpuBefore, server.child.pid, enginePids);
     if (options.cpuProfDir !== undefined) {
       // V8 profiles time samples on the same monotonic clock, in microseconds.
       const micros = (value: bigint) => (value / 1000n).toString();
@@ -573,6 +607,9 @@ async function runOnce(options: BenchOptions, batchSize: number, label: string):
   } finally {
     client.close();
     await stopServerProcess(server);
+    await cluster?.stop();
+    await database?.drop();
+    rmSync(engineDir, { recursive: true, force: true });
   }
 }
 
@@ -729,7 +766,8 @@ function cpuText(cpu: CpuUse, seconds: number, orders: number): string {
   return (
     `CPU in the timed phase, in cores of ${cpus().length}: server ${cores(cpu.server)} (${perOrder(cpu.server)} us per order), ` +
     `of which its main thread ${cores(cpu.serverMain)} (${perOrder(cpu.serverMain)} us per order); ` +
-    `client ${cores(cpu.client)}; other processes ${cores(cpu.others)}`
+    (cpu.engines === undefined ? '' : `engines ${cores(cpu.engines)} (${perOrder(cpu.engines)} us per order); `) +
+    `client ${cores(cpu.client)}; other processes (PostgreSQL and NATS in a cluster run) ${cores(cpu.others)}`
   );
 }
 
@@ -783,14 +821,15 @@ async function measureFloors(signed: readonly SignedOrder[], domain: Eip712Domai
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   printHeader(options);
-  const results = new Map<number, RunResult[]>();
+  const results = new Map<string, { mode: Mode; batch: number; runs: RunResult[] }>();
   const failures: string[] = [];
   let firstRun: RunOutput | undefined;
-  for (const batch of options.batches) {
+  const modes: Mode[] = options.cluster ? ['single', 'postgres', 'cluster'] : ['single'];
+  for (const [mode, batch] of modes.flatMap((mode) => options.batches.map((batch) => [mode, batch] as const))) {
     const runs: RunResult[] = [];
     for (let run = 1; run <= options.runs; run++) {
-      const label = `batch ${batch} run ${run}/${options.runs}`;
-      const output = await runOnce(options, batch, label);
+      const label = `${mode === 'single' ? '' : `${mode} `}batch ${batch} run ${run}/${options.runs}`;
+      const output = await runOnce(options, batch, label, mode);
       firstRun ??= output;
       const { result } = output;
       process.stderr.write(
@@ -799,7 +838,7 @@ async function main(): Promise<number> {
       for (const failure of result.failures) failures.push(`${label}: ${failure}`);
       runs.push(result);
     }
-    results.set(batch, runs);
+    results.set(`${mode} ${batch}`, { mode, batch, runs });
   }
   if (firstRun === undefined) throw new Error('no run');
   // The floor runs with no server alive, on the orders the first run signed.
@@ -811,9 +850,13 @@ async function main(): Promise<number> {
   for (const floor of floors) if (floor.invalid > 0) failures.push(`${floor.name}: ${floor.invalid} signatures did not verify`);
 
   const rows: Row[] = [];
-  for (const [batch, runs] of results) {
+  for (const { mode, batch, runs } of results.values()) {
     rows.push({
-      measure: `end to end: POST /orders/save over HTTP (server VERIFY_WORKERS=${firstRun.result.verifyWorkers})`,
+      measure: {
+        single: `end to end: POST /orders/save over HTTP (server VERIFY_WORKERS=${firstRun.result.verifyWorkers})`,
+        postgres: 'end to end, one process on PostgreSQL',
+        cluster: `end to end, cluster: a gateway and ${CLUSTER_ENGINES} engines on PostgreSQL and NATS`,
+      }[mode],
       batch: String(batch),
       inFlight: String(options.inFlight),
       orders: runs[0]?.orders ?? 0,
@@ -860,10 +903,11 @@ async function main(): Promise<number> {
     `latency: per POST /orders/save request, which is also each of its orders' latency; ` +
       `floors run in this process after the servers stopped, on ${whole.format(single.orders)} of the signed orders.`,
   );
-  for (const [batch, runs] of results) {
+  printClusterRatios(results);
+  for (const { mode, batch, runs } of results.values()) {
     for (const run of runs) {
       console.log(
-        `batch ${batch}: ${whole.format(run.orders)} orders accepted in ${run.requests} requests over ${run.seconds.toFixed(2)} s ` +
+        `${mode === 'single' ? '' : `${mode} `}batch ${batch}: ${whole.format(run.orders)} orders accepted in ${run.requests} requests over ${run.seconds.toFixed(2)} s ` +
           `(max ${millis.format(run.max)} ms; setup ${run.setupSeconds.toFixed(1)} s; ${run.liquidityWaits} waits for resting liquidity); ` +
           `checks: ${run.failures.length === 0 ? 'all answers 200; order counts, statuses, depth, trades and volume match' : 'FAIL'}`,
       );
@@ -872,6 +916,20 @@ async function main(): Promise<number> {
   }
   for (const failure of failures) console.log(`FAIL ${failure}`);
   return failures.length === 0 ? 0 : 1;
+}
+
+/** Each batch size's PostgreSQL and cluster figures against the one process on SQLite measured in the same run. */
+function printClusterRatios(results: ReadonlyMap<string, { mode: Mode; batch: number; runs: RunResult[] }>): void {
+  for (const { mode, batch, runs } of results.values()) {
+    const single = results.get(`single ${batch}`);
+    if (mode === 'single' || single === undefined) continue;
+    const rate = median(runs.map((run) => run.ordersPerSecond));
+    const baseline = median(single.runs.map((run) => run.ordersPerSecond));
+    console.log(
+      `${mode === 'cluster' ? 'cluster' : 'one process on PostgreSQL'} vs one process on SQLite, batch ${batch}: ` +
+        `${whole.format(rate)} vs ${whole.format(baseline)} orders/s, ratio ${(rate / baseline).toFixed(2)} (all on this machine's ${cpus().length} cores)`,
+    );
+  }
 }
 
 runBenchmark('bench:orders', main);

@@ -19,8 +19,10 @@ import { type LiveDevnet, startLiveDevnet } from '../../packages/devnet/src/live
 import { DevnetAccountKeys } from '../../packages/server/src/adapters/accounts/devnet-account-keys.js';
 import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet-issuer.js';
 import { loadConfig } from '../../packages/server/src/composition/config.js';
+import { openGatewayServices } from '../../packages/server/src/composition/gateway-role.js';
 import { createLogger } from '../../packages/server/src/composition/logging.js';
-import { type RunningServer, startServer } from '../../packages/server/src/composition/server.js';
+import { listenWith, type RunningServer, type ServedDeps, startServer } from '../../packages/server/src/composition/server.js';
+import type { Services } from '../../packages/server/src/composition/services.js';
 import { storeFile } from '../../packages/server/src/composition/store-choice.js';
 
 export type ParentMessage =
@@ -54,6 +56,9 @@ export type ChildMessage =
   | { type: 'memory'; rss: number; heapUsed: number; external: number }
   | { type: 'failed'; message: string };
 
+/** The whole service (ROLE=all), or a cluster's gateway (ROLE=gateway, for `--cluster`), which settles nothing. */
+type BenchServer = RunningServer<ServedDeps & { readonly settlement?: Services['settlement'] }>;
+
 function tell(message: ChildMessage): void {
   process.send?.(message);
 }
@@ -62,12 +67,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function issuerOf(server: RunningServer): DevnetIssuer | null {
+function issuerOf(server: BenchServer): DevnetIssuer | null {
   const { settlement } = server.services;
-  return settlement === null ? null : DevnetIssuer.of(settlement.chain);
+  return settlement === null || settlement === undefined ? null : DevnetIssuer.of(settlement.chain);
 }
 
-async function register(server: RunningServer, publicKeys: readonly string[]): Promise<ChildMessage> {
+async function register(server: BenchServer, publicKeys: readonly string[]): Promise<ChildMessage> {
   const registry = new DevnetAccountKeys(server.services.store.accountKeys);
   const tokenIds = new Set((await server.services.store.tokens.list()).map((token) => token.id));
   const issuer = issuerOf(server);
@@ -87,7 +92,7 @@ async function register(server: RunningServer, publicKeys: readonly string[]): P
   return { type: 'registered', accountIds, evmAddresses };
 }
 
-async function fund(server: RunningServer, message: Extract<ParentMessage, { type: 'fund' }>): Promise<ChildMessage> {
+async function fund(server: BenchServer, message: Extract<ParentMessage, { type: 'fund' }>): Promise<ChildMessage> {
   const issuer = issuerOf(server);
   if (issuer === null) throw new Error('funding needs a settlement chain: start the server with CHAIN=devnet');
   const tokens = message.tokens.map(({ token, amount }) => ({ token, amount: BigInt(amount) }));
@@ -95,9 +100,9 @@ async function fund(server: RunningServer, message: Extract<ParentMessage, { typ
   return { type: 'funded' };
 }
 
-function settlementFacts(server: RunningServer): SettlementFacts | null {
+function settlementFacts(server: BenchServer): SettlementFacts | null {
   const { settlement, config } = server.services;
-  if (settlement === null || config.chain.kind === 'off') return null;
+  if (settlement === null || settlement === undefined || config.chain.kind === 'off') return null;
   const { chain } = settlement;
   return {
     rpcUrl: chain.public.chain.rpcUrls.default.http[0] ?? '',
@@ -111,11 +116,13 @@ async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('no IPC channel: bench/support/server-process.ts starts this server');
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
+  const whole = config.cluster.role === 'all' ? await startServer(config, logger) : null;
+  const server: BenchServer = whole ?? (await listenWith(await openGatewayServices(config, logger), logger));
   let bot: LiveDevnet | undefined;
   /** The bot of `npm start` beside the server, as its live devnet runs it. */
   const startBot = async (): Promise<ChildMessage> => {
-    bot ??= startLiveDevnet(server, config.marketMaker ?? { intervalMs: 2_000 }, logger);
+    if (whole === null) throw new Error('the bot runs beside the whole service (ROLE=all)');
+    bot ??= startLiveDevnet(whole, config.marketMaker ?? { intervalMs: 2_000 }, logger);
     if ((await bot.started) === undefined) throw new Error('the bot did not start (see the server log)');
     return { type: 'bot-started' };
   };

@@ -63,6 +63,7 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
   const nats = useTestNats();
   const engines: DeskParts[] = [];
   const followings: CommandFollowing[] = [];
+  const folders: (() => void)[] = [];
   let sender: CommandSender;
 
   beforeEach(async () => {
@@ -72,6 +73,7 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
   afterEach(async () => {
     for (const following of followings.splice(0)) await following.stop();
     for (const engine of engines.splice(0)) await engine.close();
+    for (const remove of folders.splice(0)) remove();
   });
 
   /** Starts the engine of `shard` (on a store of its own unless given parts), following from the position its store holds. */
@@ -86,6 +88,20 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
     const handler = deskCommandHandler(positioned(engine), { error: () => {} } as never);
     followings.push(await reader.follow(shard, await engine.store.orders.commandPosition(shard), handler));
     return engine;
+  }
+
+  /** The engines of `shards` (of two) on one store, each following its log; the store's folder is removed after the test. */
+  async function sharedShards(...shards: number[]): Promise<DeskParts[]> {
+    const data = tempDataDir();
+    folders.push(data.remove);
+    const file = `${data.dir}/shared.sqlite`;
+    const started: DeskParts[] = [];
+    for (const index of shards) {
+      const engine = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index, count: 2 } });
+      engines.push(engine);
+      started.push(await follow(index, engine));
+    }
+    return started;
   }
 
   const gateway = (shards: number, engineStores: readonly DeskParts[]) =>
@@ -137,138 +153,88 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
   });
 
   it("splits a batch over two shards' engines on one store into one command each, and cancels on the shard of each order's book", async () => {
-    const data = tempDataDir();
-    const file = `${data.dir}/shared.sqlite`;
-    try {
-      const even = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 0, count: 2 } });
-      const odd = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 1, count: 2 } });
-      engines.push(even, odd);
-      await follow(0, even);
-      await follow(1, odd);
-      const [first] = await even.nonces('0.0.7', 1, 1);
-      const [second] = await even.nonces('0.0.7', 1, 2);
-      const onOdd = limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint, { index: 0 });
-      const onEven = onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2);
-      const desk = gateway(2, [even]);
-      const records = await desk.accept('0.0.7', [onOdd, onEven]);
-      // Each engine numbers with its own residue, so the shared store never sees an id twice.
-      expect(records.map((record) => [record.bookId, record.id % 2])).toEqual([
-        [1, 1],
-        [2, 0],
-      ]);
-      // Positions are the stream's sequence numbers, which all shards share: one each, 1 and 2.
-      const positions = [await even.store.orders.commandPosition(0), await even.store.orders.commandPosition(1)];
-      expect(positions.sort()).toEqual([1n, 2n]);
+    const [even, odd] = (await sharedShards(0, 1)) as [DeskParts, DeskParts];
+    const [first] = await even.nonces('0.0.7', 1, 1);
+    const [second] = await even.nonces('0.0.7', 1, 2);
+    const onOdd = limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint, { index: 0 });
+    const onEven = onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2);
+    const desk = gateway(2, [even]);
+    const records = await desk.accept('0.0.7', [onOdd, onEven]);
+    // Each engine numbers with its own residue, so the shared store never sees an id twice.
+    expect(records.map((record) => [record.bookId, record.id % 2])).toEqual([
+      [1, 1],
+      [2, 0],
+    ]);
+    // Positions are the stream's sequence numbers, which all shards share: one each, 1 and 2.
+    const positions = [await even.store.orders.commandPosition(0), await even.store.orders.commandPosition(1)];
+    expect(positions.sort()).toEqual([1n, 2n]);
 
-      const ids = records.map((record) => record.id);
-      const outcome = await desk.cancel('0.0.7', [ids[1] as number, 12_345, ids[0] as number]);
-      expect(outcome.accepted).toEqual([ids[1], ids[0]]);
-      expect(outcome.skipped).toEqual([{ orderId: 12_345, reason: 'NOT_FOUND' }]);
-      expect(odd.books.live.ofAccount('0.0.7')).toEqual([]);
-      expect(even.books.live.ofAccount('0.0.7')).toEqual([]);
-    } finally {
-      data.remove();
-    }
+    const ids = records.map((record) => record.id);
+    const outcome = await desk.cancel('0.0.7', [ids[1] as number, 12_345, ids[0] as number]);
+    expect(outcome.accepted).toEqual([ids[1], ids[0]]);
+    expect(outcome.skipped).toEqual([{ orderId: 12_345, reason: 'NOT_FOUND' }]);
+    expect(odd.books.live.ofAccount('0.0.7')).toEqual([]);
+    expect(even.books.live.ofAccount('0.0.7')).toEqual([]);
   });
 
   it('cancels the open orders of an account on every shard for a lost stream without books', async () => {
-    const data = tempDataDir();
-    const file = `${data.dir}/shared.sqlite`;
-    try {
-      const even = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 0, count: 2 } });
-      const odd = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 1, count: 2 } });
-      engines.push(even, odd);
-      await follow(0, even);
-      await follow(1, odd);
-      const [first] = await even.nonces('0.0.7', 1, 1);
-      const [second] = await even.nonces('0.0.7', 1, 2);
-      const desk = gateway(2, [even]);
-      const records = await desk.accept('0.0.7', [
-        limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint),
-        onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2),
-      ]);
-      expect(await desk.cancelOpen('0.0.7', new Set([2]), 'DISCONNECT')).toEqual([records[1]?.id]);
-      expect(await desk.cancelOpen('0.0.7', null, 'DISCONNECT')).toEqual([records[0]?.id]);
-    } finally {
-      data.remove();
-    }
+    const [even] = (await sharedShards(0, 1)) as [DeskParts, DeskParts];
+    const [first] = await even.nonces('0.0.7', 1, 1);
+    const [second] = await even.nonces('0.0.7', 1, 2);
+    const desk = gateway(2, [even]);
+    const records = await desk.accept('0.0.7', [
+      limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint),
+      onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2),
+    ]);
+    expect(await desk.cancelOpen('0.0.7', new Set([2]), 'DISCONNECT')).toEqual([records[1]?.id]);
+    expect(await desk.cancelOpen('0.0.7', null, 'DISCONNECT')).toEqual([records[0]?.id]);
   });
 
   it('refuses a nonce built for a book of another shard, so that two engines can never take one nonce', async () => {
-    const data = tempDataDir();
-    try {
-      const odd = await openDeskParts({
-        openStore: () => openSqliteStore(`${data.dir}/shared.sqlite`),
-        shard: { index: 1, count: 2 },
-      });
-      engines.push(odd);
-      await follow(1, odd);
-      const [builtForEven] = await odd.nonces('0.0.7', 1, 2);
-      const refusal = await gateway(2, [odd])
-        .accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, builtForEven as bigint)])
-        .catch((error: unknown) => error);
-      expect(refusal).toMatchObject({ code: 'NONCE_NOT_ISSUED', index: 0 });
-      expect((refusal as Error).message).toContain('built for order book 2');
-    } finally {
-      data.remove();
-    }
+    const [odd] = (await sharedShards(1)) as [DeskParts];
+    const [builtForEven] = await odd.nonces('0.0.7', 1, 2);
+    const refusal = await gateway(2, [odd])
+      .accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, builtForEven as bigint)])
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'NONCE_NOT_ISSUED', index: 0 });
+    expect((refusal as Error).message).toContain('built for order book 2');
   });
 
   it('refuses, without storing it, an order on a book its shard does not own (a gateway that counts the shards otherwise)', async () => {
-    const data = tempDataDir();
-    try {
-      const even = await openDeskParts({
-        openStore: () => openSqliteStore(`${data.dir}/shared.sqlite`),
-        shard: { index: 0, count: 2 },
-      });
-      engines.push(even);
-      await follow(0, even);
-      const [nonce] = await even.nonces('0.0.7', 1, 1);
-      const candidate = limitCandidate('0.0.7', SELL, 25_000, 10, nonce as bigint);
-      // This gateway believes in one shard, so book 1 goes to shard 0, whose engine keeps even books.
-      const refusal = await gateway(1, [even])
-        .accept('0.0.7', [candidate])
-        .catch((error: unknown) => error);
-      expect(refusal).toMatchObject({ code: 'INTERNAL' });
-      expect((refusal as Error).message).toContain('ENGINE_SHARDS');
-      expect(await even.store.orders.byHashes([candidate.fields.orderHash])).toEqual([]);
-    } finally {
-      data.remove();
-    }
+    const [even] = (await sharedShards(0)) as [DeskParts];
+    const [nonce] = await even.nonces('0.0.7', 1, 1);
+    const candidate = limitCandidate('0.0.7', SELL, 25_000, 10, nonce as bigint);
+    // This gateway believes in one shard, so book 1 goes to shard 0, whose engine keeps even books.
+    const refusal = await gateway(1, [even])
+      .accept('0.0.7', [candidate])
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'INTERNAL' });
+    expect((refusal as Error).message).toContain('ENGINE_SHARDS');
+    expect(await even.store.orders.byHashes([candidate.fields.orderHash])).toEqual([]);
   });
 
   it("carries the settler's verdicts to every shard, and each engine ends only its own books' orders", async () => {
-    const data = tempDataDir();
-    const file = `${data.dir}/shared.sqlite`;
-    try {
-      const even = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 0, count: 2 } });
-      const odd = await openDeskParts({ openStore: () => openSqliteStore(file), shard: { index: 1, count: 2 } });
-      engines.push(even, odd);
-      await follow(0, even);
-      await follow(1, odd);
-      const [first] = await even.nonces('0.0.7', 1, 1);
-      const [second] = await even.nonces('0.0.7', 1, 2);
-      const [third] = await even.nonces('0.0.7', 1, 1);
-      const records = await gateway(2, [even]).accept('0.0.7', [
-        limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint),
-        onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2),
-        limitCandidate('0.0.7', SELL, 26_000, 10, third as bigint, { index: 2 }),
-      ]);
-      const settler = new CommandLogSettlementDesk(new ShardCommands(sender, 2, 5_000), createLogger('silent'));
-      await settler.cancelledOnChain(records[2]?.orderHash as string, `0x${'cd'.repeat(32)}`);
-      await settler.floorRaisedOnChain('0.0.7', (second as bigint) + 1n, `0x${'ab'.repeat(32)}`);
-      const stored = await Promise.all(records.map((record) => even.store.orders.get(record.id)));
-      expect(stored.map((record) => [record?.status, record?.reason])).toEqual([
-        ['CANCELED', 'NONCE_FLOOR'],
-        ['CANCELED', 'NONCE_FLOOR'],
-        ['CANCELED', 'USER'],
-      ]);
-      expect(await settler.finalizeCancels()).toBe(0);
-      settler.poolReservesSynced([]);
-      expect([...odd.books.live.ofAccount('0.0.7'), ...even.books.live.ofAccount('0.0.7')]).toEqual([]);
-    } finally {
-      data.remove();
-    }
+    const [even, odd] = (await sharedShards(0, 1)) as [DeskParts, DeskParts];
+    const [first] = await even.nonces('0.0.7', 1, 1);
+    const [second] = await even.nonces('0.0.7', 1, 2);
+    const [third] = await even.nonces('0.0.7', 1, 1);
+    const records = await gateway(2, [even]).accept('0.0.7', [
+      limitCandidate('0.0.7', SELL, 25_000, 10, first as bigint),
+      onBook(limitCandidate('0.0.7', SELL, 25_000, 10, second as bigint, { index: 1 }), 2),
+      limitCandidate('0.0.7', SELL, 26_000, 10, third as bigint, { index: 2 }),
+    ]);
+    const settler = new CommandLogSettlementDesk(new ShardCommands(sender, 2, 5_000), createLogger('silent'));
+    await settler.cancelledOnChain(records[2]?.orderHash as string, `0x${'cd'.repeat(32)}`);
+    await settler.floorRaisedOnChain('0.0.7', (second as bigint) + 1n, `0x${'ab'.repeat(32)}`);
+    const stored = await Promise.all(records.map((record) => even.store.orders.get(record.id)));
+    expect(stored.map((record) => [record?.status, record?.reason])).toEqual([
+      ['CANCELED', 'NONCE_FLOOR'],
+      ['CANCELED', 'NONCE_FLOOR'],
+      ['CANCELED', 'USER'],
+    ]);
+    expect(await settler.finalizeCancels()).toBe(0);
+    settler.poolReservesSynced([]);
+    expect([...odd.books.live.ofAccount('0.0.7'), ...even.books.live.ofAccount('0.0.7')]).toEqual([]);
   });
 
   it('answers ENGINE_UNAVAILABLE with the orders hashes when no engine follows the shard', async () => {
