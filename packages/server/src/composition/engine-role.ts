@@ -101,9 +101,11 @@ async function startSweeps(parts: EngineParts, closers: Closers): Promise<void> 
       .then(() => switches.fireDue())
       .catch(logFailure('firing cancel-after switches'));
   }, SWEEP_MS);
-  const purge = setInterval(() => {
-    if (shard.index === 0) store.nonces.purgeExpired(clock.now()).catch(logFailure('purging nonces'));
-  }, NONCE_PURGE_MS);
+  // One engine forgets spent nonces for all: the table is shared.
+  const purge =
+    shard.index === 0
+      ? setInterval(() => store.nonces.purgeExpired(clock.now()).catch(logFailure('purging nonces')), NONCE_PURGE_MS)
+      : undefined;
   closers.add(async () => {
     clearInterval(sweep);
     clearInterval(purge);

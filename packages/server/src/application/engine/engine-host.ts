@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { type EngineCommand, type EngineEvent, MatchingEngine, type OpenOrder } from '@dex/core';
+import { matchesNothing } from '../../domain/markets/market-records.js';
 import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { BookView, BookViews } from '../market-data/book-views.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
@@ -82,7 +83,7 @@ export class EngineHost implements BookViews {
       for (const order of recovery?.resting ?? []) engine.restore(order);
       this.engines.set(book.id, engine);
     }
-    if (book.isHalted || book.status === 'CLOSED') engine.halt();
+    if (matchesNothing(book)) engine.halt();
     else engine.resume();
   }
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../../domain/errors.js';
+import { matchesNothing } from '../../domain/markets/market-records.js';
 import type { BookDepthChange } from '../../domain/orders/desk-commit.js';
 import type { EngineFeedSubscriber, EnginePublication } from '../../ports/engine-feed.js';
 import type { Logger } from '../../ports/logger.js';
@@ -70,7 +71,7 @@ export class ReplicatedBooks implements BookViews {
     if (replica === undefined) {
       const book = new ReplicaBook(() => {
         const market = this.registry.get(bookId);
-        return market === undefined || market.book.isHalted || market.book.status === 'CLOSED';
+        return market === undefined || matchesNothing(market.book);
       });
       replica = { bookId, book, inStep: false, waiting: [], resyncing: false };
       this.replicas.set(bookId, replica);

@@ -68,4 +68,9 @@ export interface BookRecord {
   readonly updatedAt: number;
 }
 
+/** Whether a book matches nothing: halted by the operator, or closed. */
+export function matchesNothing(book: Pick<BookRecord, 'isHalted' | 'status'>): boolean {
+  return book.isHalted || book.status === 'CLOSED';
+}
+
 export type NewBook = Omit<BookRecord, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'isHalted'>;
