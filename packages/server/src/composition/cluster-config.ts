@@ -1,10 +1,11 @@
+import type { ChainConfig } from '../adapters/chain/chain-config.js';
 import type { Network } from '../domain/network.js';
 import { ConfigError, type Env, integer, oneOf, text, urlOf } from './env-values.js';
 
 /** The part of the service a process runs: everything in one process, or one role of a cluster. */
-export type Role = 'all' | 'gateway' | 'engine';
+export type Role = 'all' | 'gateway' | 'engine' | 'settler';
 
-export const ROLES: readonly Role[] = ['all', 'gateway', 'engine'];
+export const ROLES: readonly Role[] = ['all', 'gateway', 'engine', 'settler'];
 
 /** How the processes of a cluster find each other; ROLE=all needs none of it. */
 export interface ClusterConfig {
@@ -23,7 +24,7 @@ export interface ClusterConfig {
 
 const SUBJECT_PREFIX = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
-export function clusterConfig(env: Env, network: Network, databaseUrl: string | null): ClusterConfig {
+export function clusterConfig(env: Env, network: Network, databaseUrl: string | null, chain: ChainConfig['kind']): ClusterConfig {
   const role = oneOf<Role>(env, 'ROLE', 'all', ROLES);
   const shards = integer(env, 'ENGINE_SHARDS', 1, 1, 1_024);
   const shard = integer(env, 'ENGINE_SHARD', 0, 0, shards - 1);
@@ -36,5 +37,7 @@ export function clusterConfig(env: Env, network: Network, databaseUrl: string | 
       throw new ConfigError(`ROLE=${role} needs DATABASE_URL: the roles of a cluster share one PostgreSQL store`);
     if (natsUrl === null) throw new ConfigError(`ROLE=${role} needs NATS_URL`);
   }
+  if (role === 'settler' && chain === 'off')
+    throw new ConfigError('ROLE=settler needs a chain to settle on: CHAIN=devnet or CHAIN=rpc');
   return { role, shards, shard, natsUrl, natsPrefix, commandTimeoutMs: integer(env, 'COMMAND_TIMEOUT_MS', 5_000, 100, 120_000) };
 }

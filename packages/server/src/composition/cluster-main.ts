@@ -7,13 +7,18 @@ import postgres from 'postgres';
 /**
  * `npm run cluster`: the service as a cluster on this machine, against the local PostgreSQL and
  * NATS (and Redis for the shared state): engines first (shard 0 seeds the devnet markets), then
- * the gateways on PORT, PORT+1, ... Each role is its own process, run as production runs it, with
- * its output prefixed by its name. Ctrl-C stops them all; a role that exits stops the rest.
+ * the settlers (one active, the devnet chain in DATA_DIR), then the gateways on PORT, PORT+1, ...
+ * Each role is its own process, run as production runs it, with its output prefixed by its name.
+ * Ctrl-C stops them all; a role that exits stops the rest.
  */
 
 const env = process.env;
 const ENGINES = Number(env.CLUSTER_ENGINES ?? 2);
 const GATEWAYS = Number(env.CLUSTER_GATEWAYS ?? 2);
+const CHAIN = env.CHAIN ?? 'devnet';
+const SETTLERS = CHAIN === 'off' ? 0 : Number(env.CLUSTER_SETTLERS ?? 2);
+// Not `./data`: the chain there belongs to `npm start`'s store, and this cluster keeps another.
+const DATA_DIR = env.DATA_DIR !== undefined && env.DATA_DIR !== '' ? env.DATA_DIR : './data/cluster';
 const PORT = Number(env.PORT ?? 3000);
 const DATABASE = env.CLUSTER_DB ?? 'dex_cluster';
 const POSTGRES = env.CLUSTER_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -58,7 +63,8 @@ function start(name: string, roleEnv: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, ['--enable-source-maps', main], {
     env: {
       ...env,
-      CHAIN: 'off',
+      CHAIN,
+      DATA_DIR,
       DATABASE_URL: databaseUrl(),
       NATS_URL: env.NATS_URL ?? 'nats://127.0.0.1:4222',
       REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -77,10 +83,11 @@ function start(name: string, roleEnv: Record<string, string>): Promise<void> {
     process.stderr.write(`${name} exited (${signal ?? code}); stopping the cluster\n`);
     stop(1);
   });
-  // Ready when it says so: an engine once it follows its log, a gateway once it listens.
+  // Ready when it says so: an engine once it follows its log, a settler once it settles or stands
+  // by, a gateway once it listens.
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
-      if (/following its command log|order book API listening/.test(chunk.toString())) resolve();
+      if (/following its command log|settler running|standing by|order book API listening/.test(chunk.toString())) resolve();
     });
     child.on('exit', () => reject(new Error(`${name} stopped while starting`)));
   });
@@ -103,11 +110,12 @@ async function run(): Promise<void> {
   process.once('SIGTERM', () => stop(0));
   await ensureDatabase();
   for (let shard = 0; shard < ENGINES; shard++) await start(`engine-${shard}`, { ROLE: 'engine', ENGINE_SHARD: String(shard) });
+  for (let index = 0; index < SETTLERS; index++) await start(`settler-${index}`, { ROLE: 'settler', METRICS_PORT: '' });
   for (let index = 0; index < GATEWAYS; index++) {
     await start(`gateway-${index}`, { ROLE: 'gateway', PORT: String(PORT + index), METRICS_PORT: '' });
   }
   process.stdout.write(
-    `cluster up: ${ENGINES} engines, gateways on ${Array.from({ length: GATEWAYS }, (_, index) => `http://127.0.0.1:${PORT + index}`).join(', ')} (Ctrl-C stops it)\n`,
+    `cluster up: ${ENGINES} engines, ${SETTLERS} settlers (${CHAIN === 'off' ? 'no chain' : 'one active'}), gateways on ${Array.from({ length: GATEWAYS }, (_, index) => `http://127.0.0.1:${PORT + index}`).join(', ')} (Ctrl-C stops it)\n`,
   );
 }
 

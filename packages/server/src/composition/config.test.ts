@@ -88,6 +88,12 @@ describe('loadConfig defaults', () => {
   describe('the roles of a cluster', () => {
     const cluster = { DATABASE_URL: 'postgres://db/dex', NATS_URL: 'nats://127.0.0.1:4222' };
 
+    it('reads a settler on the embedded devnet chain', () => {
+      const config = loadConfig({ ...cluster, ROLE: 'settler' }, CWD);
+      expect(config.cluster.role).toBe('settler');
+      expect(config.chain.kind).toBe('devnet');
+    });
+
     it('reads an engine of two shards', () => {
       expect(loadConfig({ ...cluster, ROLE: 'engine', ENGINE_SHARDS: '2', ENGINE_SHARD: '1' }, CWD).cluster).toEqual({
         role: 'engine',
@@ -105,7 +111,8 @@ describe('loadConfig defaults', () => {
       expect(() => loadConfig({ ...cluster, ROLE: 'engine', ENGINE_SHARDS: '2', ENGINE_SHARD: '2' }, CWD)).toThrow(
         /ENGINE_SHARD must be between 0 and 1/,
       );
-      expect(() => loadConfig({ ...cluster, ROLE: 'settler' }, CWD)).toThrow(/ROLE must be one of all, gateway, engine/);
+      expect(() => loadConfig({ ...cluster, ROLE: 'router' }, CWD)).toThrow(/ROLE must be one of all, gateway, engine, settler/);
+      expect(() => loadConfig({ ...cluster, ROLE: 'settler', CHAIN: 'off' }, CWD)).toThrow(/ROLE=settler needs a chain/);
       expect(() => loadConfig({ ...cluster, NATS_PREFIX: 'dex.*' }, CWD)).toThrow(/NATS_PREFIX/);
     });
   });
@@ -451,6 +458,16 @@ describe('loadConfig settlement chain', () => {
       'SETTLEMENT_BATCH_FILLS',
     );
     expect(configError({ CHAIN: 'sepolia' }).message).toContain('CHAIN');
+  });
+
+  it('asks no operator key of a gateway or an engine of a cluster, and still asks it of a settler', () => {
+    const cluster = { DATABASE_URL: 'postgres://db/dex', NATS_URL: 'nats://127.0.0.1:4222', REACTOR_ADDRESS: REACTOR };
+    const keyless = { ...RPC, OPERATOR_PRIVATE_KEY: '', ...cluster };
+    for (const role of ['gateway', 'engine']) {
+      expect(loadConfig({ ...keyless, ROLE: role }, CWD).chain).toMatchObject({ kind: 'rpc', operatorKey: null });
+    }
+    expect(configError({ ...keyless, ROLE: 'settler' }).message).toContain('OPERATOR_PRIVATE_KEY');
+    expect(configError({ ...keyless }).message).toContain('OPERATOR_PRIVATE_KEY');
   });
 });
 

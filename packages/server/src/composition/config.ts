@@ -148,6 +148,9 @@ function chainConfig(env: Env, network: Network): ChainConfig {
   const rpcUrl = httpUrl(env, 'CHAIN_RPC_URL');
   if (rpcUrl === null) throw new ConfigError('CHAIN_RPC_URL is required with CHAIN=rpc');
   const operatorKey = text(env, 'OPERATOR_PRIVATE_KEY', '');
+  // A gateway or an engine of a cluster reads the chain and sends nothing: it holds no key.
+  const settles = !['gateway', 'engine'].includes(text(env, 'ROLE', 'all'));
+  if (!settles && operatorKey === '') return { kind, rpcUrl, operatorKey: null, settlement: settlementConfig(env, 'rpc') };
   // The value is never echoed: it is a secret.
   if (!/^0x[0-9a-fA-F]{64}$/.test(operatorKey)) {
     throw new ConfigError('OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits (required with CHAIN=rpc)');
@@ -320,6 +323,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     webRoot: webRootOf(env, cwd),
     webDataApiKey: webDataApiKeyOf(env, dataApi),
     marketMaker: marketMakerConfig(env, network, chain),
-    cluster: clusterConfig(env, network, databaseUrl),
+    cluster: clusterConfig(env, network, databaseUrl, chain.kind),
   };
 }

@@ -1,5 +1,7 @@
 import { OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
+import { openChainReader } from '../adapters/chain/chain-reader.js';
+import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
 import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
@@ -25,7 +27,7 @@ import { Closers } from './closers.js';
 import { openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
 import type { ServedDeps } from './server.js';
-import { accountKeysOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
+import { accountKeysOf, dependenciesOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
 import { openSharedState } from './shared-state-choice.js';
 import { openConfiguredStore } from './store-choice.js';
 
@@ -51,16 +53,15 @@ async function openGatewayParts(config: Config, clock: Clock, logger: FastifyBas
   const desk = new CommandLogDesk(shardCommands(nats, cluster), store.orders);
   const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
   closers.add(() => verifier.close());
+  const chain = await openChainReader(config);
   const natsAnswers: Dependency = {
     name: 'nats',
     check: async () => {
       await nats.flush();
     },
   };
-  const dependencies = [{ name: 'store', check: () => store.ping() }, natsAnswers, shared.dependency].filter(
-    (dependency) => dependency !== null,
-  );
-  return { store, registry, shared, deskEvents, books, desk, verifier, dependencies };
+  const dependencies = dependenciesOf(store, chain, [natsAnswers, shared.dependency]);
+  return { store, registry, shared, deskEvents, books, desk, verifier, chain, dependencies };
 }
 
 /**
@@ -74,23 +75,23 @@ export async function openGatewayServices(
   logger: FastifyBaseLogger,
   clock: Clock = systemClock,
 ): Promise<ServedDeps> {
-  if (config.chain.kind !== 'off') throw new Error('a cluster settles no fills yet: run ROLE=gateway with CHAIN=off');
   openDataDir(config.dataDir, logger);
   const closers = new Closers(logger, 'gateway');
   const prom = config.metricsPort === null ? null : new PromMetrics();
   const metrics: Metrics = prom ?? noMetrics;
   try {
-    const { store, registry, shared, deskEvents, books, desk, verifier, dependencies } = await openGatewayParts(
+    const { store, registry, shared, deskEvents, books, desk, verifier, chain, dependencies } = await openGatewayParts(
       config,
       clock,
       logger,
       closers,
     );
-    const domain = signingDomainOf(config, null);
+    const domain = signingDomainOf(config, chain);
     const hasher = new OrderHasher(domain, keccak256);
     const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
     const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
+    const funds = chain === null ? null : new ChainFundsReader(chain, clock, logger);
     return {
       config,
       store,
@@ -107,10 +108,10 @@ export async function openGatewayServices(
       deskEvents,
       directory,
       fees,
-      funds: null,
+      funds,
       login: new WalletLogin(shared.challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
       builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
-      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, null, metrics),
+      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, funds, metrics),
       queries: new OrderQueries(registry, store),
       dependencies,
       metrics,

@@ -4,6 +4,7 @@ import { startEngine } from './engine-role.js';
 import { openGatewayServices } from './gateway-role.js';
 import { createLogger } from './logging.js';
 import { listenWith, type RunningServer, type ServedDeps, startServer } from './server.js';
+import { startSettler } from './settler-role.js';
 
 /** Time allowed for in-flight requests after SIGINT/SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -72,30 +73,40 @@ function shutdown(
     );
 }
 
-/** ROLE=engine: no HTTP; runs until a signal, or until its lease or command log is lost (exit 1, for the supervisor to restart it). */
-async function runEngine(config: Config, logger: ServiceLogger): Promise<void> {
-  const engine = await startEngine(config, logger);
+/** A role without HTTP (engine, settler): what it must stop on, and how it stops. */
+interface HeadlessRole {
+  readonly failed: Promise<Error>;
+  close(): Promise<void>;
+}
+
+/** Runs a headless role until a signal, or until it fails (exit 1, for the supervisor to restart it). */
+function runHeadless(role: HeadlessRole, lost: string, logger: ServiceLogger): void {
   const stop = (signal: string, exitCode: number) => {
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
     force.unref();
-    engine.close().then(
+    role.close().then(
       () => process.exit(exitCode),
       () => process.exit(1),
     );
   };
   process.once('SIGINT', () => stop('SIGINT', 0));
   process.once('SIGTERM', () => stop('SIGTERM', 0));
-  void engine.failed.then((error) => {
-    logger.fatal({ err: error }, 'the engine lost its lease or its command log; stopping');
-    stop('ENGINE_FAILED', 1);
+  void role.failed.then((error) => {
+    logger.fatal({ err: error }, `${lost}; stopping`);
+    stop('ROLE_FAILED', 1);
   });
 }
 
 async function run(startCompanion: StartCompanion): Promise<void> {
   const config = configFromEnvironment();
   const logger = createLogger(config.logLevel);
-  if (config.cluster.role === 'engine') return runEngine(config, logger);
+  if (config.cluster.role === 'engine') {
+    return runHeadless(await startEngine(config, logger), 'the engine lost its lease or its command log', logger);
+  }
+  if (config.cluster.role === 'settler') {
+    return runHeadless(await startSettler(config, logger), 'the settler lost its lease or could not start', logger);
+  }
   const whole = config.cluster.role === 'all' ? await startServer(config, logger) : null;
   const server = whole ?? (await listenWith(await openGatewayServices(config, logger), logger));
   logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { type DevnetClients, devnetClients } from '@dex/contracts';
+import type { Address } from 'viem';
+import { readDevnetRecord } from '../adapters/chain/devnet-record.js';
 import { closeNats, openNats } from '../adapters/nats/nats-connection.js';
 import { commandLogNames } from '../composition/cluster-nats.js';
 import { type Config, loadConfig } from '../composition/config.js';
@@ -7,20 +9,30 @@ import { type RunningEngine, startEngine } from '../composition/engine-role.js';
 import { openGatewayServices } from '../composition/gateway-role.js';
 import { createLogger } from '../composition/logging.js';
 import { listenWith, type RunningServer, type ServedDeps } from '../composition/server.js';
+import { type RunningSettler, startSettler } from '../composition/settler-role.js';
 import { tempDataDir, until } from './harness.js';
 import { NATS_TEST_URL } from './nats.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
+import type { TraderHost } from './trader.js';
 
-/** A cluster in this process, on a test database and NATS subjects of its own: engines and gateways, restartable. */
+/** A cluster in this process, on a test database and NATS subjects of its own: engines, settlers and gateways, restartable. */
 export interface TestCluster {
   readonly gateways: RunningServer<ServedDeps>[];
   /** The engines run in this process (none when they run as processes of their own). */
   readonly engines: (RunningEngine | null)[];
   /** SIGKILLs the engine process of `shard` (engines run as processes), and waits until it is gone. */
   killEngine(shard: number): Promise<void>;
-  /** A trader host on gateway `index`. */
-  host(index: number): { app: FastifyInstance; services: ServedDeps };
+  /** SIGKILLs settler process `index` (settlers run as processes), and waits until it is gone. */
+  killSettler(index: number): Promise<void>;
+  /** The settler processes' output so far, to see which one is active. */
+  settlerOutput(index: number): string;
+  /** The devnet chain the settlers share, from its record in DATA_DIR: its clients and the reactor. */
+  devnet(): { readonly clients: DevnetClients; readonly reactor: Address };
+  /** A trader host on gateway `index`; with settlers in this process, it carries the active one's settlement. */
+  host(index: number): TraderHost;
   stopEngine(shard: number): Promise<void>;
+  /** Starts settler `index` (again): it stands by while another holds the lease. */
+  startSettler(index: number): Promise<void>;
   startEngine(shard: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -30,6 +42,10 @@ export interface TestClusterOptions {
   readonly gateways: number;
   /** Engines as processes of their own (`main.ts` from source, ROLE=engine), to kill -9; default: in this process. */
   readonly engineProcesses?: boolean;
+  /** Settlers on the devnet chain (CHAIN=devnet for every role); default none (CHAIN=off). */
+  readonly settlers?: number;
+  /** Settlers as processes of their own, to kill -9; default: in this process. */
+  readonly settlerProcesses?: boolean;
 }
 
 function isAlive(pid: number): boolean {
@@ -49,7 +65,7 @@ export async function startTestCluster(databaseUrl: string, options: TestCluster
   const logger = createLogger(process.env.CLUSTER_LOG_LEVEL === undefined ? 'silent' : 'info');
   const baseEnv = (): Record<string, string> => ({
     DATA_DIR: data.dir,
-    CHAIN: 'off',
+    CHAIN: (options.settlers ?? 0) > 0 ? 'devnet' : 'off',
     VERIFY_WORKERS: '0',
     DATABASE_URL: databaseUrl,
     NATS_URL: NATS_TEST_URL,
@@ -61,32 +77,44 @@ export async function startTestCluster(databaseUrl: string, options: TestCluster
   const secret = randomBytes(32).toString('hex');
   const engines: (RunningEngine | null)[] = [];
   const processes: (ServiceProcess | null)[] = [];
+  const settlers: (RunningSettler | null)[] = [];
+  const settlerProcesses: (ServiceProcess | null)[] = [];
   const gateways: RunningServer<ServedDeps>[] = [];
   const engineEnv = (shard: number) => ({ ...baseEnv(), ROLE: 'engine', ENGINE_SHARD: String(shard), JWT_SECRET: secret });
-  const start = async (shard: number) => {
-    if (options.engineProcesses === true) {
-      // The lease of a killed engine is free once PostgreSQL sees its connection gone: a moment.
-      for (let attempt = 1; ; attempt++) {
-        const child = startServiceProcess(MAIN, { ...engineEnv(shard), LOG_LEVEL: 'info' });
-        processes[shard] = child;
-        const started = await child.url.then(
-          () => true,
-          (error: unknown) => {
-            if (attempt >= 10) throw error;
-            return false;
-          },
-        );
-        if (started) break;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    } else {
-      engines[shard] = await startEngine(configOf(engineEnv(shard)), logger);
+  /** Starts a role as a process; a killed engine's lease is free once PostgreSQL sees its connection gone: a moment. */
+  const startProcess = async (env: Record<string, string>): Promise<ServiceProcess> => {
+    for (let attempt = 1; ; attempt++) {
+      const child = startServiceProcess(MAIN, { ...env, LOG_LEVEL: 'info' });
+      const started = await child.url.then(
+        () => true,
+        (error: unknown) => {
+          if (attempt >= 10) throw error;
+          return false;
+        },
+      );
+      if (started) return child;
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
+  };
+  const start = async (shard: number) => {
+    if (options.engineProcesses === true) processes[shard] = await startProcess(engineEnv(shard));
+    else engines[shard] = await startEngine(configOf(engineEnv(shard)), logger);
+  };
+  const settlerEnv = { ...baseEnv(), ROLE: 'settler', JWT_SECRET: secret };
+  const startSettlerAt = async (index: number) => {
+    if (options.settlerProcesses === true) settlerProcesses[index] = await startProcess(settlerEnv);
+    else settlers[index] = await startSettler(configOf(settlerEnv), logger);
+  };
+  const kill = async (child: ServiceProcess | null | undefined, what: string) => {
+    if (child === undefined || child === null) throw new Error(`no process for ${what}`);
+    process.kill(child.pid, 'SIGKILL');
+    await until(() => (isAlive(child.pid) ? undefined : true), `${what} to die`, 5_000, 20);
   };
   const close = async () => {
     for (const gateway of gateways.splice(0)) await gateway.close();
+    for (const settler of settlers.splice(0)) await settler?.close();
     for (const engine of engines.splice(0)) await engine?.close();
-    for (const child of processes.splice(0)) await child?.stop().catch(() => null);
+    for (const child of [...settlerProcesses.splice(0), ...processes.splice(0)]) await child?.stop().catch(() => null);
     const nats = await openNats(NATS_TEST_URL, 'test cleanup', logger);
     await (await nats.jetstreamManager()).streams.delete(commandLogNames({ natsPrefix: prefix }).stream).catch(() => false);
     await closeNats(nats);
@@ -95,6 +123,11 @@ export async function startTestCluster(databaseUrl: string, options: TestCluster
   try {
     // Shard 0 first: it seeds the devnet markets the others read.
     for (let shard = 0; shard < options.shards; shard++) await start(shard);
+    // The first settler is the active one: it starts the devnet chain the gateways read.
+    for (let index = 0; index < (options.settlers ?? 0); index++) {
+      await startSettlerAt(index);
+      if (index === 0) await settlers[0]?.active;
+    }
     for (let index = 0; index < options.gateways; index++) {
       const config = configOf({ ROLE: 'gateway', PORT: '0', JWT_SECRET: secret });
       gateways.push(await listenWith(await openGatewayServices(config, logger), logger));
@@ -103,13 +136,15 @@ export async function startTestCluster(databaseUrl: string, options: TestCluster
     await close();
     throw error;
   }
+  // Settlers in this process: the first is active, and its chain funds the traders.
+  const settlement = settlers[0] === undefined || settlers[0] === null ? null : await settlers[0].active;
   return {
     gateways,
     engines,
     host: (index) => {
       const gateway = gateways[index];
       if (gateway === undefined) throw new Error(`no gateway ${index}`);
-      return { app: gateway.app, services: gateway.services };
+      return { app: gateway.app, services: { ...gateway.services, settlement } };
     },
     stopEngine: async (shard) => {
       await engines[shard]?.close();
@@ -118,13 +153,21 @@ export async function startTestCluster(databaseUrl: string, options: TestCluster
       processes[shard] = null;
     },
     killEngine: async (shard) => {
-      const child = processes[shard];
-      if (child === undefined || child === null) throw new Error(`no engine process for shard ${shard}`);
+      await kill(processes[shard], `engine ${shard}`);
       processes[shard] = null;
-      process.kill(child.pid, 'SIGKILL');
-      await until(() => (isAlive(child.pid) ? undefined : true), `engine ${shard} to die`, 5_000, 20);
+    },
+    killSettler: async (index) => {
+      await kill(settlerProcesses[index], `settler ${index}`);
+      settlerProcesses[index] = null;
+    },
+    settlerOutput: (index) => settlerProcesses[index]?.output() ?? '',
+    devnet: () => {
+      const record = readDevnetRecord(data.dir);
+      if (record === null) throw new Error('no devnet chain recorded: the cluster runs without settlers');
+      return { clients: devnetClients(record.rpcUrl, record.chainId), reactor: record.reactor };
     },
     startEngine: start,
+    startSettler: startSettlerAt,
     close,
   };
 }

@@ -7,8 +7,13 @@ import type { Trader, TraderHost } from './trader.js';
 export async function fund(host: TraderHost, trader: Trader): Promise<Trader> {
   const chain = host.services.settlement?.chain;
   if (chain === undefined) throw new Error('funding needs the devnet chain (CHAIN=devnet)');
+  return fundBy(DevnetIssuer.of(chain), host, trader);
+}
+
+/** {@link fund} with the given issuer: a process apart from the settler's reaches the devnet chain through its record. */
+export async function fundBy(issuer: DevnetIssuer, host: TraderHost, trader: Trader): Promise<Trader> {
   const tokens = await host.services.store.tokens.list();
-  await DevnetIssuer.of(chain).fund(
+  await issuer.fund(
     trader.swapper,
     tokens.map((token) => ({ token: token.evmAddress, amount: 1_000n * 10n ** BigInt(token.decimals) })),
   );

@@ -3,6 +3,14 @@ import { readPid } from '@dex/contracts';
 import { devnetPidFile } from '../adapters/chain/embedded-devnet.js';
 import { tempDataDir } from './harness.js';
 
+/** The log lines that say a process is ready: a server listens, an engine follows its log, a settler settles or stands by. */
+const READY_MESSAGES = [
+  'order book API listening',
+  'engine following its command log',
+  'settler running: settling fills and relaying cancellations',
+  'standing by: another settler is active',
+];
+
 /** Node's flags for running TypeScript sources of the workspace, as the tests do. */
 export const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
 
@@ -17,7 +25,7 @@ export interface ServiceProcess {
   readonly pid: number;
   /** Standard output and error so far. */
   readonly output: () => string;
-  /** The API's base URL, from the "order book API listening" line; '' for an engine, once it follows its command log. */
+  /** The API's base URL, from the "order book API listening" line; '' for an engine or a settler, once it says it runs. */
   readonly url: Promise<string>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
@@ -48,7 +56,7 @@ export function startServiceProcess(entry: URL, env: Record<string, string>, nod
       const line = chunks
         .join('')
         .split('\n')
-        .find((text) => text.includes('"order book API listening"') || text.includes('"engine following its command log"'));
+        .find((text) => READY_MESSAGES.some((message) => text.includes(`"${message}"`)));
       if (line === undefined) return;
       clearTimeout(timer);
       resolve((JSON.parse(line) as { url?: string }).url ?? '');

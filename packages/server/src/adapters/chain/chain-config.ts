@@ -28,8 +28,8 @@ export type ChainConfig =
   | {
       readonly kind: 'rpc';
       readonly rpcUrl: string;
-      /** The operator's secp256k1 key (0x + 64 hex); it sends settlements and cancellations. */
-      readonly operatorKey: `0x${string}`;
+      /** The operator's secp256k1 key (0x + 64 hex); it sends settlements and cancellations. Null on a gateway or an engine of a cluster, which send nothing. */
+      readonly operatorKey: `0x${string}` | null;
       readonly settlement: SettlementConfig;
     }
   | { readonly kind: 'off' };

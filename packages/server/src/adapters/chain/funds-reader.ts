@@ -32,7 +32,7 @@ export class ChainFundsReader implements FundsReader {
   private readonly timeoutMs: number;
 
   constructor(
-    private readonly chain: ChainContext,
+    private readonly chain: Pick<ChainContext, 'public' | 'reactor'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
     options: FundsReaderOptions = {},

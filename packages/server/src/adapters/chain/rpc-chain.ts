@@ -1,5 +1,15 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
-import { type Address, createPublicClient, createWalletClient, defineChain, getAddress, http } from 'viem';
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type HttpTransport,
+  http,
+  type PublicClient,
+} from 'viem';
 import type { ChainSettings } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
 import { operatorAccount } from './operator-account.js';
@@ -8,21 +18,34 @@ export class ChainSetupError extends Error {
   override readonly name = 'ChainSetupError';
 }
 
+/** The chain's definition, the JSON-RPC transport and a reading client for a node. */
+export interface RpcClients {
+  readonly chain: Chain;
+  readonly transport: HttpTransport;
+  readonly publicClient: PublicClient<HttpTransport, Chain>;
+}
+
+export function rpcClients(config: Pick<ChainSettings, 'chainId' | 'network'>, rpcUrl: string): RpcClients {
+  const chain = defineChain({
+    id: config.chainId,
+    name: config.network,
+    nativeCurrency: { name: 'HBAR', symbol: 'HBAR', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const transport = http(rpcUrl, { batch: { wait: 0 } });
+  return { chain, transport, publicClient: createPublicClient({ chain, transport, pollingInterval: 250 }) };
+}
+
 /**
  * Connects to a deployed reactor over JSON-RPC (the ledger's relay in production) and checks,
  * before anything is settled, that the node serves the configured chain id and that the reactor
  * exists and names this operator.
  */
 export async function openRpcChain(config: ChainSettings & { chain: { kind: 'rpc' } }): Promise<ChainContext> {
-  const chain = defineChain({
-    id: config.chainId,
-    name: config.network,
-    nativeCurrency: { name: 'HBAR', symbol: 'HBAR', decimals: 18 },
-    rpcUrls: { default: { http: [config.chain.rpcUrl] } },
-  });
-  const transport = http(config.chain.rpcUrl, { batch: { wait: 0 } });
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 250 });
-  const operator = createWalletClient({ chain, transport, account: operatorAccount(config.chain.operatorKey) });
+  const { chain, transport, publicClient } = rpcClients(config, config.chain.rpcUrl);
+  const { operatorKey } = config.chain;
+  if (operatorKey === null) throw new ChainSetupError('settling on CHAIN=rpc needs OPERATOR_PRIVATE_KEY');
+  const operator = createWalletClient({ chain, transport, account: operatorAccount(operatorKey) });
   const chainId = await publicClient.getChainId();
   if (chainId !== config.chainId)
     throw new ChainSetupError(`CHAIN_RPC_URL serves chain ${chainId}, not CHAIN_ID ${config.chainId}`);
