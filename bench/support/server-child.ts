@@ -17,12 +17,12 @@ import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
 import { type LiveDevnet, startLiveDevnet } from '../../packages/devnet/src/live-devnet.js';
 import { DevnetAccountKeys } from '../../packages/server/src/adapters/accounts/devnet-account-keys.js';
+import type { ChainReader } from '../../packages/server/src/adapters/chain/chain-reader.js';
 import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet-issuer.js';
 import { loadConfig } from '../../packages/server/src/composition/config.js';
 import { openGatewayServices } from '../../packages/server/src/composition/gateway-role.js';
 import { createLogger } from '../../packages/server/src/composition/logging.js';
 import { listenWith, type RunningServer, type ServedDeps, startServer } from '../../packages/server/src/composition/server.js';
-import type { Services } from '../../packages/server/src/composition/services.js';
 import { storeFile } from '../../packages/server/src/composition/store-choice.js';
 
 export type ParentMessage =
@@ -56,8 +56,8 @@ export type ChildMessage =
   | { type: 'memory'; rss: number; heapUsed: number; external: number }
   | { type: 'failed'; message: string };
 
-/** The whole service (ROLE=all), or a cluster's gateway (ROLE=gateway, for `--cluster`), which settles nothing. */
-type BenchServer = RunningServer<ServedDeps & { readonly settlement?: Services['settlement'] }>;
+/** The whole service (ROLE=all), or a cluster's gateway (ROLE=gateway, for `--cluster`), which reads the chain and settles nothing. */
+type BenchServer = RunningServer<ServedDeps & { readonly settlement: { readonly chain: ChainReader } | null }>;
 
 function tell(message: ChildMessage): void {
   process.send?.(message);
@@ -69,7 +69,7 @@ function messageOf(error: unknown): string {
 
 function issuerOf(server: BenchServer): DevnetIssuer | null {
   const { settlement } = server.services;
-  return settlement === null || settlement === undefined ? null : DevnetIssuer.of(settlement.chain);
+  return settlement === null ? null : DevnetIssuer.of(settlement.chain);
 }
 
 async function register(server: BenchServer, publicKeys: readonly string[]): Promise<ChildMessage> {
@@ -102,7 +102,7 @@ async function fund(server: BenchServer, message: Extract<ParentMessage, { type:
 
 function settlementFacts(server: BenchServer): SettlementFacts | null {
   const { settlement, config } = server.services;
-  if (settlement === null || settlement === undefined || config.chain.kind === 'off') return null;
+  if (settlement === null || config.chain.kind === 'off') return null;
   const { chain } = settlement;
   return {
     rpcUrl: chain.public.chain.rpcUrls.default.http[0] ?? '',
@@ -116,13 +116,14 @@ async function main(): Promise<void> {
   if (process.send === undefined) throw new Error('no IPC channel: bench/support/server-process.ts starts this server');
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
-  const whole = config.cluster.role === 'all' ? await startServer(config, logger) : null;
-  const server: BenchServer = whole ?? (await listenWith(await openGatewayServices(config, logger), logger));
+  const server: BenchServer =
+    config.cluster.role === 'all'
+      ? await startServer(config, logger)
+      : await listenWith(await openGatewayServices(config, logger), logger);
   let bot: LiveDevnet | undefined;
   /** The bot of `npm start` beside the server, as its live devnet runs it. */
   const startBot = async (): Promise<ChildMessage> => {
-    if (whole === null) throw new Error('the bot runs beside the whole service (ROLE=all)');
-    bot ??= startLiveDevnet(whole, config.marketMaker ?? { intervalMs: 2_000 }, logger);
+    bot ??= startLiveDevnet(server, config.marketMaker ?? { intervalMs: 2_000 }, logger);
     if ((await bot.started) === undefined) throw new Error('the bot did not start (see the server log)');
     return { type: 'bot-started' };
   };

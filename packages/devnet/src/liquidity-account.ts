@@ -10,7 +10,7 @@ import {
   SauceStaking,
   TestToken,
 } from '@dex/contracts';
-import { type KeyFileAccount, keyFileAccount, type Services } from '@dex/server';
+import { type DevnetHost, type KeyFileAccount, keyFileAccount } from '@dex/server';
 import { type Address, getAddress, type Hex, maxUint256, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
@@ -36,7 +36,7 @@ export class LiquidityAccount {
   ) {}
 
   /** The account of the key file in DATA_DIR, registered in the devnet registry on first use. */
-  static async open(services: Services, clients: DevnetClients, amm: AmmDeployment): Promise<LiquidityAccount> {
+  static async open(services: DevnetHost, clients: DevnetClients, amm: AmmDeployment): Promise<LiquidityAccount> {
     const { record, secretKey } = await keyFileAccount(services, LIQUIDITY_KEY_FILE, 'ECDSA_SECP256K1');
     const wallet = clients.wallet(privateKeyToAccount(`0x${secretKey}`));
     return new LiquidityAccount(record, clients, wallet, amm);

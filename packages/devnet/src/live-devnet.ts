@@ -5,9 +5,9 @@ import {
   DEVNET_NATIVE_TOKEN_ID,
   DEVNET_PROTOCOL_TOKEN_ID,
   DEVNET_USD_TOKEN_ID,
+  type DevnetHost,
   devnetIssuer,
   type MarketMakerConfig,
-  type RunningServer,
   type ServiceLogger,
 } from '@dex/server';
 import { provisionBotAccounts, topUpBotAccounts } from './market-maker-accounts.js';
@@ -48,7 +48,7 @@ function loopbackUrl(url: string): string {
  * start is logged, and the bot itself only logs its errors.
  */
 export function startLiveDevnet(
-  server: Pick<RunningServer, 'services' | 'url'>,
+  server: { readonly services: DevnetHost; readonly url: string },
   config: MarketMakerConfig,
   logger: ServiceLogger,
 ): LiveDevnet {

@@ -1,4 +1,4 @@
-import { type AccountKeyType, type DevnetFunding, type KeyFileAccount, keyFileAccount, type Services } from '@dex/server';
+import { type AccountKeyType, type DevnetFunding, type DevnetHost, type KeyFileAccount, keyFileAccount } from '@dex/server';
 
 /** One of the bot's accounts: its registry record and its private key (hex), which only the bot's signer sees. */
 export type BotAccount = KeyFileAccount;
@@ -25,7 +25,7 @@ const TOP_UP_BELOW_DIVISOR = 10n;
  * devnet account registry (found again by public key after a restart), and with an issuer the
  * Ed25519 key published at 0x16a and both accounts funded (see {@link topUpBotAccounts}).
  */
-export async function provisionBotAccounts(services: Services, issuer: DevnetFunding | null): Promise<BotAccounts> {
+export async function provisionBotAccounts(services: DevnetHost, issuer: DevnetFunding | null): Promise<BotAccounts> {
   const account = (role: keyof BotAccounts) => keyFileAccount(services, KEY_FILES[role].file, KEY_FILES[role].keyType);
   const accounts = { maker: await account('maker'), taker: await account('taker') };
   if (issuer !== null) {
@@ -39,7 +39,7 @@ export async function provisionBotAccounts(services: Services, issuer: DevnetFun
  * Mints BOT_FUNDING_UNITS of a token (and sets an unlimited reactor allowance) for each bot account
  * whose balance of it fell below a tenth of that. Returns the number of accounts topped up.
  */
-export async function topUpBotAccounts(services: Services, accounts: BotAccounts, issuer: DevnetFunding): Promise<number> {
+export async function topUpBotAccounts(services: DevnetHost, accounts: BotAccounts, issuer: DevnetFunding): Promise<number> {
   if (services.funds === null) return 0;
   const tokens = await services.store.tokens.list();
   let funded = 0;

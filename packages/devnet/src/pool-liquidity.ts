@@ -1,5 +1,5 @@
 import type { ReferencePrices } from '@dex/market-maker';
-import { type DevnetFunding, devnetAmm, type ServiceLogger, type Services } from '@dex/server';
+import { type DevnetFunding, type DevnetHost, devnetAmm, type ServiceLogger } from '@dex/server';
 import { LiquidityAccount } from './liquidity-account.js';
 import { DRIFT_DEFAULTS, type DriftOptions, PoolDrift } from './pool-drift.js';
 import { seededPools } from './pool-plan.js';
@@ -19,7 +19,7 @@ export interface PoolLiquidity {
  * logged, never thrown.
  */
 export function startPoolLiquidity(
-  services: Services,
+  services: DevnetHost,
   issuer: DevnetFunding | null,
   prices: ReferencePrices,
   logger: ServiceLogger,

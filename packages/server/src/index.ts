@@ -3,6 +3,7 @@ export { type AppDeps, buildApp } from './composition/app.js';
 export { type Config, ConfigError, loadConfig, type MarketMakerConfig, type Network } from './composition/config.js';
 export { devnetIssuer, type KeyFileAccount, keyFileAccount } from './composition/devnet/devnet-accounts.js';
 export { devnetAmm } from './composition/devnet/devnet-amm.js';
+export type { DevnetChain, DevnetHost } from './composition/devnet/devnet-host.js';
 export { createLogger } from './composition/logging.js';
 export { type Companion, type ServiceLogger, type StartCompanion, serve } from './composition/serve.js';
 export { type RunningServer, startServer } from './composition/server.js';

@@ -46,7 +46,9 @@ async function ensureDatabase(): Promise<void> {
 /** Every gateway signs and checks the same access tokens: one secret for the cluster, made here unless JWT_SECRET is set. */
 const JWT_SECRET = env.JWT_SECRET !== undefined && env.JWT_SECRET !== '' ? env.JWT_SECRET : randomBytes(32).toString('hex');
 
-const main = fileURLToPath(new URL('./main.js', import.meta.url));
+// What each role runs: the entry given (`npm run cluster` gives the devnet's, which adds the bot
+// beside a gateway that asks for it), else the service's own.
+const main = process.argv[2] ?? fileURLToPath(new URL('./main.js', import.meta.url));
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
@@ -112,7 +114,9 @@ async function run(): Promise<void> {
   for (let shard = 0; shard < ENGINES; shard++) await start(`engine-${shard}`, { ROLE: 'engine', ENGINE_SHARD: String(shard) });
   for (let index = 0; index < SETTLERS; index++) await start(`settler-${index}`, { ROLE: 'settler', METRICS_PORT: '' });
   for (let index = 0; index < GATEWAYS; index++) {
-    await start(`gateway-${index}`, { ROLE: 'gateway', PORT: String(PORT + index), METRICS_PORT: '' });
+    // The live devnet's bot trades through gateway 1 (the only one, if alone), as any client would.
+    const bot = index === Math.min(1, GATEWAYS - 1) ? (env.MARKET_MAKER ?? 'true') : 'false';
+    await start(`gateway-${index}`, { ROLE: 'gateway', PORT: String(PORT + index), METRICS_PORT: '', MARKET_MAKER: bot });
   }
   process.stdout.write(
     `cluster up: ${ENGINES} engines, ${SETTLERS} settlers (${CHAIN === 'off' ? 'no chain' : 'one active'}), gateways on ${Array.from({ length: GATEWAYS }, (_, index) => `http://127.0.0.1:${PORT + index}`).join(', ')} (Ctrl-C stops it)\n`,

@@ -1,6 +1,6 @@
 import { OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { openChainReader } from '../adapters/chain/chain-reader.js';
+import { type ChainReader, openChainReader } from '../adapters/chain/chain-reader.js';
 import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
 import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
@@ -30,6 +30,11 @@ import type { ServedDeps } from './server.js';
 import { accountKeysOf, dependenciesOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
 import { openSharedState } from './shared-state-choice.js';
 import { openConfiguredStore } from './store-choice.js';
+
+/** A gateway's served dependencies, and the chain it reads (for the devnet's bot, when it runs beside it). */
+export interface GatewayServices extends ServedDeps {
+  readonly settlement: { readonly chain: ChainReader } | null;
+}
 
 /** How long a replica waits for its book's snapshot, and how long before it asks again. */
 const REPLICA_OPTIONS = { snapshotTimeoutMs: 2_000, retryMs: 1_000 };
@@ -74,7 +79,7 @@ export async function openGatewayServices(
   config: Config,
   logger: FastifyBaseLogger,
   clock: Clock = systemClock,
-): Promise<ServedDeps> {
+): Promise<GatewayServices> {
   openDataDir(config.dataDir, logger);
   const closers = new Closers(logger, 'gateway');
   const prom = config.metricsPort === null ? null : new PromMetrics();
@@ -120,6 +125,7 @@ export async function openGatewayServices(
       metricsExposition: prom,
       webAssets: webPageOf(config, logger),
       leaseLost: new Promise<Error>(() => {}),
+      settlement: chain === null ? null : { chain },
       close: () => closers.closeAll(),
     };
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import type { DevnetHost } from './devnet/devnet-host.js';
 import { startEngine } from './engine-role.js';
 import { openGatewayServices } from './gateway-role.js';
 import { createLogger } from './logging.js';
@@ -22,7 +23,11 @@ export interface Companion {
 }
 
 /** Starts a companion for the listening server, or none (null) for this configuration. */
-export type StartCompanion = (server: RunningServer, config: Config, logger: ServiceLogger) => Companion | null;
+export type StartCompanion = (
+  server: RunningServer<ServedDeps & DevnetHost>,
+  config: Config,
+  logger: ServiceLogger,
+) => Companion | null;
 
 function configFromEnvironment(): Config {
   try {
@@ -107,14 +112,15 @@ async function run(startCompanion: StartCompanion): Promise<void> {
   if (config.cluster.role === 'settler') {
     return runHeadless(await startSettler(config, logger), 'the settler lost its lease or could not start', logger);
   }
-  const whole = config.cluster.role === 'all' ? await startServer(config, logger) : null;
-  const server = whole ?? (await listenWith(await openGatewayServices(config, logger), logger));
+  const server: RunningServer<ServedDeps & DevnetHost> =
+    config.cluster.role === 'all'
+      ? await startServer(config, logger)
+      : await listenWith(await openGatewayServices(config, logger), logger);
   logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');
   logger.info({ url: server.dataApiUrl, requireKeys: config.dataApi.requireKeys }, 'data API listening');
   if (server.metricsUrl !== null) logger.info({ url: `${server.metricsUrl}/metrics` }, 'metrics listening');
   // After listen, not inside startServer: tests and benchmarks never run a companion, and it never delays readiness.
-  // The companion (the devnet's bot) needs the whole service in its process.
-  const companion = whole === null ? null : startCompanion(whole, config, logger);
+  const companion = startCompanion(server, config, logger);
   process.once('SIGINT', () => shutdown('SIGINT', server, companion, logger));
   process.once('SIGTERM', () => shutdown('SIGTERM', server, companion, logger));
   // Another process may take the store over: stop serving and exit, for the supervisor to restart us.

@@ -7,8 +7,11 @@ import type { ChainContext } from './chain-context.js';
 import { readDevnetRecord } from './devnet-record.js';
 import { rpcClients } from './rpc-chain.js';
 
-/** What a gateway reads from the settlement chain, holding no key: balances, allowances and the reactor's address. */
-export type ChainReader = Pick<ChainContext, 'public' | 'reactor'>;
+/**
+ * What a gateway reads from the settlement chain, holding no key: balances, allowances and the
+ * reactor's address; on the embedded devnet also anvil's clients and the AMM, for the devnet's bot.
+ */
+export type ChainReader = Pick<ChainContext, 'public' | 'reactor' | 'devnet' | 'amm'>;
 
 /** How often a gateway looks for the devnet record the active settler writes, and for how long. */
 const RECORD_POLL_MS = 250;
@@ -27,13 +30,19 @@ export async function openChainReader(config: ChainSettings, waitMs = RECORD_WAI
   const { chain } = config;
   if (chain.kind === 'off') return null;
   if (chain.kind === 'rpc') {
-    return { public: rpcClients(config, chain.rpcUrl).publicClient, reactor: getAddress(config.reactorAddress as Address) };
+    return {
+      public: rpcClients(config, chain.rpcUrl).publicClient,
+      reactor: getAddress(config.reactorAddress as Address),
+      devnet: null,
+      amm: null,
+    };
   }
   const deadline = Date.now() + waitMs;
   for (;;) {
     const record = readDevnetRecord(config.dataDir);
     if (record !== null && record.chainId === config.chainId) {
-      return { public: devnetClients(record.rpcUrl, config.chainId).public, reactor: getAddress(record.reactor) };
+      const devnet = devnetClients(record.rpcUrl, config.chainId);
+      return { public: devnet.public, reactor: getAddress(record.reactor), devnet, amm: record.amm ?? null };
     }
     if (Date.now() >= deadline) {
       throw new ChainReaderError(`no devnet chain recorded in ${config.dataDir} after ${waitMs} ms: is a settler running there?`);

@@ -41,7 +41,7 @@ export class DevnetIssuer implements DevnetFunding {
   ) {}
 
   /** The issuer of the service's own devnet chain. */
-  static of(chain: ChainContext): DevnetIssuer {
+  static of(chain: Pick<ChainContext, 'devnet' | 'reactor'>): DevnetIssuer {
     if (chain.devnet === null) throw new DevnetIssuerError('the issuer exists on the embedded devnet chain only');
     return new DevnetIssuer(chain.devnet, chain.reactor);
   }

@@ -6,7 +6,7 @@ import { localSecret } from '../../adapters/secrets/local-secret.js';
 import type { AccountKeyType } from '../../domain/accounts/account-keys.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { AccountKeyRecord } from '../../ports/store/ports.js';
-import type { Services } from '../services.js';
+import type { DevnetHost } from './devnet-host.js';
 
 /** A devnet account of a program beside the service: its registry record and its private key (hex), for its signer only. */
 export interface KeyFileAccount {
@@ -17,7 +17,7 @@ export interface KeyFileAccount {
 const SECRET_HEX = /^[0-9a-f]{64}$/;
 
 /** The issuer of the service's embedded devnet chain; null without one (CHAIN=off needs no funding). */
-export function devnetIssuer(services: Services): DevnetFunding | null {
+export function devnetIssuer(services: DevnetHost): DevnetFunding | null {
   const chain = services.settlement?.chain;
   return chain?.devnet ? DevnetIssuer.of(chain) : null;
 }
@@ -27,7 +27,7 @@ export function devnetIssuer(services: Services): DevnetFunding | null {
  * restart): registered under the next free devnet id on first use, clear of the tokens' ids, and
  * found again by its public key after that.
  */
-export async function keyFileAccount(services: Services, file: string, keyType: AccountKeyType): Promise<KeyFileAccount> {
+export async function keyFileAccount(services: DevnetHost, file: string, keyType: AccountKeyType): Promise<KeyFileAccount> {
   const { config, store, clock } = services;
   const secretKey = localSecret(join(config.dataDir, file), () =>
     Buffer.from(generateKeyPair(keyType).secretKey).toString('hex'),
