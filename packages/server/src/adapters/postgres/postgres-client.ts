@@ -180,7 +180,10 @@ export function postgresClient(options: PostgresClientOptions): SqlClient & { re
   const transaction = async <T>(work: (tx: SqlExecutor) => Promise<T>, relaxed: boolean): Promise<T> => {
     for (let attempt = 1; ; attempt++) {
       try {
-        const begun = sql.begin('isolation level serializable', async (connection) => {
+        // Relaxed work is atomic upserts: READ COMMITTED queues writers on the row, where
+        // SERIALIZABLE would fail all but one of the gateways adding to one key's count.
+        const isolation = relaxed ? 'isolation level read committed' : 'isolation level serializable';
+        const begun = sql.begin(isolation, async (connection) => {
           if (relaxed) await connection.unsafe('SET LOCAL synchronous_commit = off');
           return work(executor(connection, compiled));
         }) as Promise<T>;

@@ -55,6 +55,36 @@ describeEachEngine('API keys', (stores) => {
       expect(await store.apiKeys.byHash('e'.repeat(64))).toMatchObject({ id: 2 });
     });
 
+    it('adds every count of four writers sharing two keys at once, none lost and none refused', async () => {
+      const issued = await store.apiKeys.insert(key(), NOW);
+      // As four gateways on PostgreSQL (four connections; a SQLite store has one writer): 100
+      // commits each, crossing the same rows in both orders.
+      const writers =
+        stores.engine === 'postgres'
+          ? [store, await stores.open(), await stores.open(), await stores.open()]
+          : [store, store, store, store];
+      const other = await store.apiKeys.insert(key({ keyHash: 'f'.repeat(64) }), NOW);
+      await Promise.all(
+        writers.flatMap((writer, index) =>
+          Array.from({ length: 100 }, () =>
+            writer.apiKeys.addRequests(
+              index % 2 === 0
+                ? [
+                    { keyId: issued.id, monthStart: NOVEMBER, requests: 1 },
+                    { keyId: other.id, monthStart: NOVEMBER, requests: 1 },
+                  ]
+                : [
+                    { keyId: other.id, monthStart: NOVEMBER, requests: 1 },
+                    { keyId: issued.id, monthStart: NOVEMBER, requests: 1 },
+                  ],
+            ),
+          ),
+        ),
+      );
+      expect(await store.apiKeys.requests(issued.id, NOVEMBER)).toBe(400);
+      expect(await store.apiKeys.requests(other.id, NOVEMBER)).toBe(400);
+    });
+
     it('changes status only from the states it is told', async () => {
       await store.apiKeys.insert(key(), NOW);
       expect(await store.apiKeys.changeStatus(1, ['SUSPENDED'], 'ACTIVE', NOW + 1)).toBeUndefined();

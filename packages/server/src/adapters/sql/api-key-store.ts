@@ -164,9 +164,11 @@ class SqlApiKeyStore implements ApiKeyStore {
     // crash or power cut could lose the latest ones, in the client's favour. Waiting for the disk
     // per commit group would cap the data API at a few thousand requests a second; orders and
     // trades keep their synced commits.
+    // In one order everywhere, so that two writers locking the same rows never deadlock.
+    const ordered = [...counts].sort((a, b) => a.keyId - b.keyId || a.monthStart - b.monthStart);
     return this.db.relaxedTransaction((tx) =>
       Promise.all(
-        counts.map(async (count) => {
+        ordered.map(async (count) => {
           const total = await tx.get(statements.add, { ...count });
           if (total === undefined) throw new Error('an upsert of usage returned no row');
           return { keyId: count.keyId, monthStart: count.monthStart, requests: total.requests };

@@ -53,7 +53,10 @@ export interface SqlClient extends SqlExecutor {
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
    * A transaction whose commit does not wait for the disk: it survives a crash of the process at
-   * once and reaches the disk within moments, so only a crash of the machine may lose it.
+   * once and reaches the disk within moments, so only a crash of the machine may lose it. For work
+   * made of statements that are atomic on their own (an upsert that adds to a count): an engine
+   * with several writers may run it below SERIALIZABLE, so that writers adding to one row queue
+   * on its lock instead of failing one another.
    */
   relaxedTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /** The kind of constraint an error reports, or undefined for any other error. */
