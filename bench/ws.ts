@@ -6,7 +6,12 @@
  * sender share this process.
  *
  *   npm run bench:ws -- [--clients 1000] [--orders 8000] [--batch 5] [--in-flight 8] [--accounts 4]
- *                       [--time-limit 120] [--cpu-prof DIR]
+ *                       [--time-limit 120] [--cpu-prof DIR] [--cluster]
+ *
+ * `--cluster` runs the same clients and orders a second time against a cluster (docs/deploy.md):
+ * two engine processes and two gateways (the server child as ROLE=gateway) on a PostgreSQL
+ * database of the run's own, the followers split between the gateways and the orders sent to the
+ * first; each gateway serves its followers from the replica the engines' feed keeps.
  *
  * Printed: depth diffs published and messages delivered per second, the latency from the engine
  * turn that made a change (the diff's timestamp, server clock) to its receipt by a client (this
@@ -16,13 +21,16 @@
  * Targets (issues 5 and 17, informational): >= 50,000 messages/s, p99 < 50 ms, and >= 0.8 of the
  * baseline's messages/s.
  */
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUY, SELL, type Side, type WireOrder } from '@dex/core';
 import type { ServerMessage } from '../packages/server/src/edges/ws/protocol.js';
 import { DepthFollower, fetchDepth } from '../packages/server/src/test-support/depth-follower.js';
 import { type Account, createAccounts, login, signDigest } from './support/accounts.js';
 import { type BareBroadcastFigures, measureBareBroadcast } from './support/bare-broadcast.js';
+import { startClusterProcesses } from './support/cluster-processes.js';
 import { HttpClient, snippet } from './support/http-client.js';
 import { LatencyRecorder } from './support/latency-recorder.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readMarket } from './support/market.js';
@@ -44,6 +52,10 @@ const SIZE_SAMPLE_EVERY = 100;
 /** Frames the baseline broadcasts: the service run's diffs per client, within these bounds. */
 const BASELINE_FRAMES = { least: 100, most: 5_000 } as const;
 
+/** A cluster run's processes: the bench book is one engine's, the other stands by as in production. */
+const CLUSTER_ENGINES = 2;
+const CLUSTER_GATEWAYS = 2;
+
 const TARGETS = { messagesPerSecond: 50_000, p99Ms: 50, ofBaseline: 0.8 } as const;
 
 interface BenchOptions {
@@ -54,12 +66,13 @@ interface BenchOptions {
   readonly accounts: number;
   readonly timeLimitSeconds: number;
   readonly cpuProfDir: string | undefined;
+  readonly cluster: boolean;
 }
 
 function readOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { ...ORDER_STREAM_OPTIONS, clients: { type: 'string' } },
+    options: { ...ORDER_STREAM_OPTIONS, clients: { type: 'string' }, cluster: { type: 'boolean' } },
     strict: true,
   });
   const accounts = readAccounts(values.accounts, 4, 32);
@@ -71,6 +84,7 @@ function readOptions(argv: readonly string[]): BenchOptions {
     accounts,
     timeLimitSeconds: readCount('--time-limit', values['time-limit'], 120, 1, 3_600),
     cpuProfDir: readProfileDir(values['cpu-prof']),
+    cluster: values.cluster === true,
   };
 }
 
@@ -181,12 +195,18 @@ class Deliveries extends LatencyRecorder {
   }
 }
 
-async function joinFollowers(server: ServerProcess, accounts: readonly Account[], count: number, deliveries: Deliveries) {
+/** Connects `count` followers, spread evenly over the servers. */
+async function joinFollowers(
+  servers: readonly ServerProcess[],
+  accounts: readonly Account[],
+  count: number,
+  deliveries: Deliveries,
+) {
   const followers: DepthFollower[] = [];
-  const base = server.url.origin;
   for (let start = 0; start < count; start += JOINING_AT_ONCE) {
     const joining = Array.from({ length: Math.min(JOINING_AT_ONCE, count - start) }, async (_, index) => {
       const account = accounts[(start + index) % accounts.length] as Account;
+      const base = (servers[(start + index) % servers.length] as ServerProcess).url.origin;
       const follower = await DepthFollower.start(base, account.token, BOOK_ID, false);
       follower.client.onMessage((message) => deliveries.diff(message));
       return follower;
@@ -295,8 +315,16 @@ interface ServiceFigures {
   readonly failures: readonly string[];
 }
 
-/** Connects the followers, saves every batch, checks the replicas: the service's figures. */
-async function measureService(server: ServerProcess, options: BenchOptions, followers: DepthFollower[]): Promise<ServiceFigures> {
+/**
+ * Connects the followers (spread over the servers), saves every batch through the first server,
+ * checks the replicas: the service's figures, with the first server's memory.
+ */
+async function measureService(
+  servers: readonly ServerProcess[],
+  options: BenchOptions,
+  followers: DepthFollower[],
+): Promise<ServiceFigures> {
+  const server = servers[0] as ServerProcess;
   const client = new HttpClient(server.url, options.inFlight + 1);
   try {
     const accounts = await Promise.all((await createAccounts(server, options.accounts)).map((account) => login(client, account)));
@@ -307,7 +335,7 @@ async function measureService(server: ServerProcess, options: BenchOptions, foll
 
     process.stderr.write(`  connecting ${whole.format(options.clients)} followers\n`);
     const deliveries = new Deliveries();
-    followers.push(...(await joinFollowers(server, accounts, options.clients, deliveries)));
+    followers.push(...(await joinFollowers(servers, accounts, options.clients, deliveries)));
     globalThis.gc?.();
     const connected = await serverMemory(server);
 
@@ -342,7 +370,7 @@ async function measureService(server: ServerProcess, options: BenchOptions, foll
   }
 }
 
-function printFigures(options: BenchOptions, service: ServiceFigures, bare: BareBroadcastFigures): void {
+function printFigures(options: BenchOptions, title: string, service: ServiceFigures, bare: BareBroadcastFigures): void {
   const { seconds, latencies, memory } = service;
   const perClient = service.delivered / options.clients;
   const rate = service.delivered / seconds;
@@ -352,6 +380,7 @@ function printFigures(options: BenchOptions, service: ServiceFigures, bare: Bare
   const mibs = (pick: (figures: MemoryFigures) => number) =>
     [memory.idle, memory.connected, memory.peak, memory.end].map((figures) => mib(pick(figures)));
   console.log('');
+  console.log(title);
   printTable(
     ['measure', 'value', 'target', 'result'],
     [
@@ -415,26 +444,44 @@ function printFigures(options: BenchOptions, service: ServiceFigures, bare: Bare
   );
 }
 
+/** The service's figures with the followers on `servers`; the servers are stopped afterwards. */
+async function runService(servers: readonly ServerProcess[], options: BenchOptions): Promise<ServiceFigures> {
+  const followers: DepthFollower[] = [];
+  try {
+    return await measureService(servers, options, followers);
+  } finally {
+    await Promise.all(followers.map((follower) => follower.client.close()));
+    for (const server of servers) await stopServerProcess(server);
+  }
+}
+
+/** The same run against two gateways in front of two engines; its processes and database are gone afterwards. */
+async function runCluster(options: BenchOptions, env: Record<string, string>): Promise<ServiceFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-ws-cluster-'));
+  const cluster = await startClusterProcesses(CLUSTER_ENGINES, dataDir);
+  try {
+    const gateways: ServerProcess[] = [];
+    for (let index = 0; index < CLUSTER_GATEWAYS; index++) {
+      gateways.push(await startServerProcess({ name: `ws-gateway-${index}`, env: { ...env, ...cluster.gatewayEnv } }));
+    }
+    return await runService(gateways, options);
+  } finally {
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   printHeader(options);
-  const server = await startServerProcess({
-    name: 'ws',
-    env: {
-      VERIFY_WORKERS: '1',
-      WS_MAX_CONNECTIONS_PER_IP: String(options.clients + 10),
-      WS_MAX_CONNECTIONS: String(options.clients + 10),
-    },
-    cpuProfDir: options.cpuProfDir,
-  });
-  const followers: DepthFollower[] = [];
-  let service: ServiceFigures;
-  try {
-    service = await measureService(server, options, followers);
-  } finally {
-    await Promise.all(followers.map((follower) => follower.client.close()));
-    await stopServerProcess(server);
-  }
+  const env = {
+    VERIFY_WORKERS: '1',
+    WS_MAX_CONNECTIONS_PER_IP: String(options.clients + 10),
+    WS_MAX_CONNECTIONS: String(options.clients + 10),
+  };
+  const server = await startServerProcess({ name: 'ws', env, cpuProfDir: options.cpuProfDir });
+  const service = await runService([server], options);
+  const cluster = options.cluster ? await runCluster(options, env) : null;
   const frames = Math.round(service.delivered / options.clients);
   process.stderr.write(`  the bare ws baseline: ${whole.format(options.clients)} clients\n`);
   const bare = await measureBareBroadcast({
@@ -443,9 +490,19 @@ async function main(): Promise<number> {
     bytes: service.meanBytes,
     timeLimitMs: options.timeLimitSeconds * 1000,
   });
-  printFigures(options, service, bare);
-  for (const failure of service.failures) console.log(`FAIL ${failure}`);
-  return service.failures.length === 0 && service.equal === options.clients ? 0 : 1;
+  printFigures(options, 'one process (SQLite):', service, bare);
+  if (cluster !== null) {
+    printFigures(
+      options,
+      `cluster: ${CLUSTER_GATEWAYS} gateways (the followers split between them), ${CLUSTER_ENGINES} engines, PostgreSQL, NATS:`,
+      cluster,
+      bare,
+    );
+  }
+  const runs = cluster === null ? [service] : [service, cluster];
+  const failures = runs.flatMap((run) => run.failures);
+  for (const failure of failures) console.log(`FAIL ${failure}`);
+  return failures.length === 0 && runs.every((run) => run.equal === options.clients) ? 0 : 1;
 }
 
 runBenchmark('bench:ws', main);
