@@ -2,8 +2,8 @@
  * WebSocket fan-out benchmark: a thousand depth followers of one book, each a real `ws` client that
  * keeps a replica of the book by the spec's reliable-depth procedure (buffer, snapshot, replay,
  * apply), while accounts of both key types save pre-signed orders into that book over HTTP. The
- * server runs in a child process (bench/support/server-child.ts); the clients and the order
- * sender share this process.
+ * server runs in a child process (bench/support/server-child.ts), the order sender in another
+ * (bench/support/order-sender-child.ts); the clients are this process.
  *
  *   npm run bench:ws -- [--clients 1000] [--orders 8000] [--batch 5] [--in-flight 8] [--accounts 4]
  *                       [--time-limit 120] [--cpu-prof DIR] [--cluster]
@@ -31,10 +31,11 @@ import { DepthFollower, fetchDepth } from '../packages/server/src/test-support/d
 import { type Account, createAccounts, login, signDigest } from './support/accounts.js';
 import { type BareBroadcastFigures, measureBareBroadcast } from './support/bare-broadcast.js';
 import { startClusterProcesses } from './support/cluster-processes.js';
-import { HttpClient, snippet } from './support/http-client.js';
+import { HttpClient } from './support/http-client.js';
 import { LatencyRecorder } from './support/latency-recorder.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readMarket } from './support/market.js';
 import { ORDER_STREAM_OPTIONS, readAccounts, readCount, readProfileDir } from './support/options.js';
+import { startOrderSender } from './support/order-sender.js';
 import { millis, percentile, printTable, verdict, whole } from './support/report.js';
 import { ask, runBenchmark, type ServerProcess, startServerProcess, stopServerProcess } from './support/server-process.js';
 
@@ -157,23 +158,6 @@ async function signedBatches(client: HttpClient, market: Market, accounts: reado
   return queue;
 }
 
-/** Saves every batch, `inFlight` requests at a time; a refused batch stops the run. */
-async function saveAll(client: HttpClient, queue: readonly Batch[], inFlight: number, deadline: number): Promise<number> {
-  let next = 0;
-  let saved = 0;
-  const worker = async () => {
-    for (let at = next++; at < queue.length; at = next++) {
-      if (Date.now() > deadline) throw new Error('the timed phase ran past --time-limit');
-      const batch = queue[at] as Batch;
-      const reply = await client.send('POST', '/orders/save', batch.body, batch.account.token);
-      if (reply.status !== 200) throw new Error(`POST /orders/save answered ${reply.status}: ${snippet(reply.body)}`);
-      saved += batch.orders;
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return saved;
-}
-
 // ---- followers and measurements ------------------------------------------------------------------------------
 
 /** The diffs every client receives while the clock runs, and a sample of their sizes for the baseline's frames. */
@@ -292,7 +276,7 @@ function printHeader(options: BenchOptions): void {
       `${options.accounts} accounts (2 makers : 1 taker), batches of ${options.batch}, ${options.inFlight} requests in flight`,
   );
   console.log(
-    `clients and order sender (this process) and server (a child process, 127.0.0.1) share the ${cores} cores; ` +
+    `clients (this process), order sender and server (child processes, 127.0.0.1) share the ${cores} cores; ` +
       `orders are built and signed before the clock starts`,
   );
   const [one, five] = loadavg();
@@ -326,6 +310,8 @@ async function measureService(
 ): Promise<ServiceFigures> {
   const server = servers[0] as ServerProcess;
   const client = new HttpClient(server.url, options.inFlight + 1);
+  // Out of this process: the sender must not take the followers' event loop, nor they its.
+  const sender = await startOrderSender();
   try {
     const accounts = await Promise.all((await createAccounts(server, options.accounts)).map((account) => login(client, account)));
     const market = await readMarket(client, BOOK_ID);
@@ -348,7 +334,8 @@ async function measureService(
     let check: { equal: number; failures: string[] };
     let peak: MemoryFigures;
     try {
-      saved = await saveAll(client, queue, options.inFlight, start + options.timeLimitSeconds * 1000);
+      const batches = queue.map((batch) => ({ token: batch.account.token, body: batch.body.toString(), orders: batch.orders }));
+      saved = await sender.save(server.url, batches, options.inFlight, start + options.timeLimitSeconds * 1000);
       savedAt = Date.now();
       check = await checkReplicas(server, followers);
     } finally {
@@ -367,6 +354,7 @@ async function measureService(
     };
   } finally {
     client.close();
+    sender.stop();
   }
 }
 
