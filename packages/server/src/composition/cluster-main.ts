@@ -9,7 +9,7 @@ import postgres from 'postgres';
  * NATS (and Redis for the shared state): engines first (shard 0 seeds the devnet markets), then
  * the settlers (one active, the devnet chain in DATA_DIR), then the gateways on PORT, PORT+1, ...
  * Each role is its own process, run as production runs it, with its output prefixed by its name.
- * Ctrl-C stops them all; a role that exits stops the rest.
+ * A role that exits is started again a second later, as its supervisor would; Ctrl-C stops them all.
  */
 
 const env = process.env;
@@ -61,6 +61,9 @@ function prefixed(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Writa
   });
 }
 
+/** How long a role that exited waits before it is started again. */
+const RESTART_MS = 1_000;
+
 function start(name: string, roleEnv: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, ['--enable-source-maps', main], {
     env: {
@@ -82,8 +85,17 @@ function start(name: string, roleEnv: Record<string, string>): Promise<void> {
   child.on('exit', (code, signal) => {
     children.delete(name);
     if (stopping) return;
-    process.stderr.write(`${name} exited (${signal ?? code}); stopping the cluster\n`);
-    stop(1);
+    // As a supervisor restarts a role that lost its lease or its store (exit 1); a configuration
+    // error (exit 2) would only fail again.
+    if (code === 2) {
+      process.stderr.write(`${name} exited (${signal ?? code}); stopping the cluster\n`);
+      stop(1);
+      return;
+    }
+    process.stderr.write(`${name} exited (${signal ?? code}); starting it again in ${RESTART_MS} ms\n`);
+    setTimeout(() => {
+      if (!stopping) start(name, roleEnv).catch(() => {});
+    }, RESTART_MS);
   });
   // Ready when it says so: an engine once it follows its log, a settler once it settles or stands
   // by, a gateway once it listens.

@@ -9,6 +9,7 @@ import { openSqliteStore } from '../../adapters/sqlite/sqlite-store.js';
 import { createLogger } from '../../composition/logging.js';
 import { AppError } from '../../domain/errors.js';
 import type { CommandFollowing, CommandSender } from '../../ports/command-log.js';
+import { StoreUnavailableError } from '../../ports/store/ports.js';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
 import { tempDataDir } from '../../test-support/harness.js';
 import { NATS_AVAILABLE, useTestNats } from '../../test-support/nats.js';
@@ -16,7 +17,14 @@ import type { OrderCandidate } from '../orders/order-acceptance.js';
 import { CommandLogDesk } from './command-log-desk.js';
 import { CommandLogSettlementDesk } from './command-log-settlement-desk.js';
 import { deskCommandHandler, type PositionedDesk } from './desk-command-handler.js';
-import { decodeDeskCommand, encodeDeskCommand } from './desk-commands.js';
+import {
+  answeredValue,
+  decodeDeskCommand,
+  encodeDeskAnswer,
+  encodeDeskCommand,
+  NOT_STORED_MESSAGE,
+  refusalOf,
+} from './desk-commands.js';
 import { ShardCommands } from './shard-commands.js';
 
 /** The desk's stages as the engine role calls them, each taking the command's position. */
@@ -52,6 +60,24 @@ describe('desk commands as bytes', () => {
       holdings: [['0xabc', { balance: 2n ** 255n, allowance: 1n }]],
     } as const;
     expect(decodeDeskCommand(encodeDeskCommand(command))).toEqual(command);
+  });
+
+  it('answer a failure to store as ENGINE_UNAVAILABLE, which promises nothing: the command stays in the log', () => {
+    for (const failure of [
+      new StoreUnavailableError('the store is out of reach'),
+      new AppError('TRADING_UNAVAILABLE'),
+      new AppError('STORAGE_UNAVAILABLE'),
+    ]) {
+      expect(() => answeredValue(encodeDeskAnswer(refusalOf(failure)))).toThrow(
+        expect.objectContaining({ code: 'ENGINE_UNAVAILABLE', message: NOT_STORED_MESSAGE }),
+      );
+    }
+    expect(() => answeredValue(encodeDeskAnswer(refusalOf(new AppError('NONCE_NOT_ISSUED', undefined, { index: 2 }))))).toThrow(
+      expect.objectContaining({ code: 'NONCE_NOT_ISSUED', index: 2 }),
+    );
+    expect(() => answeredValue(encodeDeskAnswer(refusalOf(new Error('a bug'))))).toThrow(
+      expect.objectContaining({ code: 'INTERNAL' }),
+    );
   });
 
   it('refuse bytes that are not a desk command', () => {

@@ -4,6 +4,7 @@ import { AppError, ERROR_CATALOGUE, type ErrorCode } from '../../domain/errors.j
 import { decodeTagged, encodeTagged } from '../../domain/wire/tagged-json.js';
 import type { Holding } from '../../ports/funds.js';
 import type { FailedFill, PairReserves, SettledSwap } from '../../ports/settlement-desk.js';
+import { StoreUnavailableError } from '../../ports/store/ports.js';
 import type { OrderCandidate } from '../orders/order-acceptance.js';
 
 /**
@@ -97,8 +98,25 @@ export function answeredValue(bytes: Uint8Array): unknown {
   throw new AppError(code, answer.message, answer.index === null ? {} : { index: answer.index });
 }
 
-/** A failure as an answer: an AppError as it is, anything else as INTERNAL (as the HTTP edge answers it). */
+/** What an engine answers when it could not store a command: it stays in the log, so it is not refused. */
+export const NOT_STORED_MESSAGE =
+  'The order book engine could not store the request; it may still be applied: send the same request again';
+
+/** Failures of the engine's store: the command may be applied when the engine follows its log again. */
+function notStored(error: unknown): boolean {
+  return (
+    error instanceof StoreUnavailableError ||
+    (error instanceof AppError && (error.code === 'TRADING_UNAVAILABLE' || error.code === 'STORAGE_UNAVAILABLE'))
+  );
+}
+
+/**
+ * A failure as an answer: an AppError as it is, anything else as INTERNAL (as the HTTP edge
+ * answers it), except a failure to store. That one is ENGINE_UNAVAILABLE, which promises nothing:
+ * the command stays in the log, and an engine that restarts from its stored position applies it.
+ */
 export function refusalOf(error: unknown): DeskAnswer {
+  if (notStored(error)) return { ok: false, code: 'ENGINE_UNAVAILABLE', message: NOT_STORED_MESSAGE, index: null };
   if (!(error instanceof AppError))
     return { ok: false, code: 'INTERNAL', message: ERROR_CATALOGUE.INTERNAL.message, index: null };
   return { ok: false, code: error.code, message: error.message, index: error.index ?? null };
