@@ -1,13 +1,8 @@
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.js';
-import { EngineHost } from '../../src/application/engine/engine-host.js';
-import { MarketRegistry } from '../../src/application/markets/market-registry.js';
-import { DeskEvents } from '../../src/application/orders/desk-events.js';
-import { TradingDesk } from '../../src/application/orders/trading-desk.js';
-import { createLogger } from '../../src/composition/logging.js';
-import { startTestCluster, type TestCluster } from '../../src/test-support/cluster.js';
-import { type BuiltOrder, ManualClock, Trader, until } from '../../src/test-support/harness.js';
+import { startTestCluster, storedDepths, type TestCluster } from '../../src/test-support/cluster.js';
+import { type BuiltOrder, Trader, until } from '../../src/test-support/harness.js';
 import { NATS_AVAILABLE } from '../../src/test-support/nats.js';
 import { cleanUpServiceProcesses } from '../../src/test-support/service-process.js';
 import { POSTGRES_AVAILABLE, usePostgresDatabase } from '../../src/test-support/store-engines.js';
@@ -105,19 +100,13 @@ describe.skipIf(!POSTGRES_AVAILABLE || !NATS_AVAILABLE)('kill -9 of an engine un
       expect(stored.every((record) => record !== undefined)).toBe(true);
 
       // The books as the store holds them, rebuilt as a restarted engine rebuilds them, are the gateway's replicas.
-      const registry = new MarketRegistry(store);
-      await registry.load();
-      const engines = new EngineHost(registry);
-      const logger = createLogger('silent');
-      await TradingDesk.open(registry, engines, store, new ManualClock(), logger, new DeskEvents(logger), {
-        confirmCancels: false,
-      });
-      for (const bookId of [1, 2]) {
+      const depths = await storedDepths(database.url(), [1, 2]);
+      for (const [bookId, depth] of depths) {
         await until(
           () => {
             try {
               const replica = host.services.books.view(bookId)?.depth();
-              return JSON.stringify(replica) === JSON.stringify(engines.engine(bookId)?.depth()) ? true : undefined;
+              return JSON.stringify(replica) === JSON.stringify(depth) ? true : undefined;
             } catch {
               return undefined;
             }
