@@ -100,7 +100,6 @@ export async function startSettler(
   logger: FastifyBaseLogger,
   clock: Clock = systemClock,
 ): Promise<RunningSettler> {
-  if (config.chain.kind === 'off') throw new Error('ROLE=settler needs a chain (CHAIN=devnet or CHAIN=rpc)');
   openDataDir(config.dataDir, logger);
   const closers = new Closers(logger, 'settler');
   let closed = false;

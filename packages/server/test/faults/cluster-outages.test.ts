@@ -165,6 +165,31 @@ async function expectStoredAndServed(databaseUrl: string, cluster: TestCluster, 
 }
 
 /** GET /health and /ready of every gateway: alive throughout, not ready while a dependency is away. */
+/** One outage under the load: how long the server was down, the gateways' answers halfway, and the time to a save answered after. */
+interface Outage {
+  readonly downMs: number;
+  readonly recoveryMs: number;
+  readonly probe: Awaited<ReturnType<typeof probeGateways>>;
+}
+
+/** After a second of load, takes a server down for `down.ms`, probes the gateways halfway, and brings it back. */
+async function outage(
+  cluster: TestCluster,
+  saves: readonly Save[],
+  down: { take: () => Promise<unknown>; bring: () => Promise<unknown>; ms: number },
+  what: string,
+): Promise<Outage> {
+  await sleep(1_000);
+  await down.take();
+  const tookAt = performance.now();
+  await sleep(down.ms / 2);
+  const probe = await probeGateways(cluster);
+  await sleep(Math.max(0, down.ms - (performance.now() - tookAt)));
+  await down.bring();
+  const broughtAt = performance.now();
+  return { downMs: broughtAt - tookAt, recoveryMs: await recovery(saves, broughtAt, what), probe };
+}
+
 async function probeGateways(cluster: TestCluster): Promise<{ health: number[]; ready: number[] }> {
   const health: number[] = [];
   const ready: number[] = [];
@@ -188,18 +213,10 @@ describe.skipIf(!POSTGRES_AVAILABLE || !NATS_AVAILABLE || !PRIVATE_NATS)("kill -
       for (const [shard, engine] of cluster.engines.entries())
         void engine?.failed.then((error) => failures.push(`${shard}: ${error}`));
       const load = startLoad(traders);
-      const outages: { downMs: number; recoveryMs: number; probe: Awaited<ReturnType<typeof probeGateways>> }[] = [];
+      const outages: Outage[] = [];
       for (let kill = 0; kill < 2; kill++) {
-        await sleep(1_000);
-        await nats.kill();
-        const killedAt = performance.now();
-        await sleep(NATS_DOWN_MS / 2);
-        const probe = await probeGateways(cluster);
-        await sleep(Math.max(0, NATS_DOWN_MS - (performance.now() - killedAt)));
-        await nats.start();
-        const restartedAt = performance.now();
-        const recoveryMs = await recovery(load.saves, restartedAt, 'a save answered 200 after NATS restarted');
-        outages.push({ downMs: restartedAt - killedAt, recoveryMs, probe });
+        const down = { take: () => nats.kill(), bring: () => nats.start(), ms: NATS_DOWN_MS };
+        outages.push(await outage(cluster, load.saves, down, 'a save answered 200 after NATS restarted'));
       }
       await sleep(1_000);
       await load.stop();
@@ -277,15 +294,8 @@ describe.skipIf(!POSTGRES_AVAILABLE || !NATS_AVAILABLE)('PostgreSQL out of reach
       const failures: string[] = [];
       const supervisor = superviseEngines(cluster, failures);
       const load = startLoad(traders, reserves);
-      await sleep(1_000);
-      await proxy.cut();
-      const cutAt = performance.now();
-      await sleep(POSTGRES_DOWN_MS / 2);
-      const probe = await probeGateways(cluster);
-      await sleep(Math.max(0, POSTGRES_DOWN_MS - (performance.now() - cutAt)));
-      await proxy.restore();
-      const restoredAt = performance.now();
-      const recoveryMs = await recovery(load.saves, restoredAt, 'a save answered 200 after PostgreSQL came back');
+      const down = { take: () => proxy.cut(), bring: () => proxy.restore(), ms: POSTGRES_DOWN_MS };
+      const { probe, recoveryMs } = await outage(cluster, load.saves, down, 'a save answered 200 after PostgreSQL came back');
       await sleep(1_000);
       await load.stop();
       await supervisor.stop();
