@@ -177,6 +177,72 @@ describe('OrderTracker', () => {
     );
   });
 
+  it("tells each event the listing does not reflect once when orders' events interleave out of id order", () => {
+    fc.assert(
+      fc.property(
+        account,
+        fc.tuple(fc.nat(), fc.nat()),
+        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+        (events, seeds, picks) => {
+          // Books on different engines publish on their own: each order's events arrive in order, the orders' interleaved anyhow.
+          const byOrder = new Map<string, UserEvent[]>();
+          for (const event of events) byOrder.set(event.orderId, [...(byOrder.get(event.orderId) ?? []), event]);
+          const queues = [...byOrder.values()];
+          const arrived: UserEvent[] = [];
+          for (let turn = 0; queues.some((queue) => queue.length > 0); turn++) {
+            const waiting = queues.filter((queue) => queue.length > 0);
+            arrived.push(waiting[(picks[turn % picks.length] as number) % waiting.length]?.shift() as UserEvent);
+          }
+          const [listedId, listed] = positions(events.length, seeds) as [number, number];
+          const tracker = new OrderTracker();
+          tracker.start([...openAfter(events, listed).values()], idAfter(events, listedId));
+          const told = arrived.filter((event) => tracker.accept(event));
+
+          const openAtListing = openAfter(events, listed);
+          const unreflected = new Set(
+            events.filter((event, index) => index >= listed || (index >= listedId && !openAtListing.has(Number(event.orderId)))),
+          );
+          expect(told).toEqual(arrived.filter((event) => unreflected.has(event)));
+          expect(tracker.orders()).toEqual(openAfter(events, events.length));
+        },
+      ),
+    );
+  });
+
+  it("refuses a late copy of an ended order's event, so the order does not open again", () => {
+    const tracker = new OrderTracker();
+    tracker.start([], 0);
+    const base = { orderId: '9', orderbookId: '1', reason: null, txHash: null, fill: null };
+    const created = {
+      ...base,
+      type: 'ORDER_CREATED',
+      eventId: 3,
+      timestamp: 1_000,
+      status: 'ACTIVE',
+      filledAmount: '0',
+    } as const;
+    expect(tracker.accept(created)).toBe(true);
+    expect(
+      tracker.accept({ ...base, type: 'ORDER_CANCELED', eventId: 5, timestamp: 2_000, status: 'CANCELED', filledAmount: '0' }),
+    ).toBe(true);
+    // Another order's event with a higher id came first; this one is still news.
+    expect(
+      tracker.accept({
+        ...base,
+        orderId: '8',
+        type: 'ORDER_CREATED',
+        eventId: 4,
+        timestamp: 2_000,
+        status: 'ACTIVE',
+        filledAmount: '0',
+      }),
+    ).toBe(true);
+    expect(tracker.accept(created)).toBe(false);
+    expect([...tracker.orders().keys()]).toEqual([8]);
+    tracker.advance(5);
+    expect(tracker.accept(created)).toBe(false);
+  });
+
   it('reads an order history as the stream would have told it', () => {
     const history: OrderHistory = {
       orderId: 7,

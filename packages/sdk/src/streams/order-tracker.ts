@@ -7,7 +7,7 @@ export interface TrackedOrder {
   readonly orderId: number;
   /** The book's id as a decimal string, as the API sends it. */
   readonly orderbookId: string;
-  /** `ACTIVE` or `PARTIALLY_FILLED`: an order that ends leaves the tracker. */
+  /** `ACTIVE` or `PARTIALLY_FILLED`: an order that ends leaves the open orders. */
   readonly status: OrderStatus;
   /** Base amount filled, display units. */
   readonly filledAmount: string;
@@ -48,17 +48,30 @@ function isPast(
 }
 
 /**
+ * How long an order that ended is kept after its last event (server time), to refuse late copies
+ * of its events: well above the 5 s margin of the orders a reconnect reads histories of.
+ */
+const ENDED_KEPT_MS = 60_000;
+
+/**
  * The account's open orders, kept from a listing (`GET /orders`) and the events after it. It
  * decides which events are news: an event of a known order is news when its id is above what the
  * order's state reflects and its state is past it; an event of an unknown order when its id is
- * above every event already accounted for. So a listing that already reflects an event (the
+ * above the last listing's `lastUpdateId`. So a listing that already reflects an event (the
  * listing is read after its `lastUpdateId`), an event replayed from a history and received live
  * too, or an event the stream buffered before the listing, are each told once.
+ *
+ * Events of different orders may arrive out of id order (books of different engines publish on
+ * their own); those of one order never do. So no single id marks what was seen: orders that ended
+ * are kept, until a listing reflects their last event or for a minute, so that a late copy of one
+ * of their events cannot open them again.
  */
 export class OrderTracker {
   readonly #open = new Map<number, Entry>();
-  /** Every event of the account up to this id is accounted for. */
-  #seenUpTo = 0;
+  /** Orders that ended, oldest end first, with the server time of their last event. */
+  readonly #ended = new Map<number, Entry & { readonly endedAt: number }>();
+  /** Every event of the account up to this id is reflected by a listing. */
+  #listedUpTo = 0;
   #started = false;
 
   /** Whether a first listing was taken. */
@@ -79,8 +92,9 @@ export class OrderTracker {
   /** Starts over from a listing of the open orders that reflects at least event `lastUpdateId`. */
   start(orders: readonly TrackedOrder[], lastUpdateId: number): void {
     this.#open.clear();
-    for (const order of orders) this.#track(order, lastUpdateId);
-    this.#seenUpTo = lastUpdateId;
+    this.#ended.clear();
+    for (const order of orders) this.#open.set(order.orderId, entryOf(order, lastUpdateId));
+    this.#listedUpTo = lastUpdateId;
     this.#started = true;
   }
 
@@ -105,27 +119,41 @@ export class OrderTracker {
 
   /** Everything up to event `lastUpdateId` is accounted for (a listing reflects it). */
   advance(lastUpdateId: number): void {
-    this.#seenUpTo = Math.max(this.#seenUpTo, lastUpdateId);
+    this.#listedUpTo = Math.max(this.#listedUpTo, lastUpdateId);
+    for (const [orderId, ended] of this.#ended) if (ended.lastEventId <= this.#listedUpTo) this.#ended.delete(orderId);
   }
 
   /** Takes an event in; true when it is news (and the tracker moved with it), false when it was already known. */
   accept(event: UserEvent): boolean {
     const orderId = Number(event.orderId);
-    const known = this.#open.get(orderId);
+    const known = this.#open.get(orderId) ?? this.#ended.get(orderId);
     // A reverted fill moves the state back, so only its id tells whether it is known.
     const news =
       known === undefined
-        ? event.eventId > this.#seenUpTo
+        ? event.eventId > this.#listedUpTo
         : event.eventId > known.lastEventId && (event.type === 'ORDER_FILL_REVERTED' || isPast(event, known));
-    this.#seenUpTo = Math.max(this.#seenUpTo, event.eventId);
     if (!news) return false;
-    if (isOpen(event.status)) this.#track({ ...event, orderId }, event.eventId);
-    else this.#open.delete(orderId);
+    const entry = entryOf({ ...event, orderId }, event.eventId);
+    this.#ended.delete(orderId);
+    if (isOpen(event.status)) {
+      this.#open.set(orderId, entry);
+    } else {
+      this.#open.delete(orderId);
+      this.#ended.set(orderId, { ...entry, endedAt: event.timestamp });
+      this.#forgetEndedBefore(event.timestamp - ENDED_KEPT_MS);
+    }
     return true;
   }
 
-  #track(order: TrackedOrder, lastEventId: number): void {
-    const { orderId, orderbookId, status, filledAmount } = order;
-    this.#open.set(orderId, { orderId, orderbookId, status, filledAmount, lastEventId });
+  #forgetEndedBefore(time: number): void {
+    for (const [orderId, ended] of this.#ended) {
+      if (ended.endedAt >= time) return;
+      this.#ended.delete(orderId);
+    }
   }
+}
+
+function entryOf(order: TrackedOrder, lastEventId: number): Entry {
+  const { orderId, orderbookId, status, filledAmount } = order;
+  return { orderId, orderbookId, status, filledAmount, lastEventId };
 }

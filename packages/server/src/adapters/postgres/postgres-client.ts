@@ -1,6 +1,14 @@
 import postgres from 'postgres';
 import { StoreUnavailableError } from '../../ports/store/ports.js';
-import type { ConstraintKind, SqlClient, SqlDialect, SqlExecutor, SqlParameters, SqlText } from '../sql/sql-client.js';
+import {
+  type ConstraintKind,
+  type SqlClient,
+  type SqlDialect,
+  type SqlExecutor,
+  type SqlParameters,
+  type SqlText,
+  sql,
+} from '../sql/sql-client.js';
 import { type CompiledStatement, compileStatement } from './placeholders.js';
 
 const POSTGRES: SqlDialect = {
@@ -10,6 +18,12 @@ const POSTGRES: SqlDialect = {
   jsonText: (column, path) => `(${column}::json #>> '{${path.join(',')}}')`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   least: (a, b) => `least(${a}, ${b})`,
+  // Transaction-level advisory locks in their own space ("dexk"); the sorted subquery feeds the
+  // aggregate in key order, so every transaction takes its locks in the same order.
+  keyLocks: sql(
+    `SELECT count(pg_advisory_xact_lock(${0x6465786b}, key)) AS locked
+       FROM (SELECT DISTINCT hashtext(value) AS key FROM json_array_elements_text(?::text::json) AS list (value) ORDER BY key) AS keys`,
+  ),
 };
 
 /** SQLSTATE classes and codes the store tells apart. */

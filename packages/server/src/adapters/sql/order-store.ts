@@ -264,6 +264,22 @@ async function writeTurn(
   return { eventIds, tradeIds };
 }
 
+/**
+ * Event ids come from one sequence, but engines of different shards commit on their own: without
+ * this, an account's event could commit after one with a higher id, and a reader (a listing's
+ * `lastUpdateId`, a stream) would pass over it. Locking the accounts first makes each account's
+ * event ids rise in commit order.
+ */
+async function lockAccounts(tx: SqlExecutor, dialect: SqlDialect, turns: readonly TurnWrite[]): Promise<void> {
+  if (dialect.keyLocks === null) return;
+  const accounts = new Set<string>();
+  for (const turn of turns) {
+    for (const event of turn.events) accounts.add(event.account);
+    for (const account of turn.nonceFloors.keys()) accounts.add(account);
+  }
+  if (accounts.size > 0) await tx.get(dialect.keyLocks, JSON.stringify([...accounts]));
+}
+
 /** Orders, their history and the depth update id of each book. */
 class SqlOrderStore implements OrderStore {
   private readonly statements: OrderStatements;
@@ -281,9 +297,12 @@ class SqlOrderStore implements OrderStore {
 
   async commitTurns(turns: readonly TurnWrite[], positions: ReadonlyMap<number, bigint> = new Map()): Promise<StoredTurnIds[]> {
     return this.db.transaction(async (tx) => {
+      // Not awaited first: the connection runs statements in order, so the writes queue behind the locks.
+      const locked = started([lockAccounts(tx, this.db.dialect, turns)]);
       const stored: StoredTurnIds[] = [];
       for (const turn of turns) stored.push(await writeTurn(tx, this.statements, this.partners, turn));
       await advancePositions(tx, this.positions, positions);
+      await Promise.all(locked);
       return stored;
     });
   }

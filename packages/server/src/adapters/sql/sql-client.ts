@@ -40,6 +40,12 @@ export interface SqlDialect {
   /** The larger (or smaller) of two values of a row. */
   greatest(a: string, b: string): string;
   least(a: string, b: string): string;
+  /**
+   * A statement that locks, until its transaction ends, each text of a JSON array bound as one
+   * parameter, always in one order so two transactions cannot deadlock on them; null where one
+   * writer at a time is the rule anyway (SQLite).
+   */
+  readonly keyLocks: SqlText | null;
 }
 
 /** The client of one database: statements outside a transaction, and transactions. */

@@ -7,6 +7,7 @@ const SQLITE: SqlDialect = {
   jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,
   greatest: (a, b) => `max(${a}, ${b})`,
   least: (a, b) => `min(${a}, ${b})`,
+  keyLocks: null,
 };
 
 /**
