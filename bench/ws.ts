@@ -1,12 +1,13 @@
 /**
  * WebSocket fan-out benchmark: a thousand depth followers of one book, each a real `ws` client that
- * keeps a replica of the book by the spec's reliable-depth procedure (buffer, snapshot, replay,
- * apply), while accounts of both key types save pre-signed orders into that book over HTTP. The
- * server runs in a child process (bench/support/server-child.ts), the order sender in another
+ * parses every diff and checks its `seq`, a sample of them (`--replicas`) also keeping a replica of
+ * the book by the spec's reliable-depth procedure (buffer, snapshot, replay, apply), while accounts
+ * of both key types save pre-signed orders into that book over HTTP. The server runs in a child
+ * process (bench/support/server-child.ts), the order sender in another
  * (bench/support/order-sender-child.ts); the clients are this process.
  *
- *   npm run bench:ws -- [--clients 1000] [--orders 8000] [--batch 5] [--in-flight 8] [--accounts 4]
- *                       [--time-limit 120] [--cpu-prof DIR] [--cluster]
+ *   npm run bench:ws -- [--clients 1000] [--replicas 50] [--orders 8000] [--batch 5] [--in-flight 8]
+ *                       [--accounts 4] [--time-limit 120] [--cpu-prof DIR] [--cluster]
  *
  * `--cluster` runs the same clients and orders a second time against a cluster (docs/deploy.md):
  * two engine processes and two gateways (the server child as ROLE=gateway) on a PostgreSQL
@@ -15,11 +16,14 @@
  *
  * Printed: depth diffs published and messages delivered per second, the latency from the engine
  * turn that made a change (the diff's timestamp, server clock) to its receipt by a client (this
- * process's clock, the same machine), the server's memory, and whether every client's book equals
- * GET /depth at the end. Then, the service stopped, the same clients follow a bare `ws` broadcast
- * server sending frames of the diffs' mean size as fast as the sockets drain: the baseline.
- * Targets (issues 5 and 17, informational): >= 50,000 messages/s, p99 < 50 ms, and >= 0.8 of the
- * baseline's messages/s.
+ * process's clock, the same machine), the CPU each process used, the server's memory, whether
+ * every client received every diff in order and whether every replica equals GET /depth at the
+ * end. Then, the service stopped, the same clients follow a bare `ws` broadcast server sending
+ * frames of the diffs' mean size as fast as the sockets drain: the baseline. Its clients parse each
+ * frame as the service's do; replicas are a sample because keeping a book costs a client about
+ * twice what parsing does, and a thousand of them in one process measure that process instead of
+ * the server. Targets (issues 5 and 17, informational): >= 50,000 messages/s, p99 < 50 ms, and
+ * >= 0.8 of the baseline's messages/s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,10 +31,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUY, SELL, type Side, type WireOrder } from '@dex/core';
 import type { ServerMessage } from '../packages/server/src/edges/ws/protocol.js';
-import { DepthFollower, fetchDepth } from '../packages/server/src/test-support/depth-follower.js';
+import { fetchDepth } from '../packages/server/src/test-support/depth-follower.js';
 import { type Account, createAccounts, login, signDigest } from './support/accounts.js';
 import { type BareBroadcastFigures, measureBareBroadcast } from './support/bare-broadcast.js';
 import { startClusterProcesses } from './support/cluster-processes.js';
+import { type CpuUse, cpuMark, cpuUse } from './support/cpu.js';
+import { DepthListener } from './support/depth-listener.js';
 import { HttpClient } from './support/http-client.js';
 import { LatencyRecorder } from './support/latency-recorder.js';
 import { BENCH_BOOK, type BuiltOrder, limitRequest, MAX_BATCH, type Market, readMarket } from './support/market.js';
@@ -61,6 +67,8 @@ const TARGETS = { messagesPerSecond: 50_000, p99Ms: 50, ofBaseline: 0.8 } as con
 
 interface BenchOptions {
   readonly clients: number;
+  /** Followers that also keep a replica of the book. */
+  readonly replicas: number;
   readonly orders: number;
   readonly batch: number;
   readonly inFlight: number;
@@ -73,12 +81,14 @@ interface BenchOptions {
 function readOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { ...ORDER_STREAM_OPTIONS, clients: { type: 'string' }, cluster: { type: 'boolean' } },
+    options: { ...ORDER_STREAM_OPTIONS, clients: { type: 'string' }, replicas: { type: 'string' }, cluster: { type: 'boolean' } },
     strict: true,
   });
   const accounts = readAccounts(values.accounts, 4, 32);
+  const clients = readCount('--clients', values.clients, 1_000, 1, 10_000);
   return {
-    clients: readCount('--clients', values.clients, 1_000, 1, 10_000),
+    clients,
+    replicas: readCount('--replicas', values.replicas, Math.min(clients, 50), 0, clients),
     orders: readCount('--orders', values.orders, 8_000, accounts, 3_000 * accounts),
     batch: readCount('--batch', values.batch, 5, 1, 250),
     inFlight: readCount('--in-flight', values['in-flight'], 8, 1, 64),
@@ -179,19 +189,20 @@ class Deliveries extends LatencyRecorder {
   }
 }
 
-/** Connects `count` followers, spread evenly over the servers. */
+/** Connects `count` followers, spread evenly over the servers; the first `replicas` keep the book. */
 async function joinFollowers(
   servers: readonly ServerProcess[],
   accounts: readonly Account[],
-  count: number,
+  options: BenchOptions,
   deliveries: Deliveries,
 ) {
-  const followers: DepthFollower[] = [];
+  const count = options.clients;
+  const followers: DepthListener[] = [];
   for (let start = 0; start < count; start += JOINING_AT_ONCE) {
     const joining = Array.from({ length: Math.min(JOINING_AT_ONCE, count - start) }, async (_, index) => {
       const account = accounts[(start + index) % accounts.length] as Account;
       const base = (servers[(start + index) % servers.length] as ServerProcess).url.origin;
-      const follower = await DepthFollower.start(base, account.token, BOOK_ID, false);
+      const follower = await DepthListener.start(base, account.token, BOOK_ID, start + index < options.replicas);
       follower.client.onMessage((message) => deliveries.diff(message));
       return follower;
     });
@@ -233,14 +244,18 @@ function samplePeaks(server: ServerProcess): { stop: () => Promise<MemoryFigures
   };
 }
 
-/** Every follower's replica against GET /depth once all have caught up; answers the problems found. */
-async function checkReplicas(
+/**
+ * Once every follower has caught up with GET /depth: how many reached its update whole (no seq gap,
+ * still connected), and how many replicas equal it; answers the problems found.
+ */
+async function checkFollowers(
   server: ServerProcess,
-  followers: readonly DepthFollower[],
-): Promise<{ equal: number; failures: string[] }> {
+  followers: readonly DepthListener[],
+): Promise<{ reached: number; equal: number; failures: string[] }> {
   const snapshot = await fetchDepth(server.url.origin, BOOK_ID);
   const failures = new Map<string, number>();
   const note = (problem: string) => failures.set(problem, (failures.get(problem) ?? 0) + 1);
+  let reached = 0;
   let equal = 0;
   await Promise.all(
     followers.map(async (follower) => {
@@ -250,6 +265,10 @@ async function checkReplicas(
         note(`a client did not reach update ${snapshot.lastUpdateId}: ${error instanceof Error ? error.message : String(error)}`);
         return;
       }
+      if (follower.client.seqGaps > 0) note('a client saw a gap in seq');
+      else if (follower.client.socket.readyState !== follower.client.socket.OPEN) note('a client was disconnected');
+      else reached++;
+      if (follower.replica === undefined) return;
       const view = follower.replica.view();
       const same =
         view.lastUpdateId === snapshot.lastUpdateId &&
@@ -257,11 +276,9 @@ async function checkReplicas(
         JSON.stringify(view.asks) === JSON.stringify(snapshot.asks);
       if (same) equal++;
       else note("a client's book differs from GET /depth");
-      if (follower.client.seqGaps > 0) note('a client saw a gap in seq');
-      if (follower.client.socket.readyState !== follower.client.socket.OPEN) note('a client was disconnected');
     }),
   );
-  return { equal, failures: [...failures].map(([problem, times]) => `${problem} (${times}x)`) };
+  return { reached, equal, failures: [...failures].map(([problem, times]) => `${problem} (${times}x)`) };
 }
 
 // ---- the run ---------------------------------------------------------------------------------------------------
@@ -295,8 +312,13 @@ interface ServiceFigures {
   readonly latencies: Float64Array;
   readonly meanBytes: number;
   readonly memory: { idle: MemoryFigures; connected: MemoryFigures; peak: MemoryFigures; end: MemoryFigures };
+  /** Followers that reached the last update with no seq gap. */
+  readonly reached: number;
+  /** Replicas equal to GET /depth. */
   readonly equal: number;
   readonly failures: readonly string[];
+  /** CPU seconds from the first save until every replica caught up. */
+  readonly cpu: CpuUse<string>;
 }
 
 /**
@@ -306,7 +328,8 @@ interface ServiceFigures {
 async function measureService(
   servers: readonly ServerProcess[],
   options: BenchOptions,
-  followers: DepthFollower[],
+  followers: DepthListener[],
+  enginePids: readonly number[],
 ): Promise<ServiceFigures> {
   const server = servers[0] as ServerProcess;
   const client = new HttpClient(server.url, options.inFlight + 1);
@@ -321,23 +344,34 @@ async function measureService(
 
     process.stderr.write(`  connecting ${whole.format(options.clients)} followers\n`);
     const deliveries = new Deliveries();
-    followers.push(...(await joinFollowers(servers, accounts, options.clients, deliveries)));
+    followers.push(...(await joinFollowers(servers, accounts, options, deliveries)));
     globalThis.gc?.();
     const connected = await serverMemory(server);
 
     process.stderr.write(`  saving ${whole.format(queue.length)} batches\n`);
     const peaks = samplePeaks(server);
+    const pids: Record<string, number | undefined> = { sender: sender.pid };
+    servers.forEach((each, index) => {
+      pids[servers.length === 1 ? 'server' : `gateway ${index}`] = each.child.pid;
+    });
+    enginePids.forEach((pid, index) => {
+      pids[`engine ${index}`] = pid;
+    });
+    const cpuNow = () => cpuMark(pids);
     deliveries.measuring = true;
+    const cpuBefore = cpuNow();
     const start = Date.now();
     let saved: number;
     let savedAt: number;
-    let check: { equal: number; failures: string[] };
+    let check: { reached: number; equal: number; failures: string[] };
     let peak: MemoryFigures;
+    let cpu: CpuUse<string>;
     try {
       const batches = queue.map((batch) => ({ token: batch.account.token, body: batch.body.toString(), orders: batch.orders }));
       saved = await sender.save(server.url, batches, options.inFlight, start + options.timeLimitSeconds * 1000);
       savedAt = Date.now();
-      check = await checkReplicas(server, followers);
+      check = await checkFollowers(server, followers);
+      cpu = cpuUse(cpuBefore, cpuNow());
     } finally {
       deliveries.measuring = false;
       peak = await peaks.stop();
@@ -350,12 +384,24 @@ async function measureService(
       latencies: deliveries.sortedLatencies(),
       meanBytes: deliveries.meanBytes(),
       memory: { idle, connected, peak, end: await serverMemory(server) },
+      cpu,
       ...check,
     };
   } finally {
     client.close();
     sender.stop();
   }
+}
+
+/** The service's own processes (server, or gateways and engines), without the order sender. */
+function serviceCpu(cpu: CpuUse<string>): number {
+  return Object.entries(cpu.processes).reduce((sum, [name, seconds]) => (name === 'sender' ? sum : sum + (seconds ?? 0)), 0);
+}
+
+function cpuBreakdown(cpu: CpuUse<string>): string {
+  const seconds = (value: number | undefined) => (value === undefined ? 'n/a' : value.toFixed(1));
+  const named = Object.entries(cpu.processes).map(([name, value]) => `${name} ${seconds(value)}`);
+  return [...named, `clients ${seconds(cpu.client)}`, `others ${seconds(cpu.others)}`, `of ${cpu.wall.toFixed(1)} s`].join(', ');
 }
 
 function printFigures(options: BenchOptions, title: string, service: ServiceFigures, bare: BareBroadcastFigures): void {
@@ -403,6 +449,19 @@ function printFigures(options: BenchOptions, title: string, service: ServiceFigu
         `>= ${TARGETS.ofBaseline}x`,
         verdict(ofBaseline >= TARGETS.ofBaseline),
       ],
+      ['CPU s in the window, by process', cpuBreakdown(service.cpu), '', ''],
+      [
+        'service CPU per message delivered, µs (baseline: bare server)',
+        `${whole.format((serviceCpu(service.cpu) / service.delivered) * 1e6)} (${whole.format(((bare.cpu.processes.server ?? Number.NaN) / bare.delivered) * 1e6)})`,
+        '',
+        '',
+      ],
+      [
+        'clients CPU per message delivered, µs (baseline)',
+        `${whole.format((service.cpu.client / service.delivered) * 1e6)} (${whole.format((bare.cpu.client / bare.delivered) * 1e6)})`,
+        '',
+        '',
+      ],
       ['server RSS: idle / clients connected / peak / end', mibs((figures) => figures.rss).join(' / '), '', ''],
       [
         'server heap used: idle / clients connected / peak',
@@ -413,10 +472,16 @@ function printFigures(options: BenchOptions, title: string, service: ServiceFigu
         '',
       ],
       [
-        'client books equal to GET /depth at the end',
-        `${whole.format(service.equal)} / ${whole.format(options.clients)}`,
+        'clients that received every diff, in seq order',
+        `${whole.format(service.reached)} / ${whole.format(options.clients)}`,
         'all',
-        verdict(service.equal === options.clients),
+        verdict(service.reached === options.clients),
+      ],
+      [
+        'client replicas equal to GET /depth at the end',
+        `${whole.format(service.equal)} / ${whole.format(options.replicas)}`,
+        'all',
+        verdict(service.equal === options.replicas),
       ],
     ],
   );
@@ -433,10 +498,14 @@ function printFigures(options: BenchOptions, title: string, service: ServiceFigu
 }
 
 /** The service's figures with the followers on `servers`; the servers are stopped afterwards. */
-async function runService(servers: readonly ServerProcess[], options: BenchOptions): Promise<ServiceFigures> {
-  const followers: DepthFollower[] = [];
+async function runService(
+  servers: readonly ServerProcess[],
+  options: BenchOptions,
+  enginePids: readonly number[] = [],
+): Promise<ServiceFigures> {
+  const followers: DepthListener[] = [];
   try {
-    return await measureService(servers, options, followers);
+    return await measureService(servers, options, followers, enginePids);
   } finally {
     await Promise.all(followers.map((follower) => follower.client.close()));
     for (const server of servers) await stopServerProcess(server);
@@ -452,7 +521,7 @@ async function runCluster(options: BenchOptions, env: Record<string, string>): P
     for (let index = 0; index < CLUSTER_GATEWAYS; index++) {
       gateways.push(await startServerProcess({ name: `ws-gateway-${index}`, env: { ...env, ...cluster.gatewayEnv } }));
     }
-    return await runService(gateways, options);
+    return await runService(gateways, options, cluster.enginePids);
   } finally {
     await cluster.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -490,7 +559,7 @@ async function main(): Promise<number> {
   const runs = cluster === null ? [service] : [service, cluster];
   const failures = runs.flatMap((run) => run.failures);
   for (const failure of failures) console.log(`FAIL ${failure}`);
-  return failures.length === 0 && runs.every((run) => run.equal === options.clients) ? 0 : 1;
+  return failures.length === 0 && runs.every((run) => run.reached === options.clients && run.equal === options.replicas) ? 0 : 1;
 }
 
 runBenchmark('bench:ws', main);

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import type { BareChildMessage, BareParentMessage } from './bare-broadcast-child.js';
+import { type CpuUse, cpuMark, cpuUse } from './cpu.js';
 import { LatencyRecorder } from './latency-recorder.js';
 import { nextMessage } from './server-process.js';
 
@@ -26,6 +27,8 @@ export interface BareBroadcastFigures {
   readonly delivered: number;
   readonly seconds: number;
   readonly latencies: Float64Array;
+  /** CPU seconds of the broadcast: the bare server's and the clients' (this process). */
+  readonly cpu: CpuUse<'server'>;
 }
 
 function connect(port: number, recorder: LatencyRecorder): Promise<WebSocket> {
@@ -51,13 +54,19 @@ export async function measureBareBroadcast(run: BareBroadcastRun): Promise<BareB
     }
     const expected = run.clients * run.messages;
     recorder.measuring = true;
+    const before = cpuMark({ server: child.pid });
     const start = Date.now();
     const sent = next('sent');
     tell({ type: 'broadcast', messages: run.messages, bytes: run.bytes });
     await sent;
     while (recorder.count < expected && Date.now() - start < run.timeLimitMs) await new Promise((wait) => setTimeout(wait, 10));
     recorder.measuring = false;
-    return { delivered: recorder.count, seconds: (recorder.lastReceipt - start) / 1000, latencies: recorder.sortedLatencies() };
+    return {
+      delivered: recorder.count,
+      seconds: (recorder.lastReceipt - start) / 1000,
+      latencies: recorder.sortedLatencies(),
+      cpu: cpuUse(before, cpuMark({ server: child.pid })),
+    };
   } finally {
     for (const socket of sockets) socket.terminate();
     if (child.connected) tell({ type: 'stop' });

@@ -11,6 +11,7 @@ import { CHILD_START_MS, nextMessage } from './server-process.js';
 const CHILD_ENTRY = resolve(fileURLToPath(import.meta.url), '../order-sender-child.ts');
 
 export interface OrderSender {
+  readonly pid: number | undefined;
   /** Saves the batches at `url`, `inFlight` at a time; resolves with the orders saved, rejects on a refusal or past `deadline`. */
   save(url: URL, batches: readonly SenderBatch[], inFlight: number, deadline: number): Promise<number>;
   stop(): void;
@@ -22,6 +23,7 @@ export async function startOrderSender(): Promise<OrderSender> {
     nextMessage<T, SenderChildMessage>(child, type, timeoutMs);
   await next('ready', CHILD_START_MS);
   return {
+    pid: child.pid,
     save: async (url, batches, inFlight, deadline) => {
       const saved = next('saved', Math.max(1, deadline - Date.now()) + CHILD_START_MS);
       const message: SenderParentMessage = { type: 'save', url: url.toString(), batches: [...batches], inFlight, deadline };
