@@ -15,6 +15,10 @@ const POSTGRES: SqlDialect = {
   name: 'postgres',
   jsonList: (type) =>
     `(SELECT value::${type === 'integer' ? 'bigint' : 'text'} FROM json_array_elements_text(?::text::json) AS list (value))`,
+  jsonRows: (columns) =>
+    `(SELECT ${columns
+      .map(([name, type], index) => `(value ->> ${index})::${type === 'integer' ? 'bigint' : 'text'} AS ${name}`)
+      .join(', ')} FROM json_array_elements(?::text::json) WITH ORDINALITY AS list (value, position) ORDER BY position)`,
   jsonText: (column, path) => `(${column}::json #>> '{${path.join(',')}}')`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   least: (a, b) => `least(${a}, ${b})`,

@@ -13,8 +13,9 @@ import type { NewTrade } from '../../domain/orders/trade-records.js';
 import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
 import type { SqlCancellationStore } from './cancellation-store.js';
 import { advancePositions, commandPosition, commandPositionStatements } from './command-positions.js';
+import { columnNames, insertRowsReturningIds, type JsonRow, writeRows } from './json-rows.js';
 import type { SqlSettlementStore } from './settlement-store.js';
-import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
+import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
 import type { SqlTradeStore } from './trade-store.js';
 
 interface OrderRow {
@@ -104,20 +105,67 @@ function toEvent(row: EventRow): OrderEventRecord {
 
 const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
 
+/** The columns a new order is written with, in the order `orderRow` gives them. */
+const ORDER_COLUMNS: readonly JsonColumn[] = [
+  ['id', 'integer'],
+  ['order_hash', 'text'],
+  ['account', 'text'],
+  ['book_id', 'integer'],
+  ['type', 'text'],
+  ['side', 'text'],
+  ['price_ticks', 'integer'],
+  ['quantity_steps', 'integer'],
+  ['filled_steps', 'integer'],
+  ['filled_input', 'text'],
+  ['filled_output', 'text'],
+  ['status', 'text'],
+  ['reason', 'text'],
+  ['nonce', 'text'],
+  ['deadline', 'integer'],
+  ['oco_order_id', 'integer'],
+  ['use_amm', 'integer'],
+  ['signed_order', 'text'],
+  ['signature', 'text'],
+  ['created_at', 'integer'],
+  ['updated_at', 'integer'],
+];
+
+/** The columns a turn's progress of a stored order changes, `id` first, in the order `progressRow` gives them. */
+const PROGRESS_COLUMNS: readonly JsonColumn[] = [
+  ['id', 'integer'],
+  ['status', 'text'],
+  ['reason', 'text'],
+  ['filled_steps', 'integer'],
+  ['filled_input', 'text'],
+  ['filled_output', 'text'],
+  ['updated_at', 'integer'],
+];
+
+/** The columns of an order event, in the order `eventRow` gives them. */
+const EVENT_COLUMNS: readonly JsonColumn[] = [
+  ['order_id', 'integer'],
+  ['account', 'text'],
+  ['type', 'text'],
+  ['timestamp', 'integer'],
+  ['reason', 'text'],
+  ['trade_id', 'integer'],
+  ['role', 'text'],
+  ['tx_hash', 'text'],
+];
+
 /** The statements of the order store. */
 function orderStatements(dialect: SqlDialect) {
+  const progressed = PROGRESS_COLUMNS.slice(1)
+    .map(([name]) => `${name} = r.${name}`)
+    .join(', ');
   return {
-    insertOrder: sql(
-      `INSERT INTO orders (id, order_hash, account, book_id, type, side, price_ticks, quantity_steps, filled_steps,
-         filled_input, filled_output, status, reason, nonce, deadline, oco_order_id, use_amm, signed_order, signature, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // A turn's rows go in one statement per table: a server engine then parses, plans and answers once per turn.
+    insertOrders: sql(
+      `INSERT INTO orders (${columnNames(ORDER_COLUMNS)}) SELECT ${columnNames(ORDER_COLUMNS)} FROM ${dialect.jsonRows(ORDER_COLUMNS)} AS r`,
     ),
-    updateOrder: sql(
-      `UPDATE orders SET status = @status, reason = @reason, filled_steps = @filledSteps, filled_input = @filledInput,
-         filled_output = @filledOutput, updated_at = @updatedAt WHERE id = @id`,
-    ),
-    insertEvent: sql<{ id: number }>(
-      `INSERT INTO order_events (order_id, account, type, timestamp, reason, trade_id, role, tx_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    updateOrders: sql(`UPDATE orders SET ${progressed} FROM ${dialect.jsonRows(PROGRESS_COLUMNS)} AS r WHERE orders.id = r.id`),
+    insertEvents: sql<{ id: number }>(
+      `INSERT INTO order_events (${columnNames(EVENT_COLUMNS)}) SELECT ${columnNames(EVENT_COLUMNS)} FROM ${dialect.jsonRows(EVENT_COLUMNS)} AS r
        RETURNING id`,
     ),
     setUpdateId: sql(
@@ -161,12 +209,11 @@ interface TurnPartners {
   readonly cancellations: SqlCancellationStore;
 }
 
-/** New orders in full; positional parameters, as these run for every order and binding by name costs measurably more. */
-function insertNewOrders(tx: SqlExecutor, statements: OrderStatements, turn: TurnWrite): Promise<number>[] {
+/** New orders in full, as `ORDER_COLUMNS` lists them. */
+function orderRows(turn: TurnWrite): JsonRow[] {
   return turn.newOrders.map((order) => {
     const progress = turn.progress.get(order.id) ?? order;
-    return tx.run(
-      statements.insertOrder,
+    return [
       order.id,
       order.orderHash,
       order.account,
@@ -188,7 +235,7 @@ function insertNewOrders(tx: SqlExecutor, statements: OrderStatements, turn: Tur
       order.signature,
       order.createdAt,
       progress.updatedAt,
-    );
+    ];
   });
 }
 
@@ -198,19 +245,34 @@ function tradeIdOf(fill: NewOrderEvent['fill'], turnTradeIds: readonly number[])
   return 'tradeIndex' in fill ? (turnTradeIds[fill.tradeIndex] ?? null) : fill.tradeId;
 }
 
-/** Progress of orders stored before this turn. */
-function updateOrders(tx: SqlExecutor, statements: OrderStatements, turn: TurnWrite): Promise<number>[] {
+/** Progress of orders stored before this turn, as `PROGRESS_COLUMNS` lists it. */
+function progressRows(turn: TurnWrite): JsonRow[] {
   const fresh = new Set(turn.newOrders.map((order) => order.id));
   return [...turn.progress]
     .filter(([id]) => !fresh.has(id))
-    .map(([id, progress]) =>
-      tx.run(statements.updateOrder, {
-        id,
-        ...progress,
-        filledInput: progress.filledInput.toString(),
-        filledOutput: progress.filledOutput.toString(),
-      }),
-    );
+    .map(([id, progress]) => [
+      id,
+      progress.status,
+      progress.reason,
+      progress.filledSteps,
+      progress.filledInput.toString(),
+      progress.filledOutput.toString(),
+      progress.updatedAt,
+    ]);
+}
+
+/** The turn's events, as `EVENT_COLUMNS` lists them. */
+function eventRows(turn: TurnWrite, tradeIds: readonly number[]): JsonRow[] {
+  return turn.events.map((event) => [
+    event.orderId,
+    event.account,
+    event.type,
+    event.timestamp,
+    event.reason,
+    tradeIdOf(event.fill, tradeIds),
+    event.fill?.role ?? null,
+    event.txHash ?? null,
+  ]);
 }
 
 /** Floors only rise: a late, lower cancel/all must not revive orders. */
@@ -232,7 +294,10 @@ async function writeTurn(
   partners: TurnPartners,
   turn: TurnWrite,
 ): Promise<StoredTurnIds> {
-  const orderWrites = started([...insertNewOrders(tx, statements, turn), ...updateOrders(tx, statements, turn)]);
+  const orderWrites = started([
+    writeRows(tx, statements.insertOrders, orderRows(turn)),
+    writeRows(tx, statements.updateOrders, progressRows(turn)),
+  ]);
   const tradeIds = await partners.trades.insertWithin(tx, turn.trades);
   const [settlementWrites] = started([
     partners.settlements.insertPendingWithin(
@@ -240,28 +305,13 @@ async function writeTurn(
       tradeIds.map((id, index) => ({ ...(turn.trades[index] as NewTrade), id })),
     ),
   ]);
-  const events = started(
-    turn.events.map((event) =>
-      tx.get(
-        statements.insertEvent,
-        event.orderId,
-        event.account,
-        event.type,
-        event.timestamp,
-        event.reason,
-        tradeIdOf(event.fill, tradeIds),
-        event.fill?.role ?? null,
-        event.txHash ?? null,
-      ),
-    ),
-  );
+  const events = started([insertRowsReturningIds(tx, statements.insertEvents, eventRows(turn, tradeIds))]);
   const updateIds = [...turn.lastUpdateIds].map(([bookId, updateId]) => tx.run(statements.setUpdateId, bookId, updateId));
   await Promise.all([...orderWrites, settlementWrites, ...events, ...updateIds]);
   await partners.trades.revertWithin(tx, await partners.settlements.failWithin(tx, turn.settlementFailures));
   await partners.cancellations.writeWithin(tx, turn.cancellations, turn.finalizedCancellations, turn.nonceFloors);
   await raiseFloors(tx, statements, turn.nonceFloors);
-  const eventIds = (await Promise.all(events)).map((row) => Number(row?.id));
-  return { eventIds, tradeIds };
+  return { eventIds: (await Promise.all(events)).flat(), tradeIds };
 }
 
 /**

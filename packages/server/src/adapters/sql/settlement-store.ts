@@ -1,6 +1,7 @@
 import type { SettlementFailure } from '../../domain/orders/order-records.js';
 import type { SettledFill, SettlementStore, UnsettledTrade } from '../../ports/store/settlement-ports.js';
-import { type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
+import { writeRows } from './json-rows.js';
+import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
 
 interface UnsettledRow {
   trade_id: number;
@@ -75,12 +76,21 @@ export interface SqlSettlementStore extends SettlementStore {
   failWithin(tx: SqlExecutor, failures: readonly SettlementFailure[]): Promise<SettlementFailure[]>;
 }
 
+/** The columns of a trade's pending settlement. */
+const PENDING_COLUMNS: readonly JsonColumn[] = [
+  ['trade_id', 'integer'],
+  ['maker_order_id', 'integer'],
+  ['taker_order_id', 'integer'],
+  ['updated_at', 'integer'],
+];
+
 /** The prepared statements of the settlement store. */
 function settlementStatements(dialect: SqlDialect) {
   const ids = dialect.jsonList('integer');
   return {
     insert: sql(
-      "INSERT INTO settlements (trade_id, maker_order_id, taker_order_id, status, updated_at) VALUES (?, ?, ?, 'pending', ?)",
+      `INSERT INTO settlements (trade_id, maker_order_id, taker_order_id, status, updated_at)
+       SELECT trade_id, maker_order_id, taker_order_id, 'pending', updated_at FROM ${dialect.jsonRows(PENDING_COLUMNS)} AS r`,
     ),
     pending: sql<UnsettledRow>(`${UNSETTLED} WHERE s.status = 'pending' ORDER BY s.trade_id LIMIT ?`),
     submitted: sql<UnsettledRow>(`${UNSETTLED} WHERE s.status = 'submitted' ORDER BY s.trade_id`),
@@ -169,8 +179,10 @@ export function sqlSettlementStore(db: SqlClient): SqlSettlementStore {
   const statements = settlementStatements(db.dialect);
   return {
     async insertPendingWithin(tx, trades) {
-      await Promise.all(
-        trades.map((trade) => tx.run(statements.insert, trade.id, trade.makerOrderId, trade.takerOrderId, trade.executedAt)),
+      await writeRows(
+        tx,
+        statements.insert,
+        trades.map((trade) => [trade.id, trade.makerOrderId, trade.takerOrderId, trade.executedAt]),
       );
     },
     async pending(limit) {

@@ -30,11 +30,19 @@ export interface SqlExecutor {
 /** Which kind of rule a failed write broke, independent of the engine's error shape. */
 export type ConstraintKind = 'unique' | 'foreign-key' | 'other';
 
+/** A column of `jsonRows`: its name, and whether it holds integers or text. */
+export type JsonColumn = readonly [name: string, type: 'integer' | 'text'];
+
 /** The SQL that differs between the engines. */
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /** A subquery of the values of a JSON array bound as one text parameter (`?`), as integers or text. */
   jsonList(type: 'integer' | 'text'): string;
+  /**
+   * A subquery of the rows of a JSON array of arrays bound as one text parameter (`?`), in array
+   * order, each position a column named and typed by `columns`: many rows in one statement.
+   */
+  jsonRows(columns: readonly JsonColumn[]): string;
   /** The text at a path of a JSON object kept in a text column. */
   jsonText(column: string, path: readonly string[]): string;
   /** The larger (or smaller) of two values of a row. */

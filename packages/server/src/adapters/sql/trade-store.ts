@@ -2,7 +2,8 @@ import type { SettlementFailure } from '../../domain/orders/order-records.js';
 import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
 import type { TradePage, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
 import type { CandleRow } from './candle-store.js';
-import { type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
+import { columnNames, insertRowsReturningIds } from './json-rows.js';
+import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
 
 /** Width of the candles that 24-hour figures are summed from. */
 export const CANDLE_MS = 5 * 60 * 1000;
@@ -59,6 +60,20 @@ export interface SqlTradeStore extends TradeStore {
 
 /** The row of `id_floors` that holds the trades' floor. */
 const TRADE_ID_FLOOR = 'trades';
+/** The columns a new trade is written with, after `n`, its place among the statement's rows. */
+const TRADE_COLUMNS: readonly JsonColumn[] = [
+  ['n', 'integer'],
+  ['book_id', 'integer'],
+  ['executed_at', 'integer'],
+  ['price_ticks', 'integer'],
+  ['price', 'text'],
+  ['base_amount', 'text'],
+  ['quote_amount', 'text'],
+  ['direction', 'text'],
+  ['maker_order_id', 'integer'],
+  ['taker_order_id', 'integer'],
+];
+
 /** The prepared statements of the trade store. */
 function tradeStatements(dialect: SqlDialect) {
   /** The highest trade id used or skipped: rows (reverted ones too, they keep their ids) and the floor. */
@@ -67,12 +82,12 @@ function tradeStatements(dialect: SqlDialect) {
     `coalesce((SELECT id FROM id_floors WHERE name = '${TRADE_ID_FLOOR}'), 0)`,
   );
   return {
-    // The id is given, not left to the database (which takes the highest id + 1 or a sequence): past the floor as well.
-    insertTrade: sql<{ id: number }>(
-      `INSERT INTO trades (id, book_id, executed_at, price_ticks, price, base_amount, quote_amount, direction,
-         maker_order_id, taker_order_id)
-       VALUES ((${highestId}) + 1, @bookId, @executedAt, @priceTicks, @price, @baseAmount, @quoteAmount, @direction,
-         @makerOrderId, @takerOrderId)
+    // The id is given, not left to the database (which takes the highest id + 1 or a sequence):
+    // past the floor as well. The highest id is read once for the statement, and `n` numbers the
+    // rows from 1.
+    insertTrades: sql<{ id: number }>(
+      `INSERT INTO trades (id, ${columnNames(TRADE_COLUMNS.slice(1))})
+       SELECT (${highestId}) + r.n, ${columnNames(TRADE_COLUMNS.slice(1))} FROM ${dialect.jsonRows(TRADE_COLUMNS)} AS r
        RETURNING id`,
     ),
     highestId: sql<{ id: number }>(`SELECT ${highestId} AS id`),
@@ -170,17 +185,24 @@ async function foldIntoCandles(tx: SqlExecutor, statements: TradeStatements, tra
 export function sqlTradeStore(db: SqlClient): SqlTradeStore {
   const statements = tradeStatements(db.dialect);
   const insertWithin = async (tx: SqlExecutor, trades: readonly NewTrade[]): Promise<number[]> => {
-    const rows = await Promise.all(
-      trades.map((trade) =>
-        tx.get(statements.insertTrade, {
-          ...trade,
-          baseAmount: trade.baseAmount.toString(),
-          quoteAmount: trade.quoteAmount.toString(),
-        }),
-      ),
+    const ids = await insertRowsReturningIds(
+      tx,
+      statements.insertTrades,
+      trades.map((trade, index) => [
+        index + 1,
+        trade.bookId,
+        trade.executedAt,
+        trade.priceTicks,
+        trade.price,
+        trade.baseAmount.toString(),
+        trade.quoteAmount.toString(),
+        trade.direction,
+        trade.makerOrderId,
+        trade.takerOrderId,
+      ]),
     );
     await foldIntoCandles(tx, statements, trades);
-    return rows.map((row) => Number(row?.id));
+    return ids;
   };
 
   /** A candle's extremes cannot be taken back one trade at a time: it is rebuilt from the trades it keeps. */

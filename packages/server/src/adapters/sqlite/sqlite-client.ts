@@ -4,6 +4,8 @@ import { rollBack, type SqlDatabase, type SqlStatement } from './driver.js';
 const SQLITE: SqlDialect = {
   name: 'sqlite',
   jsonList: () => '(SELECT value FROM json_each(?))',
+  jsonRows: (columns) =>
+    `(SELECT ${columns.map(([name], index) => `json_extract(value, '$[${index}]') AS ${name}`).join(', ')} FROM json_each(?) ORDER BY key)`,
   jsonText: (column, path) => `json_extract(${column}, '$.${path.join('.')}')`,
   greatest: (a, b) => `max(${a}, ${b})`,
   least: (a, b) => `min(${a}, ${b})`,

@@ -1,0 +1,34 @@
+/**
+ * Many rows in one statement: the rows go as one JSON parameter that the dialect's `jsonRows`
+ * turns back into rows, so a server engine parses, plans and answers once for a whole turn
+ * instead of once per row.
+ */
+import type { JsonColumn, SqlExecutor, SqlText } from './sql-client.js';
+
+/** One row, its values in the order of the statement's columns; bigints go as decimal text. */
+export type JsonRow = readonly (string | number | null)[];
+
+/** The columns' names, comma-separated. */
+export function columnNames(columns: readonly JsonColumn[]): string {
+  return columns.map(([name]) => name).join(', ');
+}
+
+/** Runs a statement over `rows` when there are any. */
+export function writeRows(tx: SqlExecutor, statement: SqlText, rows: readonly JsonRow[]): Promise<number> {
+  return rows.length === 0 ? Promise.resolve(0) : tx.run(statement, JSON.stringify(rows));
+}
+
+/**
+ * Runs an insert over `rows` that returns each row's `id`; the ids in the rows' order. `jsonRows`
+ * gives the rows in order and both engines number inserted rows in increasing order, while the
+ * order RETURNING answers in is unspecified: so the ids, sorted, follow the rows.
+ */
+export async function insertRowsReturningIds(
+  tx: SqlExecutor,
+  statement: SqlText<{ id: number }>,
+  rows: readonly JsonRow[],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const ids = (await tx.all(statement, JSON.stringify(rows))).map((row) => Number(row.id));
+  return ids.sort((a, b) => a - b);
+}
