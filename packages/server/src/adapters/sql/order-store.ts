@@ -1,6 +1,5 @@
 import type {
   FillRole,
-  NewOrderEvent,
   OrderEventRecord,
   OrderEventType,
   OrderRecord,
@@ -13,9 +12,10 @@ import type { NewTrade } from '../../domain/orders/trade-records.js';
 import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
 import type { SqlCancellationStore } from './cancellation-store.js';
 import { advancePositions, commandPosition, commandPositionStatements } from './command-positions.js';
-import { columnNames, insertRowsReturningIds, type JsonRow, writeRows } from './json-rows.js';
+import { columnNames, insertRowsReturningIds, writeRows } from './json-rows.js';
+import { EVENT_COLUMNS, eventRows, ORDER_COLUMNS, orderRows, PROGRESS_COLUMNS, progressRows } from './order-rows.js';
 import type { SqlSettlementStore } from './settlement-store.js';
-import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
+import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
 import type { SqlTradeStore } from './trade-store.js';
 
 interface OrderRow {
@@ -105,54 +105,6 @@ function toEvent(row: EventRow): OrderEventRecord {
 
 const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
 
-/** The columns a new order is written with, in the order `orderRow` gives them. */
-const ORDER_COLUMNS: readonly JsonColumn[] = [
-  ['id', 'integer'],
-  ['order_hash', 'text'],
-  ['account', 'text'],
-  ['book_id', 'integer'],
-  ['type', 'text'],
-  ['side', 'text'],
-  ['price_ticks', 'integer'],
-  ['quantity_steps', 'integer'],
-  ['filled_steps', 'integer'],
-  ['filled_input', 'text'],
-  ['filled_output', 'text'],
-  ['status', 'text'],
-  ['reason', 'text'],
-  ['nonce', 'text'],
-  ['deadline', 'integer'],
-  ['oco_order_id', 'integer'],
-  ['use_amm', 'integer'],
-  ['signed_order', 'text'],
-  ['signature', 'text'],
-  ['created_at', 'integer'],
-  ['updated_at', 'integer'],
-];
-
-/** The columns a turn's progress of a stored order changes, `id` first, in the order `progressRow` gives them. */
-const PROGRESS_COLUMNS: readonly JsonColumn[] = [
-  ['id', 'integer'],
-  ['status', 'text'],
-  ['reason', 'text'],
-  ['filled_steps', 'integer'],
-  ['filled_input', 'text'],
-  ['filled_output', 'text'],
-  ['updated_at', 'integer'],
-];
-
-/** The columns of an order event, in the order `eventRow` gives them. */
-const EVENT_COLUMNS: readonly JsonColumn[] = [
-  ['order_id', 'integer'],
-  ['account', 'text'],
-  ['type', 'text'],
-  ['timestamp', 'integer'],
-  ['reason', 'text'],
-  ['trade_id', 'integer'],
-  ['role', 'text'],
-  ['tx_hash', 'text'],
-];
-
 /** The statements of the order store. */
 function orderStatements(dialect: SqlDialect) {
   const progressed = PROGRESS_COLUMNS.slice(1)
@@ -207,72 +159,6 @@ interface TurnPartners {
   readonly trades: SqlTradeStore;
   readonly settlements: SqlSettlementStore;
   readonly cancellations: SqlCancellationStore;
-}
-
-/** New orders in full, as `ORDER_COLUMNS` lists them. */
-function orderRows(turn: TurnWrite): JsonRow[] {
-  return turn.newOrders.map((order) => {
-    const progress = turn.progress.get(order.id) ?? order;
-    return [
-      order.id,
-      order.orderHash,
-      order.account,
-      order.bookId,
-      order.type,
-      order.side,
-      order.priceTicks,
-      order.quantitySteps,
-      progress.filledSteps,
-      progress.filledInput.toString(),
-      progress.filledOutput.toString(),
-      progress.status,
-      progress.reason,
-      order.nonce.toString(),
-      order.deadline,
-      order.ocoOrderId,
-      order.useAmm ? 1 : 0,
-      order.signedOrder,
-      order.signature,
-      order.createdAt,
-      progress.updatedAt,
-    ];
-  });
-}
-
-/** The trade a history event refers to: one of the turn by its index, or a stored one by its id. */
-function tradeIdOf(fill: NewOrderEvent['fill'], turnTradeIds: readonly number[]): number | null {
-  if (fill === null) return null;
-  return 'tradeIndex' in fill ? (turnTradeIds[fill.tradeIndex] ?? null) : fill.tradeId;
-}
-
-/** Progress of orders stored before this turn, as `PROGRESS_COLUMNS` lists it. */
-function progressRows(turn: TurnWrite): JsonRow[] {
-  const fresh = new Set(turn.newOrders.map((order) => order.id));
-  return [...turn.progress]
-    .filter(([id]) => !fresh.has(id))
-    .map(([id, progress]) => [
-      id,
-      progress.status,
-      progress.reason,
-      progress.filledSteps,
-      progress.filledInput.toString(),
-      progress.filledOutput.toString(),
-      progress.updatedAt,
-    ]);
-}
-
-/** The turn's events, as `EVENT_COLUMNS` lists them. */
-function eventRows(turn: TurnWrite, tradeIds: readonly number[]): JsonRow[] {
-  return turn.events.map((event) => [
-    event.orderId,
-    event.account,
-    event.type,
-    event.timestamp,
-    event.reason,
-    tradeIdOf(event.fill, tradeIds),
-    event.fill?.role ?? null,
-    event.txHash ?? null,
-  ]);
 }
 
 /** Floors only rise: a late, lower cancel/all must not revive orders. */

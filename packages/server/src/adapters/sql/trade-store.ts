@@ -2,7 +2,7 @@ import type { SettlementFailure } from '../../domain/orders/order-records.js';
 import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
 import type { TradePage, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
 import type { CandleRow } from './candle-store.js';
-import { columnNames, insertRowsReturningIds } from './json-rows.js';
+import { columnNames, insertRowsReturningIds, type JsonRow } from './json-rows.js';
 import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
 
 /** Width of the candles that 24-hour figures are summed from. */
@@ -181,26 +181,27 @@ async function foldIntoCandles(tx: SqlExecutor, statements: TradeStatements, tra
   await Promise.all(writes);
 }
 
+/** New trades, as `TRADE_COLUMNS` lists them. */
+function tradeRows(trades: readonly NewTrade[]): JsonRow[] {
+  return trades.map((trade, index) => [
+    index + 1,
+    trade.bookId,
+    trade.executedAt,
+    trade.priceTicks,
+    trade.price,
+    trade.baseAmount.toString(),
+    trade.quoteAmount.toString(),
+    trade.direction,
+    trade.makerOrderId,
+    trade.takerOrderId,
+  ]);
+}
+
 /** The trade tape and its 5-minute candles. */
 export function sqlTradeStore(db: SqlClient): SqlTradeStore {
   const statements = tradeStatements(db.dialect);
   const insertWithin = async (tx: SqlExecutor, trades: readonly NewTrade[]): Promise<number[]> => {
-    const ids = await insertRowsReturningIds(
-      tx,
-      statements.insertTrades,
-      trades.map((trade, index) => [
-        index + 1,
-        trade.bookId,
-        trade.executedAt,
-        trade.priceTicks,
-        trade.price,
-        trade.baseAmount.toString(),
-        trade.quoteAmount.toString(),
-        trade.direction,
-        trade.makerOrderId,
-        trade.takerOrderId,
-      ]),
-    );
+    const ids = await insertRowsReturningIds(tx, statements.insertTrades, tradeRows(trades));
     await foldIntoCandles(tx, statements, trades);
     return ids;
   };
