@@ -65,6 +65,29 @@ function meterContract(counters: () => QuotaCounters): void {
     expect(await meter.peek(key)).toEqual({ limit: 2, remaining: 0, additionalTotal: 0, resetMs: DECEMBER });
   });
 
+  it('stores one commit at a time: the requests admitted while one is stored share the next', async () => {
+    const held = holdingWrites();
+    const writes: number[] = [];
+    const counting = storeWriting(async (counts) => {
+      writes.push(counts.reduce((sum, count) => sum + count.requests, 0));
+      return held.store.addRequests(counts);
+    });
+    const overage = await store.apiKeys.insert(
+      { keyHash: 'e'.repeat(64), name: 'o', monthlyQuota: 100, overageAllowed: true, environment: 'devnet' },
+      clock.now(),
+    );
+    const meter = new QuotaMeter(counting, clock, logger, counters());
+    const first = meter.admit(overage);
+    await held.started;
+    const later = Array.from({ length: 5 }, () => meter.admit(overage));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(writes).toEqual([1]);
+    held.release('store');
+    await Promise.all([first, ...later]);
+    expect(writes).toEqual([1, 5]);
+    expect(await store.apiKeys.requests(overage.id, NOVEMBER)).toBe(6);
+  });
+
   it('continues from the stored count, as after a restart', async () => {
     await store.apiKeys.addRequests([{ keyId: key.id, monthStart: NOVEMBER, requests: 1 }]);
     const meter = new QuotaMeter(store.apiKeys, clock, logger, counters());
