@@ -138,6 +138,7 @@ function orderStatements(dialect: SqlDialect) {
     maxId: sql<{ id: number | null }>('SELECT max(id) AS id FROM orders'),
     byHashes: sql<OrderRow>(`SELECT * FROM orders WHERE order_hash IN ${dialect.jsonList('text')}`),
     byId: sql<OrderRow>('SELECT * FROM orders WHERE id = ?'),
+    booksOf: sql<{ id: number; book_id: number }>(`SELECT id, book_id FROM orders WHERE id IN ${dialect.jsonList('integer')}`),
     history: sql<EventRow>(
       `SELECT e.*, t.price, t.base_amount, t.quote_amount FROM order_events e LEFT JOIN trades t ON t.id = e.trade_id
        WHERE e.order_id = ? ORDER BY e.id`,
@@ -262,6 +263,12 @@ class SqlOrderStore implements OrderStore {
   async get(id: number): Promise<OrderRecord | undefined> {
     const row = await this.db.get(this.statements.byId, id);
     return row === undefined ? undefined : toOrder(row);
+  }
+
+  async booksOf(ids: readonly number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.all(this.statements.booksOf, JSON.stringify(ids));
+    return new Map(rows.map((row) => [Number(row.id), Number(row.book_id)]));
   }
 
   async page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }> {

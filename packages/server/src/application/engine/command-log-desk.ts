@@ -28,7 +28,7 @@ function partOf(candidates: readonly OrderCandidate[], members: readonly number[
 export class CommandLogDesk implements OrderDesk {
   constructor(
     private readonly commands: ShardCommands,
-    private readonly orders: Pick<OrderStore, 'get'>,
+    private readonly orders: Pick<OrderStore, 'booksOf'>,
   ) {}
 
   async accept(
@@ -52,9 +52,8 @@ export class CommandLogDesk implements OrderDesk {
   /** Each id goes to the shard of its order's book; ids of no stored order to the first shard, which reports them NOT_FOUND. */
   async cancel(account: string, orderIds: readonly number[], reason: CancelReason = 'USER'): Promise<CancelOutcome> {
     const unique = [...new Set(orderIds)];
-    const books = await Promise.all(unique.map(async (id) => (await this.orders.get(id))?.bookId ?? 0));
-    const bookOf = new Map(unique.map((id, position) => [id, books[position] as number]));
-    const parts = ShardCommands.grouped(unique, (id) => this.shardOf(bookOf.get(id) as number));
+    const bookOf = await this.orders.booksOf(unique);
+    const parts = ShardCommands.grouped(unique, (id) => this.shardOf(bookOf.get(id) ?? 0));
     const outcomes = (await Promise.all(
       [...parts].map(([shard, ids]) => this.commands.send(shard, { kind: 'cancel', account, orderIds: ids, reason })),
     )) as CancelOutcome[];

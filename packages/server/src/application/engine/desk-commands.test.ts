@@ -132,12 +132,10 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
 
   const gateway = (shards: number, engineStores: readonly DeskParts[]) =>
     new CommandLogDesk(new ShardCommands(sender, shards, 5_000), {
-      get: async (id) => {
-        for (const engine of engineStores) {
-          const record = await engine.store.orders.get(id);
-          if (record !== undefined) return record;
-        }
-        return undefined;
+      booksOf: async (ids) => {
+        const books = new Map<number, number>();
+        for (const engine of engineStores) for (const [id, book] of await engine.store.orders.booksOf(ids)) books.set(id, book);
+        return books;
       },
     });
 
@@ -264,7 +262,7 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
   });
 
   it('answers ENGINE_UNAVAILABLE with the orders hashes when no engine follows the shard', async () => {
-    const desk = new CommandLogDesk(new ShardCommands(sender, 1, 300), { get: async () => undefined });
+    const desk = new CommandLogDesk(new ShardCommands(sender, 1, 300), { booksOf: async () => new Map() });
     const candidate = limitCandidate('0.0.7', SELL, 25_000, 10, 1n);
     const refusal = await desk.accept('0.0.7', [candidate]).catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: 'ENGINE_UNAVAILABLE', status: 503 });

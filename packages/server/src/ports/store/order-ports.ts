@@ -37,6 +37,8 @@ export interface OrderStore {
   maxOrderId(): Promise<number>;
   byHashes(hashes: readonly string[]): Promise<OrderRecord[]>;
   get(id: number): Promise<OrderRecord | undefined>;
+  /** The book of each of `ids` that names a stored order, in one read. */
+  booksOf(ids: readonly number[]): Promise<Map<number, number>>;
   page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }>;
   history(orderId: number): Promise<OrderEventRecord[]>;
   /** One page of the order's history, oldest first, and how many events it has in all. */
