@@ -3,7 +3,7 @@
  * turns back into rows, so a server engine parses, plans and answers once for a whole turn
  * instead of once per row.
  */
-import type { JsonColumn, SqlExecutor, SqlText } from './sql-client.js';
+import type { JsonColumn, SqlDialect, SqlExecutor, SqlText } from './sql-client.js';
 
 /** One row, its values in the order of the statement's columns; bigints go as decimal text. */
 export type JsonRow = readonly (string | number | null)[];
@@ -11,6 +11,11 @@ export type JsonRow = readonly (string | number | null)[];
 /** The columns' names, comma-separated. */
 export function columnNames(columns: readonly JsonColumn[]): string {
   return columns.map(([name]) => name).join(', ');
+}
+
+/** `INSERT INTO table (columns) SELECT columns FROM` the rows of one JSON parameter. */
+export function insertRowsText(dialect: SqlDialect, table: string, columns: readonly JsonColumn[]): string {
+  return `INSERT INTO ${table} (${columnNames(columns)}) SELECT ${columnNames(columns)} FROM ${dialect.jsonRows(columns)} AS r`;
 }
 
 /** Runs a statement over `rows` when there are any. */

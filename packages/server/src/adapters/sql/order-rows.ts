@@ -6,6 +6,15 @@ import type { NewOrderEvent, OrderProgress, TurnWrite } from '../../domain/order
 import type { JsonRow } from './json-rows.js';
 import type { JsonColumn } from './sql-client.js';
 
+/** An order's state after a turn, in the order `progressValues` gives it: part of both lists below. */
+const STATE_COLUMNS: readonly JsonColumn[] = [
+  ['status', 'text'],
+  ['reason', 'text'],
+  ['filled_steps', 'integer'],
+  ['filled_input', 'text'],
+  ['filled_output', 'text'],
+];
+
 /** The columns a new order is written with, in the order `orderRows` gives them. */
 export const ORDER_COLUMNS: readonly JsonColumn[] = [
   ['id', 'integer'],
@@ -16,11 +25,7 @@ export const ORDER_COLUMNS: readonly JsonColumn[] = [
   ['side', 'text'],
   ['price_ticks', 'integer'],
   ['quantity_steps', 'integer'],
-  ['status', 'text'],
-  ['reason', 'text'],
-  ['filled_steps', 'integer'],
-  ['filled_input', 'text'],
-  ['filled_output', 'text'],
+  ...STATE_COLUMNS,
   ['nonce', 'text'],
   ['deadline', 'integer'],
   ['oco_order_id', 'integer'],
@@ -32,15 +37,7 @@ export const ORDER_COLUMNS: readonly JsonColumn[] = [
 ];
 
 /** The columns a turn's progress of a stored order changes, `id` first, in the order `progressRows` gives them. */
-export const PROGRESS_COLUMNS: readonly JsonColumn[] = [
-  ['id', 'integer'],
-  ['status', 'text'],
-  ['reason', 'text'],
-  ['filled_steps', 'integer'],
-  ['filled_input', 'text'],
-  ['filled_output', 'text'],
-  ['updated_at', 'integer'],
-];
+export const PROGRESS_COLUMNS: readonly JsonColumn[] = [['id', 'integer'], ...STATE_COLUMNS, ['updated_at', 'integer']];
 
 /** The columns of an order event, in the order `eventRows` gives them. */
 export const EVENT_COLUMNS: readonly JsonColumn[] = [
@@ -94,7 +91,7 @@ export function progressRows(turn: TurnWrite): JsonRow[] {
     .map(([id, progress]) => [id, ...progressValues(progress), progress.updatedAt]);
 }
 
-/** An order's state after a turn, in the order both column lists give it. */
+/** An order's state after a turn, as `STATE_COLUMNS` lists it. */
 function progressValues(progress: OrderProgress): JsonRow {
   return [
     progress.status,

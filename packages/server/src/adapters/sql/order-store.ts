@@ -12,7 +12,7 @@ import type { NewTrade } from '../../domain/orders/trade-records.js';
 import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
 import type { SqlCancellationStore } from './cancellation-store.js';
 import { advancePositions, commandPosition, commandPositionStatements } from './command-positions.js';
-import { columnNames, insertRowsReturningIds, writeRows } from './json-rows.js';
+import { insertRowsReturningIds, insertRowsText, writeRows } from './json-rows.js';
 import { EVENT_COLUMNS, eventRows, ORDER_COLUMNS, orderRows, PROGRESS_COLUMNS, progressRows } from './order-rows.js';
 import type { SqlSettlementStore } from './settlement-store.js';
 import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
@@ -112,14 +112,9 @@ function orderStatements(dialect: SqlDialect) {
     .join(', ');
   return {
     // A turn's rows go in one statement per table: a server engine then parses, plans and answers once per turn.
-    insertOrders: sql(
-      `INSERT INTO orders (${columnNames(ORDER_COLUMNS)}) SELECT ${columnNames(ORDER_COLUMNS)} FROM ${dialect.jsonRows(ORDER_COLUMNS)} AS r`,
-    ),
+    insertOrders: sql(insertRowsText(dialect, 'orders', ORDER_COLUMNS)),
     updateOrders: sql(`UPDATE orders SET ${progressed} FROM ${dialect.jsonRows(PROGRESS_COLUMNS)} AS r WHERE orders.id = r.id`),
-    insertEvents: sql<{ id: number }>(
-      `INSERT INTO order_events (${columnNames(EVENT_COLUMNS)}) SELECT ${columnNames(EVENT_COLUMNS)} FROM ${dialect.jsonRows(EVENT_COLUMNS)} AS r
-       RETURNING id`,
-    ),
+    insertEvents: sql<{ id: number }>(`${insertRowsText(dialect, 'order_events', EVENT_COLUMNS)} RETURNING id`),
     setUpdateId: sql(
       `INSERT INTO book_state (book_id, last_update_id) VALUES (?, ?)
        ON CONFLICT (book_id) DO UPDATE SET last_update_id = excluded.last_update_id`,
