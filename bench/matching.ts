@@ -21,7 +21,7 @@ import { applyRecord, generateWorkload, RECORD_WORDS, sharedDir, type Workload, 
  * routing. Every 1,000 operations the pool is set 0.5 % above or below the workload's mid of
  * 10,000 ticks, as swaps on the chain would move it, so routing keeps finding work beyond the fee.
  */
-const POOL_GRID = { sizeStepRaw: 10_000_000n, quotePerTickStep: 1n };
+const POOL_GRID = { sizeStepRaw: 10_000_000n, stepValue: { num: 1n, den: 1n } };
 const POOL_BASE = 10_000_000_000_000n;
 const POOL_DRIFT_EVERY = 1_000;
 const poolAt = (mid: bigint) => ({ base: POOL_BASE, quote: (POOL_BASE * mid) / POOL_GRID.sizeStepRaw });

@@ -458,8 +458,8 @@ async function checkServerState(
   if (open + filled !== total) failures.push(`GET /orders: ${total - open - filled} orders neither open nor filled`);
 
   const depth = await client.json<{ bestBidQuote: string | null; bestAskQuote: string | null }>('GET', `/depth/${BOOK_ID}`);
-  const bid = market.grid.formatPrice(BID_TICKS);
-  const ask = market.grid.formatPrice(ASK_TICKS);
+  const bid = market.grid.formatPrice(BigInt(BID_TICKS));
+  const ask = market.grid.formatPrice(BigInt(ASK_TICKS));
   if (depth.bestBidQuote !== bid || depth.bestAskQuote !== ask) {
     failures.push(`depth: best bid ${depth.bestBidQuote} ask ${depth.bestAskQuote}, expected ${bid} and ${ask}`);
   }

@@ -55,7 +55,7 @@ export function applyRecord(engine: MatchingEngine, records: Int32Array, index: 
     engine.place({
       id,
       side: records[offset + 2] as Side,
-      price: records[offset + 3] as number,
+      price: BigInt(records[offset + 3] as number),
       quantity: records[offset + 4] as number,
       timeInForce: 'GTC',
       makerOnly: false,

@@ -40,8 +40,9 @@ export async function readMarket(client: HttpClient, bookId: number): Promise<Ma
     quoteDecimals: book.quoteTokenDecimals,
     tickStep: book.tickStep,
     sizeStep: book.sizeStep,
-    lotSize: book.lotSize,
-    minNotional: book.minNotional,
+    // Raw integers in the base and quote token, as GET /books serves them.
+    lotSize: BigInt(book.lotSize),
+    minNotional: BigInt(book.minNotional),
   });
   return {
     grid,
@@ -55,7 +56,7 @@ export async function readMarket(client: HttpClient, bookId: number): Promise<Ma
 /** The build request of a limit order on the benchmark book: a sell spends base for quote, a buy the reverse. */
 export function limitRequest(market: Market, sell: boolean, ticks: number, steps: number) {
   const baseAmount = market.grid.baseAmount(steps).toString();
-  const quoteAmount = market.grid.quoteAmount(ticks, steps).toString();
+  const quoteAmount = market.grid.quoteAmount(BigInt(ticks), steps, sell ? 'up' : 'down').toString();
   return {
     orderbookId: BENCH_BOOK.id,
     type: 'LIMIT' as const,

@@ -13,9 +13,9 @@ import {Fill, PartialFillLimitOrder, PoolFill, SignedOrder} from "./lib/OrderTyp
 ///
 /// Every fill is checked against both signed orders: the signature (verified once per order
 /// hash), the reactor, the deadline, the swapper's nonce floor and cancellations, the tokens, the
-/// roles (`makerOnly` never takes, `takerOnce` takes once), the signed limit price pro rata, the
-/// fee caps and the signed input amount. A fill that fails any check, or whose transfers fail,
-/// is skipped with a `FillRejected` event and the rest of the batch settles.
+/// roles (`makerOnly` never takes, `takerOnce` takes once), the signed limit price over all the
+/// order's fills, the fee caps and the signed input amount. A fill that fails any check, or whose
+/// transfers fail, is skipped with a `FillRejected` event and the rest of the batch settles.
 ///
 /// A pool fill is a taker's swap with the AMM pair of its tokens (found through the factory the
 /// owner set, never named by the operator), checked against the taker's order the same way; the
@@ -23,9 +23,12 @@ import {Fill, PartialFillLimitOrder, PoolFill, SignedOrder} from "./lib/OrderTyp
 /// swap refuses it (`PoolMoved`) and only that fill is skipped.
 ///
 /// Rounding: the operator states both amounts of a fill; the contract checks them exactly
-/// (integer cross-multiplication, nothing rounded), so rounding of prices is the operator's,
-/// and the service rounds in the maker's favour. Fees are rates in pips (1e-6) of what each side
-/// receives: the taker's fee rounds up and the maker's down, both against the taker.
+/// (integer cross-multiplication, nothing rounded). The limit price holds for what an order has
+/// paid and received in all its fills together, not for each fill alone: where one size step at
+/// one tick is a fraction of a raw unit, a fill's amount is rounded, and an order that received
+/// a fraction more in one fill may receive that fraction less in another, never less than its
+/// signed rate over all. Fees are rates in pips (1e-6) of what each side receives: the taker's
+/// fee rounds up and the maker's down, both against the taker.
 contract PartialFillLimitOrderReactor {
     enum Reject {
         None,
@@ -118,10 +121,17 @@ contract PartialFillLimitOrderReactor {
     uint256 private immutable deployChainId;
     bytes32 private immutable deployDomainSeparator;
 
+    /// What an order has paid (input token) and received (output token, before fees) in all its
+    /// fills; both stay below 2^128 (`MAX_AMOUNT`), so one storage slot holds them.
+    struct Progress {
+        uint128 paid;
+        uint128 received;
+    }
+
     address public operator;
     address public feeRecipient;
-    /// Input-token amount filled so far, per order hash.
-    mapping(bytes32 => uint256) public filled;
+    /// Each order's progress, per order hash; its first half is what earlier versions called `filled`.
+    mapping(bytes32 => Progress) public progress;
     mapping(address => mapping(bytes32 => bool)) public cancelled;
     /// Orders with a nonce below their swapper's floor are void.
     mapping(address => uint256) public nonceFloor;
@@ -174,6 +184,11 @@ contract PartialFillLimitOrderReactor {
     /// The EIP-712 digest a swapper signs for `order`.
     function orderDigest(PartialFillLimitOrder calldata order) public view returns (bytes32) {
         return keccak256(abi.encodePacked("\x19\x01", domainSeparator(), OrderHashing.hash(order)));
+    }
+
+    /// Input-token amount an order has paid so far.
+    function filled(bytes32 orderHash) external view returns (uint256) {
+        return progress[orderHash].paid;
     }
 
     function isFillSettled(uint64 fillId) public view returns (bool) {
@@ -232,7 +247,7 @@ contract PartialFillLimitOrderReactor {
             PartialFillLimitOrder calldata order = orders[i];
             if (order.info.deadline >= block.timestamp) continue;
             bytes32 digest = orderDigest(order);
-            delete filled[digest];
+            delete progress[digest];
             delete orderFlags[digest];
             delete cancelled[order.info.swapper][digest];
         }
@@ -314,8 +329,8 @@ contract PartialFillLimitOrderReactor {
             outcome = execute(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
         }
         if (outcome.reason != Reject.None) return rejected(fill.fillId, makerHash, takerHash, outcome);
-        filled[makerHash] += fill.makerAmount;
-        recordTaken(fill.fillId, takerHash, fill.takerAmount);
+        record(makerHash, fill.makerAmount, fill.takerAmount);
+        recordTaken(fill.fillId, takerHash, fill.takerAmount, fill.makerAmount);
     }
 
     function settlePoolFill(
@@ -338,7 +353,7 @@ contract PartialFillLimitOrderReactor {
         else outcome = checkPoolFill(taker, poolFill, takerHash);
         if (outcome.reason == Reject.None) outcome = executePoolFill(taker, poolFill, takerHash, pair);
         if (outcome.reason != Reject.None) return rejected(poolFill.fillId, bytes32(0), takerHash, outcome);
-        recordTaken(poolFill.fillId, takerHash, poolFill.amountIn);
+        recordTaken(poolFill.fillId, takerHash, poolFill.amountIn, poolFill.amountOut);
     }
 
     /// Reports a skipped fill (or pool fill) and returns its outcome.
@@ -350,11 +365,36 @@ contract PartialFillLimitOrderReactor {
         return outcome;
     }
 
-    /// What a settled fill leaves: the taker's input spent, its having taken, and the fill id used.
-    function recordTaken(uint64 fillId, bytes32 takerHash, uint256 takerPaid) private {
-        filled[takerHash] += takerPaid;
+    /// Adds a settled fill to an order's progress. Every amount was checked against the order's
+    /// input amount or `MAX_AMOUNT` first, so both sums stay below 2^128.
+    function record(bytes32 orderHash, uint256 paid, uint256 received) private {
+        Progress storage state = progress[orderHash];
+        state.paid += uint128(paid);
+        state.received += uint128(received);
+    }
+
+    /// What a settled fill leaves: the taker's progress, its having taken, and the fill id used.
+    function recordTaken(uint64 fillId, bytes32 takerHash, uint256 takerPaid, uint256 takerReceived) private {
+        record(takerHash, takerPaid, takerReceived);
         orderFlags[takerHash] |= HAS_TAKEN;
         settledFillWords[fillId >> 8] |= 1 << (fillId & 0xff);
+    }
+
+    /// Whether an order can receive `amount` more and keep its total within `MAX_AMOUNT` (what it pays
+    /// never passes its input amount): so every product of the rate check fits in 256 bits.
+    function receivable(bytes32 orderHash, uint256 amount) private view returns (bool) {
+        return amount <= MAX_AMOUNT - progress[orderHash].received;
+    }
+
+    /// Whether an order that has paid `paid` more and received `received` more still gets at least
+    /// its signed rate over all its fills: received · input ≥ output · paid, exactly.
+    function withinRate(PartialFillLimitOrder calldata order, bytes32 orderHash, uint256 paid, uint256 received)
+        private
+        view
+        returns (bool)
+    {
+        Progress storage state = progress[orderHash];
+        return (state.received + received) * order.input.amount >= order.output.amount * (state.paid + paid);
     }
 
     function checkPoolFill(PartialFillLimitOrder calldata taker, PoolFill calldata poolFill, bytes32 takerHash)
@@ -363,13 +403,14 @@ contract PartialFillLimitOrderReactor {
         returns (Outcome memory)
     {
         if (poolFill.amountIn == 0 || poolFill.amountOut == 0) return Outcome(Reject.ZeroAmount, Party.None);
-        if (poolFill.amountOut > MAX_AMOUNT) return Outcome(Reject.AmountTooLarge, Party.None);
         if (taker.makerOnly) return Outcome(Reject.MakerOnly, Party.Taker);
         if (taker.takerOnce && orderFlags[takerHash] & HAS_TAKEN != 0) return Outcome(Reject.TakerOnce, Party.Taker);
-        if (poolFill.amountIn > taker.input.amount - filled[takerHash]) return Outcome(Reject.TakerOverfill, Party.Taker);
-        if (poolFill.amountOut * taker.input.amount < taker.output.amount * poolFill.amountIn) {
-            return Outcome(Reject.TakerPrice, Party.Taker);
+        if (poolFill.amountIn > taker.input.amount - progress[takerHash].paid) {
+            return Outcome(Reject.TakerOverfill, Party.Taker);
         }
+        if (!receivable(takerHash, poolFill.amountOut)) return Outcome(Reject.AmountTooLarge, Party.None);
+        // The operator priced the swap; a price it states wrongly is no fault of the signer.
+        if (!withinRate(taker, takerHash, poolFill.amountIn, poolFill.amountOut)) return Outcome(Reject.TakerPrice, Party.None);
         if (poolFill.takerFeePips > taker.maxTakerFeePips || poolFill.takerFeePips > PIPS) {
             return Outcome(Reject.TakerFeeCap, Party.Taker);
         }
@@ -414,19 +455,21 @@ contract PartialFillLimitOrderReactor {
         if (maker.input.token != taker.output.token || maker.output.token != taker.input.token) {
             return Outcome(Reject.TokenMismatch, Party.None);
         }
-        if (fill.makerAmount == 0 || fill.takerAmount == 0) return Outcome(Reject.ZeroAmount, Party.None);
+        // One side may move nothing (a fraction of a raw unit rounded away); the rate check below
+        // still holds each side to its signed rate over all its fills.
+        if (fill.makerAmount == 0 && fill.takerAmount == 0) return Outcome(Reject.ZeroAmount, Party.None);
         if (taker.makerOnly) return Outcome(Reject.MakerOnly, Party.Taker);
         if (taker.takerOnce && orderFlags[takerHash] & HAS_TAKEN != 0) return Outcome(Reject.TakerOnce, Party.Taker);
-        // filled never exceeds the input amount, so these subtractions cannot underflow.
-        if (fill.makerAmount > maker.input.amount - filled[makerHash]) return Outcome(Reject.MakerOverfill, Party.Maker);
-        if (fill.takerAmount > taker.input.amount - filled[takerHash]) return Outcome(Reject.TakerOverfill, Party.Taker);
-        // Each side receives at least its signed rate: received / paid >= output / input.
-        if (fill.takerAmount * maker.input.amount < maker.output.amount * fill.makerAmount) {
-            return Outcome(Reject.MakerPrice, Party.Maker);
+        // What an order paid never exceeds its input amount, so these subtractions cannot underflow.
+        if (fill.makerAmount > maker.input.amount - progress[makerHash].paid) return Outcome(Reject.MakerOverfill, Party.Maker);
+        if (fill.takerAmount > taker.input.amount - progress[takerHash].paid) return Outcome(Reject.TakerOverfill, Party.Taker);
+        if (!receivable(makerHash, fill.takerAmount) || !receivable(takerHash, fill.makerAmount)) {
+            return Outcome(Reject.AmountTooLarge, Party.None);
         }
-        if (fill.makerAmount * taker.input.amount < taker.output.amount * fill.takerAmount) {
-            return Outcome(Reject.TakerPrice, Party.Taker);
-        }
+        // Each side receives at least its signed rate over all its fills. The operator states the
+        // amounts: amounts that break a rate are its own mistake, never the signer's.
+        if (!withinRate(maker, makerHash, fill.makerAmount, fill.takerAmount)) return Outcome(Reject.MakerPrice, Party.None);
+        if (!withinRate(taker, takerHash, fill.takerAmount, fill.makerAmount)) return Outcome(Reject.TakerPrice, Party.None);
         if (fill.makerFeePips > maker.maxMakerFeePips || fill.makerFeePips > PIPS) {
             return Outcome(Reject.MakerFeeCap, Party.Maker);
         }

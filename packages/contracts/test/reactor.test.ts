@@ -251,12 +251,41 @@ describe('settle rejects a fill', () => {
     expect(await filledOf(ask)).toBe(10n * E8);
   });
 
-  it('that pays either side below its signed price', async () => {
+  it('that pays either side below its signed price, blaming neither: the operator stated the amounts', async () => {
     const { ask, bid } = await crossingPair();
     // 4 BASE for 0.999999 QUOTE: below the maker's 0.25; for 1.04 + 1: above the taker's 0.26.
-    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 999_999n)])).toEqual(['MakerPrice']);
-    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 1_040_001n)])).toEqual(['TakerPrice']);
+    const below = await outcomes([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 999_999n)]);
+    expect(below).toEqual([{ reason: 'MakerPrice', party: 'None' }]);
+    const above = await outcomes([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 1_040_001n)]);
+    expect(above).toEqual([{ reason: 'TakerPrice', party: 'None' }]);
     expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 1_040_000n)])).toEqual(['None']);
+  });
+
+  it('that pays a side below its signed price over all its fills, but settles one that an earlier fill paid ahead for', async () => {
+    // A seller of 3 BASE units for at least 1 QUOTE unit, and buyers at the same rate, to the unit:
+    // each unit is worth a third of a QUOTE unit, so fills of one or two units must round.
+    const maker = await trader();
+    const ask = await sellBase(maker, 3n, 1n).signedBy(maker, domain);
+    const first = await trader();
+    const second = await trader();
+    const generous = await buyBase(first, 1n, 1n).signedBy(first, domain);
+    const exact = await buyBase(second, 3n, 1n).signedBy(second, domain);
+    // Alone, two units for nothing is below the maker's rate.
+    expect(await simulate([ask, exact], [fill(newFillId(), 0, 1, 2n, 0n)])).toEqual(['MakerPrice']);
+    // One unit for a whole QUOTE unit first (a third more than its rate), then two for nothing.
+    const { outcomes: settled } = await settle(
+      [ask, generous, exact],
+      [fill(newFillId(), 0, 1, 1n, 1n), fill(newFillId(), 0, 2, 2n, 0n)],
+    );
+    expect(settled).toEqual(['None', 'None']);
+    const progress = await devnet.public.readContract({
+      address: reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'progress',
+      args: [await digestOf(ask)],
+    });
+    expect(progress).toEqual([3n, 1n]);
+    expect(await filledOf(ask)).toBe(3n);
   });
 
   it('with a fee above either signed cap', async () => {
@@ -286,7 +315,9 @@ describe('settle rejects a fill', () => {
     expect(await simulate([wrong, bid], [pairFill()])).toEqual(['TokenMismatch']);
     expect(await simulate([ask, bid], [fill(newFillId(), 0, 0, 1n, 1n)])).toEqual(['SameOrder']);
     expect(await simulate([ask, bid], [fill(newFillId(), 0, 2, 1n, 1n)])).toEqual(['BadIndex']);
-    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 0n, 1n)])).toEqual(['ZeroAmount']);
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 0n, 0n)])).toEqual(['ZeroAmount']);
+    // Nothing for something breaks the payer's signed rate.
+    expect(await simulate([ask, bid], [fill(newFillId(), 0, 1, 0n, 1n)])).toEqual(['TakerPrice']);
     const validated = await sellBase(maker, 10n * E8, 2_500_000n)
       .with({ info: { additionalValidationContract: FEES } })
       .signedBy(maker, domain);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDecimal } from './amount.js';
 import type { DepthLevel } from './book/book-views.js';
 import { BUY, SELL } from './book/types.js';
-import { type GridSpec, MarketGrid } from './grid.js';
+import { type DisplayGridSpec, gridSpecOfDisplay, MAX_PRICE_TICKS, MarketGrid } from './grid.js';
 import {
   affordableSteps,
   type BookTokens,
@@ -20,12 +20,13 @@ const QUOTE = '0x0000000000000000000000000000000000fedcba';
 const OTHER = '0x0000000000000000000000000000000000c0ffee';
 const TOKENS: BookTokens = { base: BASE, quote: QUOTE };
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const displayGrid = (spec: DisplayGridSpec) => new MarketGrid(gridSpecOfDisplay(spec));
 
 /** WHBAR (8 decimals) priced in USDC (6 decimals): one tick times one step is exactly 1 raw USDC. */
 const hbarUsdc = new MarketGrid(HBAR_USDC_GRID);
 
 /** An 18-decimal base in a 6-decimal quote, ten quote raw units per tick-step. */
-const ethUsdc = new MarketGrid({
+const ethUsdc = displayGrid({
   baseDecimals: 18,
   quoteDecimals: 6,
   tickStep: '0.01',
@@ -35,7 +36,7 @@ const ethUsdc = new MarketGrid({
 });
 
 /** A quote with more decimals than the base, and coarse ticks and steps. */
-const coarse = new MarketGrid({
+const coarse = displayGrid({
   baseDecimals: 6,
   quoteDecimals: 18,
   tickStep: '0.5',
@@ -45,7 +46,7 @@ const coarse = new MarketGrid({
 });
 
 /** Tokens without decimals and steps that are not powers of ten. */
-const wholeUnits = new MarketGrid({
+const wholeUnits = displayGrid({
   baseDecimals: 0,
   quoteDecimals: 0,
   tickStep: '3',
@@ -71,7 +72,31 @@ function termsOf(result: TermsResult): OrderTerms {
   return result.terms;
 }
 
-/** Valid grids of random decimals, steps, lot sizes and minimum notionals. */
+/** HBAR (8 decimals) in USDC (6) as the live mainnet lists it: one tick of one step is 1/100 of a raw unit. */
+const liveHbarUsdc = displayGrid({
+  baseDecimals: 8,
+  quoteDecimals: 6,
+  tickStep: '0.0000001',
+  sizeStep: '0.1',
+  lotSize: '0.1',
+  minNotional: '15',
+});
+
+/** WETH (18 decimals) in USDC (6) as the live mainnet lists it: one tick of one step is 10^-12 raw units. */
+const liveWethUsdc = displayGrid({
+  baseDecimals: 18,
+  quoteDecimals: 6,
+  tickStep: '0.00000000000001',
+  sizeStep: '0.0001',
+  lotSize: '0.0001',
+  minNotional: '15',
+});
+
+/** Whether `ticks` of `steps` are worth at least `quote` raw units, compared exactly. */
+const worthAtLeast = (grid: MarketGrid, ticks: bigint, steps: number, quote: bigint) =>
+  ticks * BigInt(steps) * grid.stepValue.num >= quote * grid.stepValue.den;
+
+/** Valid grids of random decimals, steps, lot sizes and minimum notionals, exact and fine. */
 const randomGrid = fc
   .record({ baseDecimals: fc.integer({ min: 0, max: 18 }), quoteDecimals: fc.integer({ min: 0, max: 18 }) })
   .chain(({ baseDecimals, quoteDecimals }) =>
@@ -80,34 +105,24 @@ const randomGrid = fc
         sizeUnits: fc.integer({ min: 1, max: 500 }),
         sizeScale: fc.integer({ min: 0, max: Math.min(baseDecimals, 8) }),
         tickUnits: fc.integer({ min: 1, max: 500 }),
-        tickShift: fc.integer({ min: 0, max: 8 }),
+        tickScale: fc.integer({ min: 0, max: 16 }),
         lotMultiple: fc.integer({ min: 1, max: 5 }),
         notionalUnits: fc.integer({ min: 0, max: 1_000 }),
         notionalScale: fc.integer({ min: 0, max: quoteDecimals }),
       })
-      .map((draw): GridSpec => {
-        const tickScale = Math.min(draw.tickShift, Math.max(0, quoteDecimals - draw.sizeScale));
-        return {
+      .map((draw) =>
+        displayGrid({
           baseDecimals,
           quoteDecimals,
-          tickStep: formatDecimal(BigInt(draw.tickUnits), tickScale),
+          tickStep: formatDecimal(BigInt(draw.tickUnits), draw.tickScale),
           sizeStep: formatDecimal(BigInt(draw.sizeUnits), draw.sizeScale),
           lotSize: formatDecimal(BigInt(draw.sizeUnits * draw.lotMultiple), draw.sizeScale),
           minNotional: formatDecimal(BigInt(draw.notionalUnits), draw.notionalScale),
-        };
-      }),
-  )
-  .map((spec) => {
-    try {
-      return new MarketGrid(spec);
-    } catch {
-      // tickStep times sizeStep is finer than a quote raw unit: not a valid market.
-      return undefined;
-    }
-  })
-  .filter((grid): grid is MarketGrid => grid !== undefined);
+        }),
+      ),
+  );
 
-const anyGrid = fc.oneof(fc.constantFrom(hbarUsdc, ethUsdc, coarse, wholeUnits), randomGrid);
+const anyGrid = fc.oneof(fc.constantFrom(hbarUsdc, ethUsdc, coarse, wholeUnits, liveHbarUsdc, liveWethUsdc), randomGrid);
 
 /** A grid, an order size in steps and a quote amount reaching up to a price of a billion ticks. */
 const sizedCase = anyGrid.chain((grid) =>
@@ -116,7 +131,7 @@ const sizedCase = anyGrid.chain((grid) =>
     steps: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 1_000_000 })),
     quote: fc.oneof(
       fc.bigInt({ min: 1n, max: grid.minNotionalRaw * 3n + 10n }),
-      fc.bigInt({ min: 1n, max: grid.quoteAmount(1_000_000_000, 1_000_000) }),
+      fc.bigInt({ min: 1n, max: grid.quoteAmount(1_000_000_000n, 1_000_000, 'up') + 1n }),
     ),
   }),
 );
@@ -127,7 +142,7 @@ describe('orderTerms', () => {
       expect(termsOf(orderTerms(sell(1_000_000_000n, 2_500_000n), TOKENS, hbarUsdc, 'LIMIT'))).toEqual({
         kind: 'sized',
         side: SELL,
-        priceTicks: 25_000,
+        priceTicks: 25_000n,
         quantitySteps: 100,
       });
     });
@@ -136,7 +151,7 @@ describe('orderTerms', () => {
       expect(termsOf(orderTerms(buy(2_500_000n, 1_000_000_000n), TOKENS, hbarUsdc, 'LIMIT'))).toEqual({
         kind: 'sized',
         side: BUY,
-        priceTicks: 25_000,
+        priceTicks: 25_000n,
         quantitySteps: 100,
       });
     });
@@ -144,7 +159,7 @@ describe('orderTerms', () => {
     it('matches token addresses regardless of letter case', () => {
       const shouting = (address: string) => `0x${address.slice(2).toUpperCase()}`;
       const amounts = { ...sell(1_000_000_000n, 2_500_000n), inputToken: shouting(BASE), outputToken: shouting(QUOTE) };
-      expect(termsOf(orderTerms(amounts, TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({ side: SELL, priceTicks: 25_000 });
+      expect(termsOf(orderTerms(amounts, TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({ side: SELL, priceTicks: 25_000n });
       const buying = { ...buy(2_500_000n, 1_000_000_000n), inputToken: shouting(QUOTE), outputToken: BASE.toUpperCase() };
       expect(termsOf(orderTerms(buying, TOKENS, hbarUsdc, 'MARKET'))).toMatchObject({ kind: 'budget', side: BUY });
     });
@@ -213,34 +228,55 @@ describe('orderTerms', () => {
       expect(violationOf(orderTerms(sell(100_000_000n, 999_990n), TOKENS, hbarUsdc, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
       expect(violationOf(orderTerms(buy(999_999n, 100_000_000n), TOKENS, hbarUsdc, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
       expect(termsOf(orderTerms(sell(100_000_000n, 1_000_000n), TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({
-        priceTicks: 100_000,
+        priceTicks: 100_000n,
       });
       expect(termsOf(orderTerms(buy(1_000_000n, 100_000_000n), TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({
-        priceTicks: 100_000,
+        priceTicks: 100_000n,
       });
     });
 
-    it('judges the minimum notional at the grid price, not at the signed amounts', () => {
+    it('judges the minimum notional at the signed quote amount, as a client reading /books computes it', () => {
       // On the whole-unit grid 2 steps (14 raw) cost 42 raw per tick and the minimum notional is 100.
-      // A buyer paying 125 gets 2 ticks = 84: below the minimum although the signed input is not.
-      expect(violationOf(orderTerms(buy(125n, 14n), TOKENS, wholeUnits, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
-      expect(termsOf(orderTerms(buy(126n, 14n), TOKENS, wholeUnits, 'LIMIT'))).toMatchObject({ priceTicks: 3 });
-      // A seller asking 99 rounds up to 3 ticks = 126, which meets the minimum.
-      expect(termsOf(orderTerms(sell(14n, 99n), TOKENS, wholeUnits, 'LIMIT'))).toMatchObject({ priceTicks: 3 });
-      expect(violationOf(orderTerms(sell(14n, 84n), TOKENS, wholeUnits, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
+      // A buyer paying 125 rests at 2 ticks (84) and a seller asking 99 at 3 (126): the signed amounts decide.
+      expect(termsOf(orderTerms(buy(125n, 14n), TOKENS, wholeUnits, 'LIMIT'))).toMatchObject({ priceTicks: 2n });
+      expect(termsOf(orderTerms(buy(100n, 14n), TOKENS, wholeUnits, 'LIMIT'))).toMatchObject({ priceTicks: 2n });
+      expect(violationOf(orderTerms(buy(99n, 14n), TOKENS, wholeUnits, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
+      expect(violationOf(orderTerms(sell(14n, 99n), TOKENS, wholeUnits, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
+      expect(termsOf(orderTerms(sell(14n, 100n), TOKENS, wholeUnits, 'LIMIT'))).toMatchObject({ priceTicks: 3n });
+    });
+
+    it('takes exactly one lot at exactly the minimum notional on the live HBAR/USDC grid', () => {
+      // 0.1 HBAR for 15 USDC: 150 USDC a HBAR, 1,500,000,000 ticks of 0.0000001.
+      expect(termsOf(orderTerms(sell(10_000_000n, 15_000_000n), TOKENS, liveHbarUsdc, 'LIMIT'))).toEqual({
+        kind: 'sized',
+        side: SELL,
+        priceTicks: 1_500_000_000n,
+        quantitySteps: 1,
+      });
+      expect(termsOf(orderTerms(buy(15_000_000n, 10_000_000n), TOKENS, liveHbarUsdc, 'LIMIT'))).toMatchObject({
+        priceTicks: 1_500_000_000n,
+      });
+      expect(violationOf(orderTerms(buy(14_999_999n, 10_000_000n), TOKENS, liveHbarUsdc, 'LIMIT'))).toBe('BELOW_MIN_NOTIONAL');
+    });
+
+    it('prices a WETH order at 3,000 USDC on the live WETH/USDC grid, far past 2^53 ticks', () => {
+      // 1 WETH for 3,000.123456 USDC: 300,012,345,600,000,000 ticks of 1e-14.
+      const terms = termsOf(orderTerms(sell(10n ** 18n, 3_000_123_456n), TOKENS, liveWethUsdc, 'LIMIT'));
+      expect(terms).toEqual({ kind: 'sized', side: SELL, priceTicks: 300_012_345_600_000_000n, quantitySteps: 10_000 });
+      expect(liveWethUsdc.formatPrice(terms.priceTicks)).toBe('3000.123456');
     });
 
     it('skips the minimum notional for market orders', () => {
       expect(termsOf(orderTerms(sell(100_000_000n, 1n), TOKENS, hbarUsdc, 'MARKET'))).toEqual({
         kind: 'sized',
         side: SELL,
-        priceTicks: 1,
+        priceTicks: 1n,
         quantitySteps: 10,
       });
       expect(termsOf(orderTerms(buy(500_000n, 100_000_000n), TOKENS, hbarUsdc, 'MARKET'))).toEqual({
         kind: 'budget',
         side: BUY,
-        priceTicks: 50_000,
+        priceTicks: 50_000n,
         budgetQuote: 500_000n,
       });
     });
@@ -250,10 +286,10 @@ describe('orderTerms', () => {
     it("rounds a seller's limit price up onto the grid and a buyer's down", () => {
       // 100 steps for 2.500001 USDC is 25000.01 ticks.
       expect(termsOf(orderTerms(sell(1_000_000_000n, 2_500_001n), TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({
-        priceTicks: 25_001,
+        priceTicks: 25_001n,
       });
       expect(termsOf(orderTerms(buy(2_500_099n, 1_000_000_000n), TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({
-        priceTicks: 25_000,
+        priceTicks: 25_000n,
       });
     });
 
@@ -261,18 +297,21 @@ describe('orderTerms', () => {
       // 10 steps cost 10 raw USDC at one tick; 9 raw buys nothing on this grid.
       expect(violationOf(orderTerms(buy(9n, 100_000_000n), TOKENS, hbarUsdc, 'LIMIT'))).toBe('PRICE_OUT_OF_RANGE');
       expect(violationOf(orderTerms(buy(9n, 100_000_000n), TOKENS, hbarUsdc, 'MARKET'))).toBe('PRICE_OUT_OF_RANGE');
-      expect(termsOf(orderTerms(buy(10n, 100_000_000n), TOKENS, hbarUsdc, 'MARKET'))).toMatchObject({ priceTicks: 1 });
+      expect(termsOf(orderTerms(buy(10n, 100_000_000n), TOKENS, hbarUsdc, 'MARKET'))).toMatchObject({ priceTicks: 1n });
     });
 
-    it('refuses a limit price above the largest safe tick as PRICE_OUT_OF_RANGE and accepts the largest', () => {
+    it('refuses a limit price above the largest tick as PRICE_OUT_OF_RANGE and accepts the largest', () => {
       const steps = 10n;
       const base = steps * hbarUsdc.sizeStepRaw;
-      expect(termsOf(orderTerms(sell(base, steps * MAX_SAFE), TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({
-        priceTicks: Number.MAX_SAFE_INTEGER,
+      expect(termsOf(orderTerms(sell(base, steps * MAX_PRICE_TICKS), TOKENS, hbarUsdc, 'LIMIT'))).toMatchObject({
+        priceTicks: MAX_PRICE_TICKS,
       });
-      expect(violationOf(orderTerms(sell(base, steps * MAX_SAFE + 1n), TOKENS, hbarUsdc, 'LIMIT'))).toBe('PRICE_OUT_OF_RANGE');
-      expect(violationOf(orderTerms(sell(base, steps * MAX_SAFE + 1n), TOKENS, hbarUsdc, 'MARKET'))).toBe('PRICE_OUT_OF_RANGE');
-      expect(violationOf(orderTerms(buy(steps * (MAX_SAFE + 1n), base), TOKENS, hbarUsdc, 'LIMIT'))).toBe('PRICE_OUT_OF_RANGE');
+      const above = steps * MAX_PRICE_TICKS + 1n;
+      expect(violationOf(orderTerms(sell(base, above), TOKENS, hbarUsdc, 'LIMIT'))).toBe('PRICE_OUT_OF_RANGE');
+      expect(violationOf(orderTerms(sell(base, above), TOKENS, hbarUsdc, 'MARKET'))).toBe('PRICE_OUT_OF_RANGE');
+      expect(violationOf(orderTerms(buy(steps * (MAX_PRICE_TICKS + 1n), base), TOKENS, hbarUsdc, 'LIMIT'))).toBe(
+        'PRICE_OUT_OF_RANGE',
+      );
     });
 
     it('reads a market buy as a quote budget whose price limit may fall between size steps', () => {
@@ -280,19 +319,14 @@ describe('orderTerms', () => {
       expect(termsOf(orderTerms(buy(2_500_000n, 123n), TOKENS, hbarUsdc, 'MARKET'))).toEqual({
         kind: 'budget',
         side: BUY,
-        priceTicks: 203_252_032_520,
+        priceTicks: 203_252_032_520n,
         budgetQuote: 2_500_000n,
       });
     });
 
-    it('clamps the price limit of a market buy signed with an output of 1 to the largest safe tick', () => {
-      const terms = termsOf(orderTerms(buy(1_000_000_000_000n, 1n), TOKENS, hbarUsdc, 'MARKET'));
-      expect(terms).toEqual({
-        kind: 'budget',
-        side: BUY,
-        priceTicks: Number.MAX_SAFE_INTEGER,
-        budgetQuote: 1_000_000_000_000n,
-      });
+    it('clamps the price limit of a market buy signed with an output of 1 to the largest tick', () => {
+      const terms = termsOf(orderTerms(buy(10n ** 30n, 1n), TOKENS, hbarUsdc, 'MARKET'));
+      expect(terms).toEqual({ kind: 'budget', side: BUY, priceTicks: MAX_PRICE_TICKS, budgetQuote: 10n ** 30n });
     });
   });
 
@@ -301,20 +335,22 @@ describe('orderTerms', () => {
       fc.assert(
         fc.property(sizedCase, ({ grid, steps, quote }) => {
           const result = orderTerms(sell(grid.baseAmount(steps), quote), TOKENS, grid, 'LIMIT');
+          if (!worthAtLeast(grid, MAX_PRICE_TICKS, steps, quote)) {
+            expect(violationOf(result)).toBe('PRICE_OUT_OF_RANGE');
+            return;
+          }
           if (steps < grid.lotSteps) {
             expect(violationOf(result)).toBe('BELOW_LOT_SIZE');
             return;
           }
-          const perTick = grid.quoteAmount(1, steps);
-          const smallest = Number((quote + perTick - 1n) / perTick);
-          if (grid.quoteAmount(smallest, steps) < grid.minNotionalRaw) {
+          if (quote < grid.minNotionalRaw) {
             expect(violationOf(result)).toBe('BELOW_MIN_NOTIONAL');
             return;
           }
           const terms = termsOf(result);
-          expect(terms).toEqual({ kind: 'sized', side: SELL, priceTicks: smallest, quantitySteps: steps });
-          expect(grid.quoteAmount(terms.priceTicks, steps)).toBeGreaterThanOrEqual(quote);
-          if (terms.priceTicks > 1) expect(grid.quoteAmount(terms.priceTicks - 1, steps)).toBeLessThan(quote);
+          expect(terms).toMatchObject({ kind: 'sized', side: SELL, quantitySteps: steps });
+          expect(worthAtLeast(grid, terms.priceTicks, steps, quote)).toBe(true);
+          if (terms.priceTicks > 1n) expect(worthAtLeast(grid, terms.priceTicks - 1n, steps, quote)).toBe(false);
         }),
         { numRuns: 500 },
       );
@@ -324,8 +360,9 @@ describe('orderTerms', () => {
       fc.assert(
         fc.property(sizedCase, ({ grid, steps, quote }) => {
           const result = orderTerms(buy(quote, grid.baseAmount(steps)), TOKENS, grid, 'LIMIT');
-          const largest = Number(quote / grid.quoteAmount(1, steps));
-          if (largest < 1) {
+          const { num, den } = grid.stepValue;
+          const affords = (ticks: bigint) => ticks * BigInt(steps) * num <= quote * den;
+          if (!affords(1n) || affords(MAX_PRICE_TICKS + 1n)) {
             expect(violationOf(result)).toBe('PRICE_OUT_OF_RANGE');
             return;
           }
@@ -333,14 +370,14 @@ describe('orderTerms', () => {
             expect(violationOf(result)).toBe('BELOW_LOT_SIZE');
             return;
           }
-          if (grid.quoteAmount(largest, steps) < grid.minNotionalRaw) {
+          if (quote < grid.minNotionalRaw) {
             expect(violationOf(result)).toBe('BELOW_MIN_NOTIONAL');
             return;
           }
           const terms = termsOf(result);
-          expect(terms).toEqual({ kind: 'sized', side: BUY, priceTicks: largest, quantitySteps: steps });
-          expect(grid.quoteAmount(terms.priceTicks, steps)).toBeLessThanOrEqual(quote);
-          expect(grid.quoteAmount(terms.priceTicks + 1, steps)).toBeGreaterThan(quote);
+          expect(terms).toMatchObject({ kind: 'sized', side: BUY, quantitySteps: steps });
+          expect(affords(terms.priceTicks)).toBe(true);
+          expect(affords(terms.priceTicks + 1n)).toBe(false);
         }),
         { numRuns: 500 },
       );
@@ -350,20 +387,24 @@ describe('orderTerms', () => {
       fc.assert(
         fc.property(sizedCase, ({ grid, steps, quote }) => {
           const result = orderTerms(sell(grid.baseAmount(steps), quote), TOKENS, grid, 'MARKET');
+          if (!worthAtLeast(grid, MAX_PRICE_TICKS, steps, quote)) {
+            expect(violationOf(result)).toBe('PRICE_OUT_OF_RANGE');
+            return;
+          }
           if (steps < grid.lotSteps) {
             expect(violationOf(result)).toBe('BELOW_LOT_SIZE');
             return;
           }
           const terms = termsOf(result);
           expect(terms).toMatchObject({ kind: 'sized', side: SELL, quantitySteps: steps });
-          expect(grid.quoteAmount(terms.priceTicks, steps)).toBeGreaterThanOrEqual(quote);
-          if (terms.priceTicks > 1) expect(grid.quoteAmount(terms.priceTicks - 1, steps)).toBeLessThan(quote);
+          expect(worthAtLeast(grid, terms.priceTicks, steps, quote)).toBe(true);
+          if (terms.priceTicks > 1n) expect(worthAtLeast(grid, terms.priceTicks - 1n, steps, quote)).toBe(false);
         }),
         { numRuns: 300 },
       );
     });
 
-    it('gives a market buy its whole input as budget and the largest tick within the signed rate, clamped to a safe integer', () => {
+    it('gives a market buy its whole input as budget and the largest tick within the signed rate, clamped to the largest tick', () => {
       const marketBuy = anyGrid.chain((grid) =>
         fc.record({
           grid: fc.constant(grid),
@@ -374,17 +415,18 @@ describe('orderTerms', () => {
       fc.assert(
         fc.property(marketBuy, ({ grid, input, output }) => {
           const result = orderTerms(buy(input, output), TOKENS, grid, 'MARKET');
-          // Price p ticks is within the rate when p * quotePerTickStep per size step <= input per output.
-          const within = (ticks: bigint) => ticks * grid.quotePerTickStep * output <= input * grid.sizeStepRaw;
+          // Price p ticks is within the rate when p * stepValue per size step <= input per output.
+          const { num, den } = grid.stepValue;
+          const within = (ticks: bigint) => ticks * num * output <= input * grid.sizeStepRaw * den;
           if (!within(1n)) {
             expect(violationOf(result)).toBe('PRICE_OUT_OF_RANGE');
             return;
           }
           const terms = termsOf(result);
           expect(terms).toEqual({ kind: 'budget', side: BUY, priceTicks: terms.priceTicks, budgetQuote: input });
-          expect(Number.isSafeInteger(terms.priceTicks)).toBe(true);
-          expect(within(BigInt(terms.priceTicks))).toBe(true);
-          if (terms.priceTicks < Number.MAX_SAFE_INTEGER) expect(within(BigInt(terms.priceTicks) + 1n)).toBe(false);
+          expect(terms.priceTicks <= MAX_PRICE_TICKS).toBe(true);
+          expect(within(terms.priceTicks)).toBe(true);
+          if (terms.priceTicks < MAX_PRICE_TICKS) expect(within(terms.priceTicks + 1n)).toBe(false);
         }),
         { numRuns: 500 },
       );
@@ -392,14 +434,17 @@ describe('orderTerms', () => {
   });
 });
 
-/** Quote cost of the first `steps` steps bought from `asks` (best first) at or below `limitTicks`; undefined when too few. */
-function costOfBestSteps(grid: MarketGrid, asks: readonly DepthLevel[], limitTicks: number, steps: number): bigint | undefined {
+/**
+ * Quote cost of the first `steps` steps bought from `asks` (best first) at or below `limitTicks`,
+ * each step at its price rounded up; undefined when too few.
+ */
+function costOfBestSteps(grid: MarketGrid, asks: readonly DepthLevel[], limitTicks: bigint, steps: number): bigint | undefined {
   let left = steps;
   let cost = 0n;
   for (const [price, quantity] of asks) {
     if (left === 0 || price > limitTicks) break;
     const take = Math.min(quantity, left);
-    cost += grid.quoteAmount(price, take);
+    cost += grid.quoteAmount(price, 1, 'up') * BigInt(take);
     left -= take;
   }
   return left === 0 ? cost : undefined;
@@ -420,10 +465,10 @@ describe('affordableSteps', () => {
       [103, 4],
     ]);
     // 3 steps at 100 cost 300 raw, 5 at 101 cost 505: 805 buys all 8, 804 only 7.
-    expect(affordableSteps(book, hbarUsdc, 805n, Number.MAX_SAFE_INTEGER)).toBe(8);
-    expect(affordableSteps(book, hbarUsdc, 804n, Number.MAX_SAFE_INTEGER)).toBe(7);
-    expect(affordableSteps(book, hbarUsdc, 99n, Number.MAX_SAFE_INTEGER)).toBe(0);
-    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, Number.MAX_SAFE_INTEGER)).toBe(12);
+    expect(affordableSteps(book, hbarUsdc, 805n, MAX_PRICE_TICKS)).toBe(8);
+    expect(affordableSteps(book, hbarUsdc, 804n, MAX_PRICE_TICKS)).toBe(7);
+    expect(affordableSteps(book, hbarUsdc, 99n, MAX_PRICE_TICKS)).toBe(0);
+    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, MAX_PRICE_TICKS)).toBe(12);
   });
 
   it('walks no level above the price limit', () => {
@@ -432,24 +477,24 @@ describe('affordableSteps', () => {
       [101, 5],
       [103, 4],
     ]);
-    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 101)).toBe(8);
-    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 102)).toBe(8);
-    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 100)).toBe(3);
-    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 99)).toBe(0);
+    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 101n)).toBe(8);
+    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 102n)).toBe(8);
+    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 100n)).toBe(3);
+    expect(affordableSteps(book, hbarUsdc, 10n ** 12n, 99n)).toBe(0);
   });
 
   it('finds nothing to buy on a book without asks, whatever its bids', () => {
     const { engine } = recordingEngine();
     engine.place(limit(1, BUY, 100, 10));
-    expect(affordableSteps(engine, hbarUsdc, 10n ** 12n, Number.MAX_SAFE_INTEGER)).toBe(0);
+    expect(affordableSteps(engine, hbarUsdc, 10n ** 12n, MAX_PRICE_TICKS)).toBe(0);
   });
 
   it('buys the most steps the budget pays for, best price first, within the price limit', () => {
     const books = fc.record({
-      grid: fc.constantFrom(hbarUsdc, ethUsdc, wholeUnits),
+      grid: fc.constantFrom(hbarUsdc, ethUsdc, wholeUnits, liveHbarUsdc),
       asks: fc.array(fc.tuple(fc.integer({ min: 51, max: 100 }), fc.integer({ min: 1, max: 20 })), { maxLength: 30 }),
       bids: fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 20 })), { maxLength: 5 }),
-      limitTicks: fc.oneof(fc.integer({ min: 0, max: 110 }), fc.constant(Number.MAX_SAFE_INTEGER)),
+      limitTicks: fc.oneof(fc.bigInt({ min: 0n, max: 110n }), fc.constant(MAX_PRICE_TICKS)),
       budget: fc.oneof(fc.bigInt({ min: 0n, max: 2_000n }), fc.bigInt({ min: 0n, max: 2_000_000n })),
     });
     fc.assert(

@@ -1,6 +1,6 @@
 import type { RoutedPool } from './amm/liquidity-walk.js';
 import { BUY, SELL, type Side } from './book/types.js';
-import type { MarketGrid } from './grid.js';
+import { MAX_PRICE_TICKS, type MarketGrid } from './grid.js';
 import { type LevelSource, spendBudget } from './quote.js';
 
 /** The token amounts of a signed order that decide where it sits on a book. */
@@ -25,8 +25,8 @@ export type OrderKind = 'LIMIT' | 'MARKET';
  * (see `affordableSteps`).
  */
 export type OrderTerms =
-  | { readonly kind: 'sized'; readonly side: Side; readonly priceTicks: number; readonly quantitySteps: number }
-  | { readonly kind: 'budget'; readonly side: typeof BUY; readonly priceTicks: number; readonly budgetQuote: bigint };
+  | { readonly kind: 'sized'; readonly side: Side; readonly priceTicks: bigint; readonly quantitySteps: number }
+  | { readonly kind: 'budget'; readonly side: typeof BUY; readonly priceTicks: bigint; readonly budgetQuote: bigint };
 
 export type TermsViolation =
   | 'TOKENS_NOT_IN_BOOK'
@@ -47,21 +47,12 @@ function fail(violation: TermsViolation, message: string): TermsResult {
 }
 
 /**
- * Ticks of the limit price implied by a signed rate, rounded so the grid price never breaks the
- * signature: up for a seller's minimum, down for a buyer's maximum. A buyer's rate beyond the
- * grid's range means "any price" (a market buy signed with an output of 1).
- */
-function limitTicks(grid: MarketGrid, quoteRaw: bigint, baseRaw: bigint, side: Side): bigint {
-  const numerator = quoteRaw * grid.sizeStepRaw;
-  const denominator = baseRaw * grid.quotePerTickStep;
-  const quotient = numerator / denominator;
-  return side === SELL && quotient * denominator !== numerator ? quotient + 1n : quotient;
-}
-
-/**
  * Reads a signed order's amounts against a book: which side it is on, its limit price in ticks and
  * its size in steps. Sizes must lie on the size grid exactly (the signed amount is what settles);
- * the price may fall between ticks and is rounded in the signer's favour.
+ * the price may fall between ticks and is rounded in the signer's favour: up for a seller's
+ * minimum, down for a buyer's maximum. A buyer's rate beyond the grid's range means "any price" (a
+ * market buy signed with an output of 1). The order's value, for the minimum notional, is its
+ * signed quote amount: what a buyer may pay, what a seller must receive.
  */
 export function orderTerms(amounts: OrderAmounts, tokens: BookTokens, grid: MarketGrid, kind: OrderKind): TermsResult {
   const input = amounts.inputToken.toLowerCase();
@@ -76,11 +67,11 @@ export function orderTerms(amounts: OrderAmounts, tokens: BookTokens, grid: Mark
 
   const baseRaw = side === SELL ? amounts.inputAmount : amounts.outputAmount;
   const quoteRaw = side === SELL ? amounts.outputAmount : amounts.inputAmount;
-  const ticks = limitTicks(grid, quoteRaw, baseRaw, side);
+  const ticks = grid.ticksAtRate(quoteRaw, baseRaw, side === SELL ? 'up' : 'down');
 
   if (side === BUY && kind === 'MARKET') {
     if (ticks < 1n) return fail('PRICE_OUT_OF_RANGE', 'the signed rate is below one tick of this book');
-    const priceTicks = ticks > MAX_SAFE ? Number.MAX_SAFE_INTEGER : Number(ticks);
+    const priceTicks = ticks > MAX_PRICE_TICKS ? MAX_PRICE_TICKS : ticks;
     return { ok: true, terms: { kind: 'budget', side: BUY, priceTicks, budgetQuote: amounts.inputAmount } };
   }
 
@@ -90,20 +81,25 @@ export function orderTerms(amounts: OrderAmounts, tokens: BookTokens, grid: Mark
   }
   const steps = baseRaw / grid.sizeStepRaw;
   if (steps > MAX_SAFE) return fail('OFF_GRID', `${sizeField} is too large for this book`);
-  if (ticks > MAX_SAFE) return fail('PRICE_OUT_OF_RANGE', 'the signed price is too high for this book');
+  if (ticks > MAX_PRICE_TICKS) {
+    return fail(
+      'PRICE_OUT_OF_RANGE',
+      `the signed price is above the highest this book takes, ${grid.formatPrice(MAX_PRICE_TICKS)}`,
+    );
+  }
   if (ticks < 1n) return fail('PRICE_OUT_OF_RANGE', 'the signed price is below one tick of this book');
   const quantitySteps = Number(steps);
-  const priceTicks = Number(ticks);
+  const belowLot = `the size is below the lot size of ${grid.describeLot()}`;
   if (kind === 'LIMIT') {
-    const violation = grid.check(priceTicks, quantitySteps);
-    if (violation === 'BELOW_LOT_SIZE') return fail(violation, `the size is below the lot size of ${grid.spec.lotSize}`);
+    const violation = grid.check(quantitySteps, quoteRaw);
+    if (violation === 'BELOW_LOT_SIZE') return fail(violation, belowLot);
     if (violation === 'BELOW_MIN_NOTIONAL') {
-      return fail(violation, `the order value is below the minimum notional of ${grid.spec.minNotional}`);
+      return fail(violation, `the order value is below the minimum notional of ${grid.describeMinNotional()}`);
     }
   } else if (quantitySteps < grid.lotSteps) {
-    return fail('BELOW_LOT_SIZE', `the size is below the lot size of ${grid.spec.lotSize}`);
+    return fail('BELOW_LOT_SIZE', belowLot);
   }
-  return { ok: true, terms: { kind: 'sized', side, priceTicks, quantitySteps } };
+  return { ok: true, terms: { kind: 'sized', side, priceTicks: ticks, quantitySteps } };
 }
 
 /**
@@ -115,7 +111,7 @@ export function affordableSteps(
   book: LevelSource,
   grid: MarketGrid,
   budgetQuote: bigint,
-  priceLimitTicks: number,
+  priceLimitTicks: bigint,
   pool?: RoutedPool,
 ): number {
   return spendBudget(book, grid, budgetQuote, priceLimitTicks, pool).steps;

@@ -3,11 +3,20 @@ import { type RoutedPool, walkLiquidity } from './amm/liquidity-walk.js';
 import { swapOf } from './amm/pool-leg.js';
 import { BUY, SELL, type Side } from './book/types.js';
 import { CoreError } from './errors.js';
-import type { MarketGrid } from './grid.js';
+import { MAX_PRICE_TICKS, type MarketGrid } from './grid.js';
 
 /** Anything that can list a side's price levels best first (the matching engine does). */
 export interface LevelSource {
-  forEachLevel(side: Side, visit: (price: number, quantity: number) => boolean): void;
+  forEachLevel(side: Side, visit: (price: bigint, quantity: number) => boolean): void;
+}
+
+/**
+ * What one size step of a level costs a buyer or brings a seller, rounded per step against the
+ * taker: on a fine grid each fill's quote amount is rounded, never by more than this per step
+ * (`fill-amounts.ts`), so walking a book at these prices never promises more than trading it gives.
+ */
+function stepPrice(grid: MarketGrid, ticks: bigint, takerSide: Side): bigint {
+  return grid.quoteAmount(ticks, 1, takerSide === BUY ? 'up' : 'down');
 }
 
 /** Which token of the market an amount is in. */
@@ -67,7 +76,7 @@ export function spendBudget(
   book: LevelSource,
   grid: MarketGrid,
   budgetQuote: bigint,
-  limitTicks: number,
+  limitTicks: bigint,
   pool?: RoutedPool,
 ): BudgetFill {
   let left = budgetQuote;
@@ -76,7 +85,7 @@ export function spendBudget(
   walkLiquidity(book, pool, BUY, limitTicks, (segment) => {
     offered = true;
     if (segment.source === 'book') {
-      const perStep = grid.quoteAmount(segment.price, 1);
+      const perStep = stepPrice(grid, segment.price, BUY);
       const affordable = left / perStep;
       const take = affordable < BigInt(segment.quantity) ? Number(affordable) : segment.quantity;
       steps += take;
@@ -102,11 +111,11 @@ function tradeSteps(book: LevelSource, grid: MarketGrid, side: Side, steps: numb
   let left = steps;
   let quote = 0n;
   let offered = false;
-  walkLiquidity(book, pool, side, side === SELL ? 1 : Number.MAX_SAFE_INTEGER, (segment) => {
+  walkLiquidity(book, pool, side, side === SELL ? 1n : MAX_PRICE_TICKS, (segment) => {
     offered = true;
     const take = Math.min(left, segment.source === 'book' ? segment.quantity : segment.leg.steps);
     if (segment.source === 'book') {
-      quote += grid.quoteAmount(segment.price, take);
+      quote += stepPrice(grid, segment.price, side) * BigInt(take);
     } else {
       const swap = swapOf(segment.reserves, grid, side, take);
       if (swap === undefined) return 0;
@@ -146,7 +155,7 @@ export function quoteExactInput(
     consumed = grid.baseAmount(sale.traded);
     output = sale.quote;
   } else {
-    const purchase = spendBudget(book, grid, amount, Number.MAX_SAFE_INTEGER, pool);
+    const purchase = spendBudget(book, grid, amount, MAX_PRICE_TICKS, pool);
     fillable = purchase.offered;
     consumed = purchase.spent;
     output = grid.baseAmount(purchase.steps);
@@ -188,11 +197,12 @@ export function quoteExactOutput(
 
   let received = 0n;
   let sold = 0n;
-  walkLiquidity(book, pool, SELL, 1, (segment) => {
+  walkLiquidity(book, pool, SELL, 1n, (segment) => {
     if (received >= amount) return 0;
     if (segment.source === 'book') {
-      const stepValue = grid.quoteAmount(segment.price, 1);
-      const needed = ceilDiv(amount - received, stepValue);
+      const stepValue = stepPrice(grid, segment.price, SELL);
+      // A step worth less than one raw unit at this price brings in nothing for sure: take it all.
+      const needed = stepValue === 0n ? BigInt(segment.quantity) : ceilDiv(amount - received, stepValue);
       const take = needed < BigInt(segment.quantity) ? Number(needed) : segment.quantity;
       received += BigInt(take) * stepValue;
       sold += BigInt(take);

@@ -15,6 +15,13 @@ export class StateHasher {
     return this;
   }
 
+  /** Adds a value below 2^64 as `add` would a safe integer: its low and high 32-bit words. */
+  addWord64(value: bigint): this {
+    this.mix(Number(value & 0xffff_ffffn));
+    this.mix(Number((value >> 32n) & 0xffff_ffffn));
+    return this;
+  }
+
   /** Adds a non-negative bigint of any size: its 32-bit words, low first, then their count. */
   addBig(value: bigint): this {
     let words = 0;

@@ -17,7 +17,8 @@ const RATIO_DIGITS = 18;
  */
 export function initialMid(grid: TickGrid, references: ReferencePrices): number | undefined {
   const { quotePrice, baseTokenId, quoteTokenId } = grid.book;
-  const last = quotePrice === null ? 0 : grid.ticks(quotePrice);
+  // "0" for a book that never traded.
+  const last = grid.ticks(quotePrice);
   if (last > 0) return last;
   const base = references[baseTokenId];
   const quote = references[quoteTokenId];

@@ -5,7 +5,8 @@ export type QuotedBookItem = BookForOrders & Pick<OrderbookItem, 'baseTokenId' |
 
 /**
  * A book's grid in whole numbers: prices in ticks and sizes in size steps, so the bot never rounds
- * a price or a size. The arithmetic is the exchange's own (`MarketGrid`, through the SDK).
+ * a price or a size. The arithmetic is the exchange's own (`MarketGrid`, through the SDK). The bot
+ * keeps ticks as safe integers: the devnet books it quotes price far below 2^53 ticks.
  */
 export class TickGrid {
   private readonly grid: MarketGrid;
@@ -25,12 +26,14 @@ export class TickGrid {
 
   /** The display price of a tick count. */
   price(ticks: number): string {
-    return this.grid.formatPrice(ticks);
+    return this.grid.formatPrice(BigInt(ticks));
   }
 
   /** The tick count of a display price, rounded down onto the grid. */
   ticks(price: string): number {
-    return this.grid.parsePrice(snapPrice(this.book, price, 'down'));
+    const ticks = this.grid.parsePrice(snapPrice(this.book, price, 'down'));
+    if (ticks > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`price ${price} is beyond the ticks the bot keeps`);
+    return Number(ticks);
   }
 
   /** The display base size of a number of size steps. */
@@ -38,10 +41,13 @@ export class TickGrid {
     return this.grid.formatBase(this.grid.baseAmount(steps));
   }
 
-  /** The fewest size steps an order at `ticks` may have: the lot size and the minimum notional. */
+  /**
+   * The fewest size steps an order at `ticks` may have: the lot size and the minimum notional
+   * (each step's value rounded down, so a buyer's rounded-down payment still reaches it).
+   */
   minSteps(ticks: number): number {
     const { lotSteps, minNotionalRaw } = this.grid;
-    const perStep = this.grid.quoteAmount(ticks, 1);
+    const perStep = this.grid.quoteAmount(BigInt(ticks), 1, 'down');
     if (perStep === 0n) return lotSteps;
     return Math.max(lotSteps, Number((minNotionalRaw + perStep - 1n) / perStep));
   }

@@ -27,14 +27,21 @@ export const OrderbookItem = Type.Object(
     quoteTokenDecimals: Type.Union([Type.Integer(), Type.Null()]),
     tickStep: Type.String({ description: 'Price increment, quote per base' }),
     sizeStep: Type.String({ description: 'Increment of the base size of an order' }),
-    lotSize: Type.String({ description: 'Smallest base size of an order' }),
-    minNotional: Type.String({ description: 'Smallest quote value (price times size) of an order' }),
-    quotePrice: Type.Union([DecimalString, Type.Null()], { description: 'Price of the last trade' }),
-    quotePrice24hPct: Type.Union([DecimalString, Type.Null()], {
-      description: 'Change of the last price over 24 hours, percent, four decimals ("-0.3984")',
+    lotSize: Type.String({
+      pattern: '^(0|[1-9][0-9]*)$',
+      description:
+        "Smallest base size of an order, in the base token's smallest units (an integer string, as the live API sends it)",
     }),
-    quotePrice24hHigh: NullableDecimal,
-    quotePrice24hLow: NullableDecimal,
+    minNotional: Type.String({
+      pattern: '^(0|[1-9][0-9]*)$',
+      description: "Smallest quote value (price times size) of an order, in the quote token's smallest units (an integer string)",
+    }),
+    quotePrice: Type.String({ description: 'Price of the last trade; "0" for a book that never traded, as the live API sends' }),
+    quotePrice24hPct: Type.Union([DecimalString, Type.Null()], {
+      description: 'Change of the last price over 24 hours, percent, four decimals ("-0.3984"); null without a trade in them',
+    }),
+    quotePrice24hHigh: Type.String({ description: 'Highest trade price of the last 24 hours; "0" without a trade in them' }),
+    quotePrice24hLow: Type.String({ description: 'Lowest trade price of the last 24 hours; "0" without a trade in them' }),
     baseVol24h: DecimalString,
     quoteVol24h: DecimalString,
     takerFeePips: Type.Integer({ description: '1 pip = 0.0001%' }),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type BookForOrders,
   type BookGrid,
+  bookGrid,
   limitOrderRequest,
   marketOrderRequest,
   snapPrice,
@@ -14,7 +15,10 @@ import {
 } from './amounts.js';
 import { InvalidParameterError } from './errors.js';
 
-/** The grid of the devnet's WHBAR/USDC book: size step 0.1 WHBAR = 10,000,000 raw units. */
+/**
+ * The grid of the devnet's WHBAR/USDC book (size step 0.1 WHBAR = 10,000,000 raw units) as this
+ * service sent it before it followed the live one: lot size and minimum notional in whole tokens.
+ */
 const WHBAR_USDC: BookGrid = {
   tickStep: '0.00001',
   sizeStep: '0.1',
@@ -66,6 +70,28 @@ describe('toDisplay', () => {
   });
 });
 
+describe('bookGrid', () => {
+  it('reads the lot size and minimum notional in raw units, as the live service sends them, and as display decimals', () => {
+    const raw = bookGrid({ ...WHBAR_USDC, lotSize: '100000000', minNotional: '1000000' });
+    const display = bookGrid(WHBAR_USDC);
+    for (const grid of [raw, display]) {
+      expect(grid.spec.lotSize).toBe(100_000_000n);
+      expect(grid.minNotionalRaw).toBe(1_000_000n);
+      expect(grid.lotSteps).toBe(10);
+    }
+    // A decimal point can only be a display amount; an integer off the size grid too.
+    expect(bookGrid({ ...WHBAR_USDC, lotSize: '0.1', minNotional: '0.5' }).minNotionalRaw).toBe(500_000n);
+    expect(bookGrid({ ...WHBAR_USDC, lotSize: '10000000', minNotional: '15000000' }).minNotionalRaw).toBe(15_000_000n);
+  });
+
+  it('takes the live HBAR/USDC grid, whose tick of one size step is a hundredth of a raw USDC', () => {
+    const grid = bookGrid(LIVE_HBAR_USDC);
+    expect(grid.stepValue).toEqual({ num: 1n, den: 100n });
+    expect(grid.describeLot()).toBe('10000000 base raw units (0.1)');
+    expect(grid.describeMinNotional()).toBe('15000000 quote raw units (15)');
+  });
+});
+
 describe('snapSizeDown', () => {
   it.each([
     [305_000_000n, 300_000_000n],
@@ -91,6 +117,19 @@ describe('snapSizeDown', () => {
     expect(() => snapSizeDown({ ...WHBAR_USDC, sizeStep: '0.000000001', lotSize: '1' }, 1n)).toThrow(InvalidParameterError);
   });
 });
+
+/** The live mainnet's HBAR/USDC book as `GET /books` lists it: raw lot and minimum notional, tick 0.0000001. */
+const LIVE_HBAR_USDC: BookForOrders = {
+  tickStep: '0.0000001',
+  sizeStep: '0.1',
+  lotSize: '10000000',
+  minNotional: '15000000',
+  baseTokenDecimals: 8,
+  quoteTokenDecimals: 6,
+  id: 1,
+  baseTokenEvmAddress: '0x0000000000000000000000000000000000000000',
+  quoteTokenEvmAddress: '0x000000000000000000000000000000000006f89a',
+};
 
 const BOOK: BookForOrders = {
   ...WHBAR_USDC,
@@ -173,6 +212,23 @@ describe('limitOrderRequest', () => {
       outputAmount: '1050000000',
       deadline: 1_900_000_000,
     });
+  });
+
+  it("rounds price times size in the signer's favour where it falls between raw units of the quote", () => {
+    // 100 HBAR at 0.1712345 USDC is 17.12345 USDC, exact; 0.3 HBAR is 0.05137035, between raw units.
+    expect(limitOrderRequest(LIVE_HBAR_USDC, { side: 'sell', price: '0.1712345', size: '100' }).outputAmount).toBe('17123450');
+    const sell = limitOrderRequest(LIVE_HBAR_USDC, { side: 'sell', price: '150.1712345', size: '0.3' });
+    const buy = limitOrderRequest(LIVE_HBAR_USDC, { side: 'buy', price: '150.1712345', size: '0.3' });
+    // 45.05137035 USDC: a seller receives at least 45.051371, a buyer pays at most 45.05137.
+    expect(sell.outputAmount).toBe('45051371');
+    expect(buy.inputAmount).toBe('45051370');
+  });
+
+  it('takes exactly one lot at exactly the minimum notional, and refuses a raw unit less', () => {
+    expect(limitOrderRequest(LIVE_HBAR_USDC, { side: 'buy', price: '150', size: '0.1' }).inputAmount).toBe('15000000');
+    expect(() => limitOrderRequest(LIVE_HBAR_USDC, { side: 'buy', price: '149.9999999', size: '0.1' })).toThrow(
+      /below the minimum notional of 15000000 quote raw units \(15\)/,
+    );
   });
 
   it('prices every on-grid order exactly: quote = ticks x steps x the quote of one tick-step', () => {

@@ -1,6 +1,10 @@
 import {
+  type DisplayGridSpec,
+  decimalToUnits,
   formatDecimal,
   fromDisplayAmount,
+  type GridSpec,
+  gridSpecOfDisplay,
   MarketGrid,
   parseDecimal,
   parseRawAmount,
@@ -35,9 +39,53 @@ export type BookGrid = Pick<
 >;
 
 /**
- * The book's grid as the exchange's domain computes it: prices in ticks, sizes in size steps, exact
- * quote amounts (core's `MarketGrid`). A book without token decimals, or with a grid finer than its
- * tokens, is an InvalidParameterError.
+ * Whether a book item gives its lot size and minimum notional as display decimals (this service
+ * before it followed the live one) rather than raw integers (the live service, and this one now).
+ * The lot is a whole number of size steps: a decimal point, or an integer that is no multiple of
+ * the size step in raw units, can only be a display amount.
+ */
+function limitsAreDisplay(spec: DisplayGridSpec): boolean {
+  if (spec.lotSize.includes('.')) return true;
+  const step = decimalToUnits(parseDecimal(spec.sizeStep, 'sizeStep'), spec.baseDecimals);
+  return step === undefined || step === 0n || BigInt(spec.lotSize) % step !== 0n;
+}
+
+/** A book item's grid with the lot size and minimum notional in raw units, whichever form the server sent them in. */
+function gridSpecOf(spec: DisplayGridSpec): GridSpec {
+  if (limitsAreDisplay(spec)) return gridSpecOfDisplay(spec);
+  return {
+    ...spec,
+    lotSize: parseRawAmount(spec.lotSize, 'lotSize'),
+    minNotional: parseRawAmount(spec.minNotional, 'minNotional'),
+  };
+}
+
+/**
+ * A book item's lot size and minimum notional as raw integer strings, whichever form the server
+ * sent them in; as sent when the book does not say its token decimals.
+ */
+export function rawBookLimits(book: BookGrid): Pick<BookGrid, 'lotSize' | 'minNotional'> {
+  const { baseTokenDecimals, quoteTokenDecimals, lotSize, minNotional } = book;
+  if (baseTokenDecimals === null || quoteTokenDecimals === null) return { lotSize, minNotional };
+  const spec = asParameter('book', () =>
+    gridSpecOf({
+      baseDecimals: baseTokenDecimals,
+      quoteDecimals: quoteTokenDecimals,
+      tickStep: book.tickStep,
+      sizeStep: book.sizeStep,
+      lotSize,
+      minNotional,
+    }),
+  );
+  return { lotSize: spec.lotSize.toString(), minNotional: spec.minNotional.toString() };
+}
+
+/**
+ * The book's grid as the exchange's domain computes it: prices in ticks, sizes in size steps, the
+ * lot size and minimum notional in raw units (core's `MarketGrid`). It reads `lotSize` and
+ * `minNotional` as the live service sends them (raw integers in the base and quote token) and as
+ * earlier versions of this service did (display decimals). A book without token decimals, or with
+ * a grid finer than its tokens, is an InvalidParameterError.
  */
 export function bookGrid(book: BookGrid): MarketGrid {
   const { baseTokenDecimals, quoteTokenDecimals } = book;
@@ -47,14 +95,16 @@ export function bookGrid(book: BookGrid): MarketGrid {
   return asParameter(
     'book',
     () =>
-      new MarketGrid({
-        baseDecimals: baseTokenDecimals,
-        quoteDecimals: quoteTokenDecimals,
-        tickStep: book.tickStep,
-        sizeStep: book.sizeStep,
-        lotSize: book.lotSize,
-        minNotional: book.minNotional,
-      }),
+      new MarketGrid(
+        gridSpecOf({
+          baseDecimals: baseTokenDecimals,
+          quoteDecimals: quoteTokenDecimals,
+          tickStep: book.tickStep,
+          sizeStep: book.sizeStep,
+          lotSize: book.lotSize,
+          minNotional: book.minNotional,
+        }),
+      ),
   );
 }
 
@@ -156,8 +206,10 @@ function withOptions(options: OrderRequestOptions): Partial<OrderRequest> {
 /**
  * The `POST /orders/build` request of a limit order given as a display price and size: a sell
  * spends exactly `size` of the base token for at least `price * size` of the quote token, a buy
- * the reverse. The amounts are exact; a price or size off the grid, or an order below the lot
- * size or minimum notional, is refused here rather than by the server.
+ * the reverse. The size is exact; a price or size off the grid, or an order below the lot size or
+ * minimum notional, is refused here rather than by the server. Where `price * size` is a fraction
+ * of a quote raw unit (a grid finer than the quote token, as the live HBAR/USDC book), it is
+ * rounded in the signer's favour: up for what a seller receives, down for what a buyer pays.
  *
  * @example
  * limitOrderRequest(whbarUsdc, { side: 'buy', price: '0.249', size: '100' });
@@ -169,18 +221,19 @@ export function limitOrderRequest(book: BookForOrders, spec: LimitOrderSpec): Or
   const ticks = asParameter('price', () => grid.parsePrice(spec.price));
   const baseRaw = asParameter('size', () => fromDisplayAmount(spec.size, grid.spec.baseDecimals, 'size'));
   const steps = asParameter('size', () => grid.baseSteps(baseRaw, 'size'));
-  const violation = grid.check(ticks, steps);
-  if (ticks === 0) throw new InvalidParameterError('price', 'price must be greater than zero');
+  if (ticks === 0n) throw new InvalidParameterError('price', 'price must be greater than zero');
+  const quoteRaw = grid.quoteAmount(ticks, steps, spec.side === 'sell' ? 'up' : 'down');
+  const violation = grid.check(steps, quoteRaw);
   if (violation === 'BELOW_LOT_SIZE') {
-    throw new InvalidParameterError('size', `size is below the lot size ${book.lotSize}`);
+    throw new InvalidParameterError('size', `size is below the lot size of ${grid.describeLot()}`);
   }
   if (violation === 'BELOW_MIN_NOTIONAL') {
-    throw new InvalidParameterError('size', `price times size is below the minimum notional ${book.minNotional}`);
+    throw new InvalidParameterError('size', `price times size is below the minimum notional of ${grid.describeMinNotional()}`);
   }
   return {
     orderbookId: book.id,
     type: 'LIMIT',
-    ...sideAmounts(book, spec.side, baseRaw, grid.quoteAmount(ticks, steps)),
+    ...sideAmounts(book, spec.side, baseRaw, quoteRaw),
     ...withOptions(spec),
   };
 }

@@ -24,6 +24,23 @@ describe('reading answers of older servers', () => {
     expect(book).toEqual({ id: 1, quotePrice24hPct: '-0.3900', createdAt: ISO, updatedAt: ISO });
   });
 
+  it('reads a book with display lot size and minimum notional, and null prices before any trade, as now', () => {
+    const book = readBook(
+      older<OrderbookItem>({
+        baseTokenDecimals: 8,
+        quoteTokenDecimals: 6,
+        tickStep: '0.00001',
+        sizeStep: '0.1',
+        lotSize: '0.1',
+        minNotional: '0.1',
+        quotePrice: null,
+        quotePrice24hHigh: null,
+        quotePrice24hLow: null,
+      }),
+    );
+    expect(book).toMatchObject({ lotSize: '10000000', minNotional: '100000', quotePrice: '0', quotePrice24hHigh: '0', quotePrice24hLow: '0' });
+  });
+
   it('reads depth with a numeric book id and spread', () => {
     expect(readDepth(older<DepthSnapshot>({ orderbookId: 2, spreadPercent: 0.8 }))).toEqual({
       orderbookId: '2',

@@ -2,10 +2,14 @@
  * Answers of either generation of the server, read into one shape. Servers before the
  * live-compatible shapes sent some fields as numbers that are strings now (ids, percents,
  * deadlines), times as unix ms that are ISO-8601 text now, a resting order as `OPEN` where it is
- * `ACTIVE` now, and cancellation skips as objects where they are ids now. Each reader takes either
+ * `ACTIVE` now, cancellation skips as objects where they are ids now, a book's lot size and minimum
+ * notional as display decimals where they are raw units now, and `null` for a price not yet known
+ * where it is `"0"` now. Each reader takes either
  * form and gives the current one, so code built on the SDK sees one shape whatever it talks to.
  * The parameters are typed as the current shape; at run time any field may hold its older form.
  */
+
+import { rawBookLimits } from './amounts.js';
 import type {
   CancelResult,
   FeeRates,
@@ -38,13 +42,20 @@ export function statusWord(value: OrderStatus | 'OPEN'): OrderStatus {
   return value === 'OPEN' ? 'ACTIVE' : value;
 }
 
+/** The prices of a book that older servers sent as `null` before any trade, where `"0"` is sent now. */
+const BOOK_PRICES = ['quotePrice', 'quotePrice24hHigh', 'quotePrice24hLow'] as const;
+
 export function readBook(book: OrderbookItem): OrderbookItem {
-  return {
+  const read = {
     ...book,
     quotePrice24hPct: percentText(book.quotePrice24hPct, 4),
     createdAt: isoText(book.createdAt),
     updatedAt: isoText(book.updatedAt),
   };
+  for (const field of BOOK_PRICES) if ((read[field] as string | null) === null) read[field] = '0';
+  const { baseTokenDecimals, quoteTokenDecimals, lotSize } = book;
+  const knowsGrid = typeof baseTokenDecimals === 'number' && typeof quoteTokenDecimals === 'number' && typeof lotSize === 'string';
+  return knowsGrid ? { ...read, ...rawBookLimits(book) } : read;
 }
 
 export function readBooksPage(page: BooksPage): BooksPage {

@@ -1,5 +1,13 @@
 import { BUY, type Side } from '../book/types.js';
-import { type PoolBound, type PoolGrid, type PoolLeg, type PoolReserves, poolLeg, poolPriceBounds } from './pool-leg.js';
+import {
+  NO_POOL_PRICES,
+  type PoolBound,
+  type PoolGrid,
+  type PoolLeg,
+  type PoolReserves,
+  poolLeg,
+  poolPriceBounds,
+} from './pool-leg.js';
 
 /**
  * A matching engine's snapshot of its book's pool: the reserves as the engine last knew or moved
@@ -7,7 +15,7 @@ import { type PoolBound, type PoolGrid, type PoolLeg, type PoolReserves, poolLeg
  */
 export class BookPool {
   private current: PoolReserves | undefined;
-  private bounds = { buyFrom: Number.MAX_SAFE_INTEGER, sellTo: -1 };
+  private bounds = NO_POOL_PRICES;
 
   constructor(
     readonly grid: PoolGrid,
@@ -27,7 +35,7 @@ export class BookPool {
   }
 
   /** A taker's swap up to a price, moving the snapshot by it; undefined when the pool cannot beat the price. */
-  take(side: Side, ticks: number, bound: PoolBound, maxSteps: number): PoolLeg | undefined {
+  take(side: Side, ticks: bigint, bound: PoolBound, maxSteps: number): PoolLeg | undefined {
     const reserves = this.current;
     if (reserves === undefined || (side === BUY ? ticks < this.bounds.buyFrom : ticks > this.bounds.sellTo)) return undefined;
     const leg = poolLeg(reserves, this.grid, side, ticks, bound, maxSteps);

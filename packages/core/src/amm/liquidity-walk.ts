@@ -13,7 +13,7 @@ export interface RoutedPool {
  * steps starting from `reserves` (a smaller swap is priced anew with `swapOf`).
  */
 export type LiquiditySegment =
-  | { readonly source: 'book'; readonly price: number; readonly quantity: number }
+  | { readonly source: 'book'; readonly price: bigint; readonly quantity: number }
   | { readonly source: 'pool'; readonly leg: PoolLeg; readonly reserves: PoolReserves };
 
 /**
@@ -26,12 +26,12 @@ export function walkLiquidity(
   book: LevelSource,
   pool: RoutedPool | undefined,
   takerSide: Side,
-  limitTicks: number,
+  limitTicks: bigint,
   take: (segment: LiquiditySegment) => number,
 ): void {
   const buying = takerSide === BUY;
   let reserves = pool?.reserves;
-  const swapUpTo = (ticks: number, bound: 'before' | 'limit'): boolean => {
+  const swapUpTo = (ticks: bigint, bound: 'before' | 'limit'): boolean => {
     if (pool === undefined || reserves === undefined) return true;
     const leg = poolLeg(reserves, pool.grid, takerSide, ticks, bound, Number.MAX_SAFE_INTEGER);
     if (leg === undefined) return true;

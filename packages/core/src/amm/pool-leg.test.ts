@@ -5,28 +5,34 @@ import { amountIn, amountOut } from './constant-product.js';
 import { type PoolGrid, type PoolReserves, poolLeg, poolPriceBounds } from './pool-leg.js';
 
 /** WHBAR (8 dp, size step 0.1) in USDC (6 dp, tick 0.00001): one tick of one step is 1 raw USDC. */
-const GRID: PoolGrid = { sizeStepRaw: 10_000_000n, quotePerTickStep: 1n };
+const GRID: PoolGrid = { sizeStepRaw: 10_000_000n, stepValue: { num: 1n, den: 1n } };
+/** The live HBAR/USDC grid (tick 0.0000001): one tick of one step is a hundredth of a raw USDC. */
+const FINE: PoolGrid = { sizeStepRaw: 10_000_000n, stepValue: { num: 1n, den: 100n } };
 /** 1,000,000 HBAR against 50,000 USDC: a marginal price of about 0.05015 (5,015 ticks) to buy. */
 const POOL: PoolReserves = { base: 100_000_000_000_000n, quote: 50_000_000_000n };
 
 /** The pool's marginal price per size step after a leg, as a fraction [num, den] of quote raw. */
-function marginal(pool: PoolReserves, side: Side, steps: bigint): [bigint, bigint] {
-  const base = steps * GRID.sizeStepRaw;
+function marginal(pool: PoolReserves, side: Side, steps: bigint, grid: PoolGrid): [bigint, bigint] {
+  const base = steps * grid.sizeStepRaw;
   if (side === BUY) {
     const left = pool.base - base;
-    return [1000n * pool.quote * pool.base * GRID.sizeStepRaw, 997n * left * left];
+    return [1000n * pool.quote * pool.base * grid.sizeStepRaw, 997n * left * left];
   }
   const scaled = 1000n * pool.base + 997n * base;
-  return [997n * 1000n * pool.quote * pool.base * GRID.sizeStepRaw, scaled * scaled];
+  return [997n * 1000n * pool.quote * pool.base * grid.sizeStepRaw, scaled * scaled];
 }
 
 /** Whether the marginal price after `steps` is still better than `ticks` (strictly, or at most for a limit). */
-function beats(pool: PoolReserves, side: Side, steps: bigint, ticks: number, inclusive: boolean): boolean {
-  const [num, den] = marginal(pool, side, steps);
-  const price = BigInt(ticks) * GRID.quotePerTickStep * den;
-  if (side === BUY) return inclusive ? num <= price : num < price;
-  return inclusive ? num >= price : num > price;
+function beats(pool: PoolReserves, side: Side, steps: bigint, ticks: bigint, inclusive: boolean, grid = GRID): boolean {
+  const [num, den] = marginal(pool, side, steps, grid);
+  // The price of `ticks` per size step is ticks · stepValue; compare num/den with it exactly.
+  const price = ticks * grid.stepValue.num * den;
+  const scaledNum = num * grid.stepValue.den;
+  if (side === BUY) return inclusive ? scaledNum <= price : scaledNum < price;
+  return inclusive ? scaledNum >= price : scaledNum > price;
 }
+
+const grids = fc.constantFrom(GRID, FINE);
 
 const pools = fc.record({
   base: fc.bigInt({ min: 10n ** 9n, max: 10n ** 16n }),
@@ -35,37 +41,40 @@ const pools = fc.record({
 
 describe('poolLeg', () => {
   it('buys from the pool until its marginal price reaches the next level, and no further', () => {
-    const leg = poolLeg(POOL, GRID, BUY, 5_100, 'before', 1_000_000);
+    const leg = poolLeg(POOL, GRID, BUY, 5_100n, 'before', 1_000_000);
     expect(leg?.steps).toBe(83_638);
-    expect(beats(POOL, BUY, 83_638n, 5_100, false)).toBe(true);
-    expect(beats(POOL, BUY, 83_639n, 5_100, false)).toBe(false);
+    expect(beats(POOL, BUY, 83_638n, 5_100n, false)).toBe(true);
+    expect(beats(POOL, BUY, 83_639n, 5_100n, false)).toBe(false);
+    // The same price on a grid of ticks a hundred times finer.
+    expect(poolLeg(POOL, FINE, BUY, 510_000n, 'before', 1_000_000)?.steps).toBe(83_638);
   });
 
   it('leaves the pool alone when its price is no better than the level (ties go to the book)', () => {
-    expect(poolLeg(POOL, GRID, BUY, 5_000, 'before', 1_000)).toBeUndefined();
-    expect(poolLeg(POOL, GRID, SELL, 5_100, 'before', 1_000)).toBeUndefined();
+    expect(poolLeg(POOL, GRID, BUY, 5_000n, 'before', 1_000)).toBeUndefined();
+    expect(poolLeg(POOL, GRID, SELL, 5_100n, 'before', 1_000)).toBeUndefined();
   });
 
   it('sells into the pool at any price when the limit is zero', () => {
-    const leg = poolLeg(POOL, GRID, SELL, 0, 'limit', 250);
+    const leg = poolLeg(POOL, GRID, SELL, 0n, 'limit', 250);
     expect(leg?.steps).toBe(250);
     expect(leg?.quote).toBe(amountOut(250n * GRID.sizeStepRaw, POOL.base, POOL.quote));
   });
 
   it('stops at the taker’s quantity', () => {
-    expect(poolLeg(POOL, GRID, BUY, 9_000, 'limit', 17)?.steps).toBe(17);
+    expect(poolLeg(POOL, GRID, BUY, 9_000n, 'limit', 17)?.steps).toBe(17);
   });
 
   it('prices every leg by the pair’s own formula and moves the reserves by it', () => {
     fc.assert(
       fc.property(
         pools,
+        grids,
         fc.constantFrom(BUY, SELL),
-        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.bigInt({ min: 1n, max: 100_000_000n }),
         fc.boolean(),
         fc.integer({ min: 1, max: 10_000_000 }),
-        (pool, side, ticks, atLimit, maxSteps) => {
-          const leg = poolLeg(pool, GRID, side, ticks, atLimit ? 'limit' : 'before', maxSteps);
+        (pool, grid, side, ticks, atLimit, maxSteps) => {
+          const leg = poolLeg(pool, grid, side, ticks, atLimit ? 'limit' : 'before', maxSteps);
           if (leg === undefined) return;
           expect(leg.base).toBe(BigInt(leg.steps) * GRID.sizeStepRaw);
           if (side === BUY) {
@@ -85,23 +94,25 @@ describe('poolLeg', () => {
     fc.assert(
       fc.property(
         pools,
+        grids,
         fc.constantFrom(BUY, SELL),
-        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.bigInt({ min: 1n, max: 100_000_000n }),
         fc.boolean(),
-        (pool, side, ticks, atLimit) => {
+        (pool, grid, side, ticks, atLimit) => {
           const maxSteps = Number.MAX_SAFE_INTEGER;
-          const leg = poolLeg(pool, GRID, side, ticks, atLimit ? 'limit' : 'before', maxSteps);
+          const leg = poolLeg(pool, grid, side, ticks, atLimit ? 'limit' : 'before', maxSteps);
           const steps = BigInt(leg?.steps ?? 0);
           if (leg !== undefined) {
-            expect(beats(pool, side, steps, ticks, atLimit)).toBe(true);
-            const atPrice = BigInt(ticks) * GRID.quotePerTickStep * steps;
-            if (side === BUY) expect(leg.quote).toBeLessThanOrEqual(atPrice);
-            else expect(leg.quote).toBeGreaterThanOrEqual(atPrice);
+            expect(beats(pool, side, steps, ticks, atLimit, grid)).toBe(true);
+            // The leg's quote against its size at the bound, compared exactly.
+            const atPrice = ticks * grid.stepValue.num * steps;
+            if (side === BUY) expect(leg.quote * grid.stepValue.den).toBeLessThanOrEqual(atPrice);
+            else expect(leg.quote * grid.stepValue.den).toBeGreaterThanOrEqual(atPrice);
           }
           const next = steps + 1n;
-          const fits = side === SELL || next * GRID.sizeStepRaw < pool.base;
-          if (fits && (side === BUY || amountOut(next * GRID.sizeStepRaw, pool.base, pool.quote) > 0n)) {
-            expect(beats(pool, side, next, ticks, atLimit)).toBe(false);
+          const fits = side === SELL || next * grid.sizeStepRaw < pool.base;
+          if (fits && (side === BUY || amountOut(next * grid.sizeStepRaw, pool.base, pool.quote) > 0n)) {
+            expect(beats(pool, side, next, ticks, atLimit, grid)).toBe(false);
           }
         },
       ),
@@ -109,16 +120,18 @@ describe('poolLeg', () => {
   });
 
   it('bounds the prices at which the pool can trade exactly enough never to skip a leg', () => {
-    expect(poolPriceBounds(POOL, GRID)).toEqual({ buyFrom: 5_016, sellTo: 4_985 });
+    expect(poolPriceBounds(POOL, GRID)).toEqual({ buyFrom: 5_016n, sellTo: 4_985n });
+    expect(poolPriceBounds(POOL, FINE)).toEqual({ buyFrom: 501_505n, sellTo: 498_500n });
     fc.assert(
       fc.property(
         pools,
+        grids,
         fc.constantFrom(BUY, SELL),
-        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.bigInt({ min: 1n, max: 100_000_000n }),
         fc.boolean(),
-        (pool, side, ticks, atLimit) => {
-          const leg = poolLeg(pool, GRID, side, ticks, atLimit ? 'limit' : 'before', Number.MAX_SAFE_INTEGER);
-          const bounds = poolPriceBounds(pool, GRID);
+        (pool, grid, side, ticks, atLimit) => {
+          const leg = poolLeg(pool, grid, side, ticks, atLimit ? 'limit' : 'before', Number.MAX_SAFE_INTEGER);
+          const bounds = poolPriceBounds(pool, grid);
           const allowed = side === BUY ? ticks >= bounds.buyFrom : ticks <= bounds.sellTo;
           if (leg !== undefined) expect(allowed).toBe(true);
         },

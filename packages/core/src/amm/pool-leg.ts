@@ -1,4 +1,5 @@
 import { BUY, type Side } from '../book/types.js';
+import type { Ratio } from '../rational.js';
 import { amountIn, amountOut, smallestRootAbove } from './constant-product.js';
 
 /** A constant-product pool's reserves in raw units of the book's base and quote tokens. */
@@ -11,8 +12,8 @@ export interface PoolReserves {
 export interface PoolGrid {
   /** Base raw units in one size step. */
   readonly sizeStepRaw: bigint;
-  /** Quote raw units of one size step at a price of one tick. */
-  readonly quotePerTickStep: bigint;
+  /** Quote raw units of one size step at a price of one tick (a fraction on a fine grid). */
+  readonly stepValue: Ratio;
 }
 
 /** One swap of a taker with the pool: whole size steps of base against the pair's exact quote amount. */
@@ -34,7 +35,6 @@ export type PoolBound = 'before' | 'limit';
 
 const KEPT = 997n;
 const SCALE = 1000n;
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * The pool's prices at its current reserves, in whole ticks: a buyer limited below `buyFrom`, or a
@@ -42,18 +42,23 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * loop the closed form for the many takers the pool cannot serve.
  */
 export interface PoolPriceBounds {
-  readonly buyFrom: number;
-  readonly sellTo: number;
+  readonly buyFrom: bigint;
+  readonly sellTo: bigint;
 }
 
+/** Bounds of a pool that trades with no one. */
+export const NO_POOL_PRICES: PoolPriceBounds = { buyFrom: 1n << 256n, sellTo: -1n };
+
 export function poolPriceBounds(pool: PoolReserves, grid: PoolGrid): PoolPriceBounds {
-  if (pool.base <= 0n || pool.quote <= 0n) return { buyFrom: Number.MAX_SAFE_INTEGER, sellTo: -1 };
-  // The marginal price of the first raw unit: 1000·Q / (997·B) to buy, 997·Q / (1000·B) to sell.
-  const buyNum = SCALE * pool.quote * grid.sizeStepRaw;
-  const buyDen = KEPT * pool.base * grid.quotePerTickStep;
+  if (pool.base <= 0n || pool.quote <= 0n) return NO_POOL_PRICES;
+  // The marginal price of the first raw unit: 1000·Q / (997·B) to buy, 997·Q / (1000·B) to sell,
+  // in ticks of `stepValue.num / stepValue.den` quote raw units per size step.
+  const { num, den } = grid.stepValue;
+  const buyNum = SCALE * pool.quote * grid.sizeStepRaw * den;
+  const buyDen = KEPT * pool.base * num;
   const buyFrom = (buyNum + buyDen - 1n) / buyDen;
-  const sellTo = (KEPT * pool.quote * grid.sizeStepRaw) / (SCALE * pool.base * grid.quotePerTickStep);
-  return { buyFrom: Number(buyFrom < MAX_SAFE ? buyFrom : MAX_SAFE), sellTo: Number(sellTo < MAX_SAFE ? sellTo : MAX_SAFE) };
+  const sellTo = (KEPT * pool.quote * grid.sizeStepRaw * den) / (SCALE * pool.base * num);
+  return { buyFrom, sellTo };
 }
 
 /**
@@ -66,12 +71,14 @@ export function poolLeg(
   pool: PoolReserves,
   grid: PoolGrid,
   takerSide: Side,
-  ticks: number,
+  ticks: bigint,
   bound: PoolBound,
   maxSteps: number,
 ): PoolLeg | undefined {
   if (maxSteps < 1 || pool.base <= 0n || pool.quote <= 0n) return undefined;
-  const price = BigInt(ticks) * grid.quotePerTickStep; // quote raw per size step
+  // The price in quote raw units per size step is price / den: den scales the other side instead.
+  const { den } = grid.stepValue;
+  const price = ticks * grid.stepValue.num;
   const step = grid.sizeStepRaw;
   const limitSteps = BigInt(maxSteps);
   const inclusive = bound === 'limit';
@@ -81,13 +88,13 @@ export function poolLeg(
     // Buying b raw base costs 1000·Q·b / (997·(B − b)); its marginal price per size step stays
     // below p while 1000·Q·B·step < 997·p·(B − b)². The closed form finds the smallest B − b.
     if (price === 0n) return undefined;
-    const remainder = smallestRootAbove(SCALE * pool.quote * pool.base * step, KEPT * price, inclusive);
+    const remainder = smallestRootAbove(SCALE * pool.quote * pool.base * step * den, KEPT * price, inclusive);
     const most = pool.base - remainder;
     steps = most > 0n ? min(most / step, limitSteps) : 0n;
   } else if (price > 0n) {
     // Selling b raw base returns 997·Q·b / (1000·B + 997·b); its marginal proceeds per size step
     // stay above p while 997000·Q·B·step > p·(1000·B + 997·b)². At a price of zero any amount sells.
-    const beyond = smallestRootAbove(KEPT * SCALE * pool.quote * pool.base * step, price, !inclusive);
+    const beyond = smallestRootAbove(KEPT * SCALE * pool.quote * pool.base * step * den, price, !inclusive);
     const most = (beyond - 1n - SCALE * pool.base) / KEPT;
     steps = most > 0n ? min(most / step, limitSteps) : 0n;
   }

@@ -18,12 +18,12 @@ export class BookSide {
   }
 
   /** True when `a` is a better price than `b` on this side. */
-  better(a: number, b: number): boolean {
+  better(a: bigint, b: bigint): boolean {
     return this.side === 0 ? a > b : a < b;
   }
 
   /** The level at a price, created in place when missing. */
-  levelAt(price: number): PriceLevel {
+  levelAt(price: bigint): PriceLevel {
     const levels = this.levels;
     const last = levels[levels.length - 1];
     if (last !== undefined) {
@@ -64,7 +64,7 @@ export class BookSide {
   }
 
   /** Index of the first level that is not worse than `price` (lower bound in worst-to-best order). */
-  private search(price: number): number {
+  private search(price: bigint): number {
     const levels = this.levels;
     let low = 0;
     let high = levels.length;

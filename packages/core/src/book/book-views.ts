@@ -2,7 +2,7 @@
 import type { Side } from './types.js';
 
 /** One price level of a depth snapshot: [price in ticks, quantity in size steps]. */
-export type DepthLevel = [price: number, quantity: number];
+export type DepthLevel = [price: bigint, quantity: number];
 
 export interface DepthSnapshot {
   readonly bids: DepthLevel[];
@@ -14,7 +14,12 @@ export interface DepthSnapshot {
 export interface OpenOrder {
   readonly id: number;
   readonly side: Side;
-  readonly price: number;
+  readonly price: bigint;
   readonly quantity: number;
   readonly remaining: number;
+}
+
+/** Compares `[price, size]` levels best first for a side: bids by falling price, asks by rising price. */
+export function bestPriceFirst(side: Side): (a: readonly [bigint, number], b: readonly [bigint, number]) => number {
+  return ([a], [b]) => (a === b ? 0 : a < b === (side === 0) ? 1 : -1);
 }

@@ -8,7 +8,7 @@ export interface FillEvent {
   readonly takerId: number;
   readonly takerSide: Side;
   /** Price in ticks. */
-  readonly price: number;
+  readonly price: bigint;
   /** Base quantity in size steps. */
   readonly quantity: number;
   readonly makerRemaining: number;
@@ -40,7 +40,7 @@ export interface PoolFillEvent {
 export interface DepthEvent {
   readonly type: 'depth';
   readonly side: Side;
-  readonly price: number;
+  readonly price: bigint;
   readonly quantity: number;
   /** Consecutive per book, starting at 1. */
   readonly updateId: number;
@@ -53,7 +53,7 @@ export interface OrderEvent {
   readonly orderId: number;
   readonly status: OrderStatus;
   readonly side: Side;
-  readonly price: number;
+  readonly price: bigint;
   readonly filled: number;
   readonly remaining: number;
   readonly reason: CancelReason | RejectReason | null;

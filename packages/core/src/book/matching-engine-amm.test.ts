@@ -8,7 +8,7 @@ import type { MatchingEngineOptions } from './matching-engine.js';
 import { BUY, type PlaceOrder, SELL, type Side } from './types.js';
 
 /** WHBAR in USDC as on the devnet: one tick of one size step (0.1 HBAR) is 1 raw USDC. */
-const GRID: PoolGrid = { sizeStepRaw: 10_000_000n, quotePerTickStep: 1n };
+const GRID: PoolGrid = { sizeStepRaw: 10_000_000n, stepValue: { num: 1n, den: 1n } };
 /** 1,000 HBAR against 50 USDC: about 5,015 ticks to buy from, 4,985 to sell into. */
 const POOL: PoolReserves = { base: 100_000_000_000n, quote: 50_000_000n };
 const WITH_POOL: MatchingEngineOptions = { poolGrid: GRID, pool: POOL };
@@ -21,7 +21,7 @@ function poolFillsOf(events: readonly EngineEvent[]): PoolFillEvent[] {
 function takerQuote(events: readonly EngineEvent[], takerId: number): bigint {
   let total = 0n;
   for (const event of events) {
-    if (event.type === 'fill' && event.takerId === takerId) total += BigInt(event.price * event.quantity) * GRID.quotePerTickStep;
+    if (event.type === 'fill' && event.takerId === takerId) total += event.price * BigInt(event.quantity);
     if (event.type === 'pool-fill' && event.takerId === takerId) total += event.quote;
   }
   return total;
@@ -89,7 +89,7 @@ describe('MatchingEngine with a liquidity pool', () => {
     const { engine, events } = recordingEngine(WITH_POOL);
     engine.place(limit(1, BUY, 5_100, 1_000_000, { useAmm: true }));
     expect(engine.getOrder(1)?.remaining).toBe(1_000_000 - (poolFillsOf(events)[0]?.quantity ?? 0));
-    expect(engine.depth().bids).toEqual([[5_100, engine.getOrder(1)?.remaining]]);
+    expect(engine.depth().bids).toEqual([[5_100n, engine.getOrder(1)?.remaining]]);
   });
 
   it('takes a new pool snapshot from a command and hashes it into the state', () => {
@@ -155,11 +155,11 @@ describe('routing properties', () => {
         let reserves = pool;
         for (const event of routed.events) {
           if (event.type === 'fill') {
-            if (taker.side === BUY) expect(event.price).toBeLessThanOrEqual(taker.price);
-            else expect(event.price).toBeGreaterThanOrEqual(taker.price);
+            if (taker.side === BUY) expect(event.price).toBeLessThanOrEqual(BigInt(taker.price));
+            else expect(event.price).toBeGreaterThanOrEqual(BigInt(taker.price));
           }
           if (event.type !== 'pool-fill') continue;
-          const atLimit = BigInt(taker.price * event.quantity) * GRID.quotePerTickStep;
+          const atLimit = BigInt(taker.price) * BigInt(event.quantity);
           if (taker.side === BUY) {
             expect(event.quote).toBeLessThanOrEqual(atLimit);
             expect(event.quote).toBe(amountIn(event.base, reserves.quote, reserves.base));

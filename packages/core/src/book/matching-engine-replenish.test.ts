@@ -10,7 +10,7 @@ describe('MatchingEngine.replenish', () => {
     engine.place(limit(3, BUY, 100, 3));
     events.length = 0;
     expect(engine.apply({ type: 'replenish', id: 1, quantity: 3, time: 9_000 })).toBe(true);
-    expect(events).toEqual([{ type: 'depth', side: SELL, price: 100, quantity: 10, updateId: 4, time: 9_000 }]);
+    expect(events).toEqual([{ type: 'depth', side: SELL, price: 100n, quantity: 10, updateId: 4, time: 9_000 }]);
     expect(engine.getOrder(1)).toMatchObject({ quantity: 5, remaining: 5 });
     // Order 1 is still first at its price.
     engine.place(limit(4, BUY, 100, 4));
@@ -28,6 +28,6 @@ describe('MatchingEngine.replenish', () => {
     expect(engine.replenish(1, 1.5, 9_000)).toBe(false);
     expect(events).toEqual([]);
     expect(engine.replenish(1, 2, 9_000)).toBe(true);
-    expect(engine.depth().asks).toEqual([[100, 5]]);
+    expect(engine.depth().asks).toEqual([[100n, 5]]);
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_PRICE_TICKS } from '../grid.js';
 import { limit, recordingEngine } from '../test-support/engine-fixtures.js';
 import type { OpenOrder } from './book-views.js';
 import type { EngineEvent } from './events.js';
@@ -10,7 +11,7 @@ type Step =
   | {
       readonly kind: 'place';
       readonly side: Side;
-      readonly price: number;
+      readonly price: bigint;
       readonly quantity: number;
       readonly ioc: boolean;
       readonly makerOnly: boolean;
@@ -25,7 +26,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('place' as const),
       side: fc.constantFrom<Side>(BUY, SELL),
-      price: fc.integer({ min: 90, max: 110 }),
+      price: fc.bigInt({ min: 90n, max: 110n }),
       quantity: fc.integer({ min: 1, max: 25 }),
       ioc: fc.integer({ min: 0, max: 9 }).map((draw) => draw < 2),
       makerOnly: fc.integer({ min: 0, max: 9 }).map((draw) => draw === 0),
@@ -118,20 +119,20 @@ describe('MatchingEngine.restore', () => {
 
   it('puts an order back without events and without moving the update ids', () => {
     const { engine, events } = recordingEngine({ lastUpdateId: 41 });
-    engine.restore({ id: 7, side: SELL, price: 100, quantity: 10, remaining: 4 });
+    engine.restore({ id: 7, side: SELL, price: 100n, quantity: 10, remaining: 4 });
     expect(events).toEqual([]);
-    expect(engine.depth()).toEqual({ bids: [], asks: [[100, 4]], lastUpdateId: 41 });
-    expect(engine.getOrder(7)).toEqual({ id: 7, side: SELL, price: 100, quantity: 10, remaining: 4 });
+    expect(engine.depth()).toEqual({ bids: [], asks: [[100n, 4]], lastUpdateId: 41 });
+    expect(engine.getOrder(7)).toEqual({ id: 7, side: SELL, price: 100n, quantity: 10, remaining: 4 });
     engine.place(limit(8, BUY, 100, 4));
     expect(events.filter((event) => event.type === 'depth')).toEqual([
-      { type: 'depth', side: SELL, price: 100, quantity: 0, updateId: 42, time: 1_008 },
+      { type: 'depth', side: SELL, price: 100n, quantity: 0, updateId: 42, time: 1_008 },
     ]);
     expect(events).toContainEqual({
       type: 'order',
       orderId: 7,
       status: 'FILLED',
       side: SELL,
-      price: 100,
+      price: 100n,
       filled: 10,
       remaining: 0,
       reason: null,
@@ -141,8 +142,8 @@ describe('MatchingEngine.restore', () => {
 
   it('keeps restored orders of one price in the order they were restored', () => {
     const { engine, events } = recordingEngine();
-    engine.restore({ id: 3, side: BUY, price: 100, quantity: 5, remaining: 5 });
-    engine.restore({ id: 9, side: BUY, price: 100, quantity: 5, remaining: 2 });
+    engine.restore({ id: 3, side: BUY, price: 100n, quantity: 5, remaining: 5 });
+    engine.restore({ id: 9, side: BUY, price: 100n, quantity: 5, remaining: 2 });
     engine.place(limit(10, SELL, 100, 6));
     const fills = events.flatMap((event) => (event.type === 'fill' ? [[event.makerId, event.quantity]] : []));
     expect(fills).toEqual([
@@ -154,23 +155,23 @@ describe('MatchingEngine.restore', () => {
   describe('refuses an order that could not have been resting, leaving the book as it was', () => {
     function bookWithSpread() {
       const book = recordingEngine();
-      book.engine.restore({ id: 1, side: BUY, price: 99, quantity: 5, remaining: 5 });
-      book.engine.restore({ id: 2, side: SELL, price: 101, quantity: 5, remaining: 5 });
+      book.engine.restore({ id: 1, side: BUY, price: 99n, quantity: 5, remaining: 5 });
+      book.engine.restore({ id: 2, side: SELL, price: 101n, quantity: 5, remaining: 5 });
       return book;
     }
 
     it.each<[string, OpenOrder]>([
-      ['a bid at the best ask', { id: 3, side: BUY, price: 101, quantity: 5, remaining: 5 }],
-      ['a bid above the best ask', { id: 3, side: BUY, price: 150, quantity: 5, remaining: 5 }],
-      ['an ask at the best bid', { id: 3, side: SELL, price: 99, quantity: 5, remaining: 5 }],
-      ['an ask below the best bid', { id: 3, side: SELL, price: 50, quantity: 5, remaining: 5 }],
-      ['a duplicate id on the other side', { id: 1, side: SELL, price: 120, quantity: 5, remaining: 5 }],
-      ['a duplicate id at the same level', { id: 2, side: SELL, price: 101, quantity: 5, remaining: 5 }],
-      ['a remaining of 0', { id: 3, side: BUY, price: 98, quantity: 5, remaining: 0 }],
-      ['a remaining above the quantity', { id: 3, side: BUY, price: 98, quantity: 5, remaining: 6 }],
-      ['a negative id', { id: -1, side: BUY, price: 98, quantity: 5, remaining: 5 }],
-      ['a price of 0', { id: 3, side: BUY, price: 0, quantity: 5, remaining: 5 }],
-      ['a fractional price', { id: 3, side: BUY, price: 98.5, quantity: 5, remaining: 5 }],
+      ['a bid at the best ask', { id: 3, side: BUY, price: 101n, quantity: 5, remaining: 5 }],
+      ['a bid above the best ask', { id: 3, side: BUY, price: 150n, quantity: 5, remaining: 5 }],
+      ['an ask at the best bid', { id: 3, side: SELL, price: 99n, quantity: 5, remaining: 5 }],
+      ['an ask below the best bid', { id: 3, side: SELL, price: 50n, quantity: 5, remaining: 5 }],
+      ['a duplicate id on the other side', { id: 1, side: SELL, price: 120n, quantity: 5, remaining: 5 }],
+      ['a duplicate id at the same level', { id: 2, side: SELL, price: 101n, quantity: 5, remaining: 5 }],
+      ['a remaining of 0', { id: 3, side: BUY, price: 98n, quantity: 5, remaining: 0 }],
+      ['a remaining above the quantity', { id: 3, side: BUY, price: 98n, quantity: 5, remaining: 6 }],
+      ['a negative id', { id: -1, side: BUY, price: 98n, quantity: 5, remaining: 5 }],
+      ['a price of 0', { id: 3, side: BUY, price: 0n, quantity: 5, remaining: 5 }],
+      ['a price above the largest tick', { id: 3, side: SELL, price: MAX_PRICE_TICKS + 1n, quantity: 5, remaining: 5 }],
     ])('%s', (_name, order) => {
       const { engine, events } = bookWithSpread();
       const before = engine.stateHash();
@@ -182,9 +183,9 @@ describe('MatchingEngine.restore', () => {
 
     it('an order that would overflow its price level', () => {
       const { engine } = recordingEngine();
-      engine.restore({ id: 1, side: SELL, price: 100, quantity: Number.MAX_SAFE_INTEGER, remaining: Number.MAX_SAFE_INTEGER });
+      engine.restore({ id: 1, side: SELL, price: 100n, quantity: Number.MAX_SAFE_INTEGER, remaining: Number.MAX_SAFE_INTEGER });
       const before = engine.stateHash();
-      expect(() => engine.restore({ id: 2, side: SELL, price: 100, quantity: 1, remaining: 1 })).toThrow(/overflows/);
+      expect(() => engine.restore({ id: 2, side: SELL, price: 100n, quantity: 1, remaining: 1 })).toThrow(/overflows/);
       expect(engine.stateHash()).toBe(before);
       expect(engine.getOrder(2)).toBeUndefined();
     });
@@ -192,16 +193,16 @@ describe('MatchingEngine.restore', () => {
 
   it('accepts an ask at the best ask and a bid at the best bid, which do not cross', () => {
     const { engine } = recordingEngine();
-    engine.restore({ id: 1, side: BUY, price: 99, quantity: 5, remaining: 5 });
-    engine.restore({ id: 2, side: SELL, price: 101, quantity: 5, remaining: 5 });
-    engine.restore({ id: 3, side: SELL, price: 101, quantity: 5, remaining: 3 });
-    engine.restore({ id: 4, side: BUY, price: 100, quantity: 5, remaining: 1 });
+    engine.restore({ id: 1, side: BUY, price: 99n, quantity: 5, remaining: 5 });
+    engine.restore({ id: 2, side: SELL, price: 101n, quantity: 5, remaining: 5 });
+    engine.restore({ id: 3, side: SELL, price: 101n, quantity: 5, remaining: 3 });
+    engine.restore({ id: 4, side: BUY, price: 100n, quantity: 5, remaining: 1 });
     expect(engine.depth()).toEqual({
       bids: [
-        [100, 1],
-        [99, 5],
+        [100n, 1],
+        [99n, 5],
       ],
-      asks: [[101, 8]],
+      asks: [[101n, 8]],
       lastUpdateId: 0,
     });
   });

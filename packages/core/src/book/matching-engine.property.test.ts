@@ -14,7 +14,7 @@ const flow = fc
         arbitrary: fc.record({
           kind: fc.constant('place' as const),
           side: fc.constantFrom<Side>(BUY, SELL),
-          price: fc.integer({ min: 95, max: 105 }),
+          price: fc.bigInt({ min: 95n, max: 105n }),
           quantity: fc.integer({ min: 1, max: 20 }),
           ioc: fc.integer({ min: 0, max: 9 }).map((value) => value < 2),
           makerOnly: fc.integer({ min: 0, max: 9 }).map((value) => value === 0),
@@ -157,21 +157,21 @@ describe('MatchingEngine invariants', () => {
     fc.assert(
       fc.property(flow, (commands) => {
         const { engine, events } = run(commands);
-        const local = [new Map<number, number>(), new Map<number, number>()];
+        const local = [new Map<bigint, number>(), new Map<bigint, number>()];
         let lastUpdateId = 0;
         for (const event of events) {
           if (event.type !== 'depth') continue;
           expect(event.updateId).toBe(lastUpdateId + 1);
           lastUpdateId = event.updateId;
-          const levels = local[event.side] as Map<number, number>;
+          const levels = local[event.side] as Map<bigint, number>;
           if (event.quantity === 0) levels.delete(event.price);
           else levels.set(event.price, event.quantity);
         }
-        const sorted = (levels: Map<number, number>, side: Side) =>
-          [...levels].sort((a, b) => (side === BUY ? b[0] - a[0] : a[0] - b[0]));
+        const sorted = (levels: Map<bigint, number>, side: Side) =>
+          [...levels].sort((a, b) => ((side === BUY ? a[0] < b[0] : a[0] > b[0]) ? 1 : -1));
         expect(engine.depth()).toEqual({
-          bids: sorted(local[BUY] as Map<number, number>, BUY),
-          asks: sorted(local[SELL] as Map<number, number>, SELL),
+          bids: sorted(local[BUY] as Map<bigint, number>, BUY),
+          asks: sorted(local[SELL] as Map<bigint, number>, SELL),
           lastUpdateId,
         });
       }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PRICE_TICKS } from '../grid.js';
 import { fillsOf, limit, recordingEngine, statusesOf } from '../test-support/engine-fixtures.js';
 import type { DepthEvent } from './events.js';
 import { MatchingEngine } from './matching-engine.js';
@@ -9,8 +10,8 @@ describe('MatchingEngine', () => {
     const { engine, events } = recordingEngine();
     expect(engine.place(limit(1, BUY, 100, 5))).toBe(true);
     expect(statusesOf(events, 1)).toEqual(['OPEN']);
-    expect(engine.depth()).toEqual({ bids: [[100, 5]], asks: [], lastUpdateId: 1 });
-    expect(engine.getOrder(1)).toEqual({ id: 1, side: BUY, price: 100, quantity: 5, remaining: 5 });
+    expect(engine.depth()).toEqual({ bids: [[100n, 5]], asks: [], lastUpdateId: 1 });
+    expect(engine.getOrder(1)).toEqual({ id: 1, side: BUY, price: 100n, quantity: 5, remaining: 5 });
   });
 
   it('fills at the maker price, oldest order first within a level', () => {
@@ -20,13 +21,13 @@ describe('MatchingEngine', () => {
     engine.place(limit(3, SELL, 100, 3));
     engine.place(limit(4, BUY, 105, 7));
     expect(fillsOf(events).map((fill) => [fill.makerId, fill.price, fill.quantity])).toEqual([
-      [2, 100, 3],
-      [3, 100, 3],
-      [1, 101, 1],
+      [2, 100n, 3],
+      [3, 100n, 3],
+      [1, 101n, 1],
     ]);
     expect(statusesOf(events, 4)).toEqual(['OPEN', 'FILLED']);
     expect(statusesOf(events, 1)).toEqual(['OPEN', 'PARTIALLY_FILLED']);
-    expect(engine.depth().asks).toEqual([[101, 2]]);
+    expect(engine.depth().asks).toEqual([[101n, 2]]);
   });
 
   it('keeps the time priority of a partially filled maker', () => {
@@ -47,7 +48,7 @@ describe('MatchingEngine', () => {
     engine.place(limit(1, SELL, 100, 2));
     engine.place(limit(2, BUY, 102, 5));
     expect(statusesOf(events, 2)).toEqual(['OPEN', 'PARTIALLY_FILLED']);
-    expect(engine.depth()).toMatchObject({ bids: [[102, 3]], asks: [] });
+    expect(engine.depth()).toMatchObject({ bids: [[102n, 3]], asks: [] });
   });
 
   it('cancels an open order and removes its empty level', () => {
@@ -55,7 +56,7 @@ describe('MatchingEngine', () => {
     engine.place(limit(1, SELL, 100, 2));
     engine.place(limit(2, SELL, 100, 3));
     expect(engine.cancel(1, 'USER', 5_000)).toBe(true);
-    expect(engine.depth().asks).toEqual([[100, 3]]);
+    expect(engine.depth().asks).toEqual([[100n, 3]]);
     expect(engine.cancel(2, 'USER', 5_000)).toBe(true);
     expect(engine.depth().asks).toEqual([]);
     expect(statusesOf(events, 2)).toEqual(['OPEN', 'CANCELED:USER']);
@@ -77,7 +78,7 @@ describe('MatchingEngine', () => {
     expect(engine.place(limit(2, BUY, 100, 1, { makerOnly: true }))).toBe(false);
     expect(statusesOf(events, 2)).toEqual(['REJECTED:WOULD_TAKE']);
     expect(engine.place(limit(3, BUY, 99, 1, { makerOnly: true }))).toBe(true);
-    expect(engine.depth().bids).toEqual([[99, 1]]);
+    expect(engine.depth().bids).toEqual([[99n, 1]]);
   });
 
   it('lets a taker-once order take one fill and rest the remainder once it no longer crosses', () => {
@@ -86,7 +87,7 @@ describe('MatchingEngine', () => {
     engine.place(limit(2, BUY, 100, 5, { takerOnce: true }));
     expect(fillsOf(events)).toHaveLength(1);
     expect(statusesOf(events, 2)).toEqual(['OPEN', 'PARTIALLY_FILLED']);
-    expect(engine.depth().bids).toEqual([[100, 3]]);
+    expect(engine.depth().bids).toEqual([[100n, 3]]);
   });
 
   it('cancels a taker-once remainder that would still cross after its one fill', () => {
@@ -96,7 +97,7 @@ describe('MatchingEngine', () => {
     engine.place(limit(3, BUY, 100, 5, { takerOnce: true }));
     expect(fillsOf(events).map((fill) => fill.makerId)).toEqual([1]);
     expect(statusesOf(events, 3)).toEqual(['OPEN', 'CANCELED:TAKER_ONCE']);
-    expect(engine.depth()).toMatchObject({ bids: [], asks: [[100, 2]] });
+    expect(engine.depth()).toMatchObject({ bids: [], asks: [[100n, 2]] });
   });
 
   it('cancels the unfilled remainder of an immediate-or-cancel order', () => {
@@ -126,7 +127,7 @@ describe('MatchingEngine', () => {
     ['a zero quantity', limit(2, BUY, 90, 0), 'INVALID_QUANTITY'],
     ['a fractional quantity', limit(2, BUY, 90, 1.5), 'INVALID_QUANTITY'],
     ['a zero GTC price', limit(2, BUY, 0, 1), 'INVALID_PRICE'],
-    ['an unsafe price', limit(2, BUY, 2 ** 53, 1), 'INVALID_PRICE'],
+    ['a price above the largest tick', limit(2, BUY, MAX_PRICE_TICKS + 1n, 1), 'INVALID_PRICE'],
     ['a negative id', limit(-2, BUY, 90, 1), 'INVALID_ORDER'],
     ['a maker-only IOC', limit(2, BUY, 90, 1, { makerOnly: true, timeInForce: 'IOC' }), 'INVALID_ORDER'],
   ] as const)('rejects %s', (_name, order, reason) => {
@@ -155,7 +156,7 @@ describe('MatchingEngine', () => {
     events.length = 0;
     engine.place(limit(9, BUY, 100, 4));
     expect(events.filter((event) => event.type === 'depth')).toEqual([
-      { type: 'depth', side: SELL, price: 100, quantity: 1, updateId: 6, time: 1_009 },
+      { type: 'depth', side: SELL, price: 100n, quantity: 1, updateId: 6, time: 1_009 },
     ]);
   });
 
@@ -164,7 +165,7 @@ describe('MatchingEngine', () => {
     engine.place(limit(1, BUY, 100, Number.MAX_SAFE_INTEGER - 1));
     engine.place(limit(2, BUY, 100, 2));
     expect(statusesOf(events, 2)).toEqual(['OPEN', 'CANCELED:LEVEL_FULL']);
-    expect(engine.depth().bids).toEqual([[100, Number.MAX_SAFE_INTEGER - 1]]);
+    expect(engine.depth().bids).toEqual([[100n, Number.MAX_SAFE_INTEGER - 1]]);
   });
 
   it('applies commands as data, with the same result as the methods', () => {

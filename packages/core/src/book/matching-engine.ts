@@ -1,5 +1,6 @@
 import { BookPool } from '../amm/book-pool.js';
 import type { PoolBound, PoolGrid, PoolReserves } from '../amm/pool-leg.js';
+import { MAX_PRICE_TICKS } from '../grid.js';
 import { StateHasher } from '../state-hash.js';
 import { BookSide } from './book-side.js';
 import type { DepthSnapshot, OpenOrder } from './book-views.js';
@@ -155,8 +156,9 @@ export class MatchingEngine {
       Number.isSafeInteger(id) &&
       id >= 0 &&
       !this.orders.has(id) &&
-      Number.isSafeInteger(price) &&
-      price >= 1 &&
+      typeof price === 'bigint' &&
+      price >= 1n &&
+      price <= MAX_PRICE_TICKS &&
       Number.isSafeInteger(quantity) &&
       Number.isSafeInteger(remaining) &&
       remaining >= 1 &&
@@ -213,16 +215,16 @@ export class MatchingEngine {
     return { id, side: level.side, price: level.price, quantity: slots.quantity(slot), remaining: slots.remaining(slot) };
   }
 
-  bestBid(): number | undefined {
+  bestBid(): bigint | undefined {
     return this.bids.best()?.price;
   }
 
-  bestAsk(): number | undefined {
+  bestAsk(): bigint | undefined {
     return this.asks.best()?.price;
   }
 
   /** Visits the levels of one side best first until `visit` returns false. */
-  forEachLevel(side: Side, visit: (price: number, quantity: number) => boolean): void {
+  forEachLevel(side: Side, visit: (price: bigint, quantity: number) => boolean): void {
     const levels = (side === BUY ? this.bids : this.asks).levels;
     for (let index = levels.length - 1; index >= 0; index--) {
       const level = levels[index] as PriceLevel;
@@ -249,7 +251,7 @@ export class MatchingEngine {
       hasher.add(levels.length);
       for (let index = levels.length - 1; index >= 0; index--) {
         const level = levels[index] as PriceLevel;
-        hasher.add(level.price).add(level.count);
+        hasher.addWord64(level.price).add(level.count);
         for (let slot = level.head; slot !== NONE; slot = this.slots.next(slot)) {
           hasher.add(this.slots.id(slot)).add(this.slots.quantity(slot)).add(this.slots.remaining(slot));
         }
@@ -264,14 +266,14 @@ export class MatchingEngine {
     if (this.orders.has(id)) return 'DUPLICATE_ID';
     if (this.halted) return 'MARKET_HALTED';
     if (!Number.isSafeInteger(quantity) || quantity < 1) return 'INVALID_QUANTITY';
-    const minimumPrice = order.timeInForce === 'IOC' ? 0 : 1;
-    if (!Number.isSafeInteger(price) || price < minimumPrice) return 'INVALID_PRICE';
+    const minimumPrice = order.timeInForce === 'IOC' ? 0n : 1n;
+    if (typeof price !== 'bigint' || price < minimumPrice || price > MAX_PRICE_TICKS) return 'INVALID_PRICE';
     if (order.makerOnly && this.crosses(order.side, price)) return 'WOULD_TAKE';
     return null;
   }
 
   /** Whether a price on `side` would trade with the best opposite order. */
-  private crosses(side: Side, price: number): boolean {
+  private crosses(side: Side, price: bigint): boolean {
     if (side === BUY) {
       const best = this.asks.best();
       return best !== undefined && best.price <= price;
@@ -301,7 +303,7 @@ export class MatchingEngine {
   }
 
   /** The taker's swap with the pool up to a price, if the pool beats it; returns what remains. */
-  private swap(taker: PlaceOrder, ticks: number, bound: PoolBound, remaining: number): number {
+  private swap(taker: PlaceOrder, ticks: bigint, bound: PoolBound, remaining: number): number {
     const leg = this.bookPool?.take(taker.side, ticks, bound, remaining);
     if (leg === undefined) return remaining;
     const left = remaining - leg.steps;
@@ -377,7 +379,7 @@ export class MatchingEngine {
     if (filled > 0) this.emitOrder(id, 'PARTIALLY_FILLED', side, price, filled, remaining, null, time);
   }
 
-  private emitDepth(side: Side, price: number, quantity: number, time: number): void {
+  private emitDepth(side: Side, price: bigint, quantity: number, time: number): void {
     this.emit({ type: 'depth', side, price, quantity, updateId: ++this.updateId, time });
   }
 
@@ -385,7 +387,7 @@ export class MatchingEngine {
     orderId: number,
     status: OrderStatus,
     side: Side,
-    price: number,
+    price: bigint,
     filled: number,
     remaining: number,
     reason: OrderEvent['reason'],

@@ -10,7 +10,7 @@ export class PriceLevel {
 
   constructor(
     readonly side: Side,
-    readonly price: number,
+    readonly price: bigint,
   ) {}
 
   append(slots: OrderSlots, slot: number): void {

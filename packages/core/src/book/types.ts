@@ -44,8 +44,8 @@ export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 
 export interface PlaceOrder {
   readonly id: number;
   readonly side: Side;
-  /** Limit price in ticks; an IOC order may use 0 (sell at any price) or MAX_SAFE_INTEGER (buy at any price). */
-  readonly price: number;
+  /** Limit price in ticks; an IOC order may use 0 (sell at any price) or MAX_PRICE_TICKS (buy at any price). */
+  readonly price: bigint;
   readonly quantity: number;
   readonly timeInForce: TimeInForce;
   /** Never takes liquidity: an order that would cross is rejected. */

@@ -3,9 +3,25 @@ import { MatchingEngine, type MatchingEngineOptions } from '../book/matching-eng
 import type { PlaceOrder, Side } from '../book/types.js';
 import type { GridSpec } from '../grid.js';
 
-/** Builder-style order fixture: a GTC limit order unless told otherwise. */
-export function limit(id: number, side: Side, price: number, quantity: number, extra: Partial<PlaceOrder> = {}): PlaceOrder {
-  return { id, side, price, quantity, timeInForce: 'GTC', makerOnly: false, takerOnce: false, time: 1_000 + id, ...extra };
+/** Builder-style order fixture: a GTC limit order unless told otherwise; the price in ticks. */
+export function limit(
+  id: number,
+  side: Side,
+  price: number | bigint,
+  quantity: number,
+  extra: Partial<PlaceOrder> = {},
+): PlaceOrder {
+  return {
+    id,
+    side,
+    price: BigInt(price),
+    quantity,
+    timeInForce: 'GTC',
+    makerOnly: false,
+    takerOnce: false,
+    time: 1_000 + id,
+    ...extra,
+  };
 }
 
 /** An engine whose events are recorded in order. */
@@ -31,6 +47,6 @@ export const HBAR_USDC_GRID: GridSpec = {
   quoteDecimals: 6,
   tickStep: '0.00001',
   sizeStep: '0.1',
-  lotSize: '1',
-  minNotional: '1',
+  lotSize: 100_000_000n,
+  minNotional: 1_000_000n,
 };

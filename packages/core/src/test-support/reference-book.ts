@@ -4,14 +4,14 @@ import type { CancelReason, PlaceOrder, RejectReason, Side } from '../book/types
 export interface ReferenceFill {
   makerId: number;
   takerId: number;
-  price: number;
+  price: bigint;
   quantity: number;
 }
 
 interface ReferenceOrder {
   id: number;
   side: Side;
-  price: number;
+  price: bigint;
   quantity: number;
   remaining: number;
   sequence: number;
@@ -40,7 +40,7 @@ export class ReferenceBook {
       const candidates = this.orders.filter(crossing);
       if (candidates.length === 0) break;
       candidates.sort((a, b) =>
-        a.price !== b.price ? (order.side === 0 ? a.price - b.price : b.price - a.price) : a.sequence - b.sequence,
+        a.price !== b.price ? ((order.side === 0 ? a.price < b.price : a.price > b.price) ? -1 : 1) : a.sequence - b.sequence,
       );
       const maker = candidates[0] as ReferenceOrder;
       const quantity = Math.min(maker.remaining, remaining);
@@ -65,11 +65,11 @@ export class ReferenceBook {
   }
 
   /** Aggregated levels, best first, as [price, quantity]. */
-  depth(side: Side): [number, number][] {
-    const totals = new Map<number, number>();
+  depth(side: Side): [bigint, number][] {
+    const totals = new Map<bigint, number>();
     for (const order of this.orders) {
       if (order.side === side) totals.set(order.price, (totals.get(order.price) ?? 0) + order.remaining);
     }
-    return [...totals].sort((a, b) => (side === 0 ? b[0] - a[0] : a[0] - b[0]));
+    return [...totals].sort((a, b) => ((side === 0 ? b[0] > a[0] : a[0] > b[0]) ? 1 : -1));
   }
 }

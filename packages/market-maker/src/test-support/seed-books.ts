@@ -19,14 +19,17 @@ function item(id: number, base: keyof typeof TOKENS, quote: keyof typeof TOKENS,
     quoteTokenEvmAddress: TOKENS[quote].address,
     baseTokenDecimals: TOKENS[base].decimals,
     quoteTokenDecimals: TOKENS[quote].decimals,
-    quotePrice: null,
+    quotePrice: '0',
     ...grid,
   };
 }
 
-/** The devnet seed's three books, as much of them as the bot reads, before any trade. */
+/**
+ * The devnet seed's three books, as much of them as the bot reads, before any trade: the lot size
+ * and minimum notional in raw units, as `GET /books` serves them.
+ */
 export const SEED_BOOKS = {
-  whbarUsdc: item(1, 'WHBAR', 'USDC', { tickStep: '0.00001', sizeStep: '0.1', lotSize: '0.1', minNotional: '0.1' }),
-  sauceUsdc: item(2, 'SAUCE', 'USDC', { tickStep: '0.00001', sizeStep: '1', lotSize: '10', minNotional: '1' }),
-  sauceWhbar: item(3, 'SAUCE', 'WHBAR', { tickStep: '0.0001', sizeStep: '1', lotSize: '10', minNotional: '1' }),
+  whbarUsdc: item(1, 'WHBAR', 'USDC', { tickStep: '0.00001', sizeStep: '0.1', lotSize: '10000000', minNotional: '100000' }),
+  sauceUsdc: item(2, 'SAUCE', 'USDC', { tickStep: '0.00001', sizeStep: '1', lotSize: '10000000', minNotional: '1000000' }),
+  sauceWhbar: item(3, 'SAUCE', 'WHBAR', { tickStep: '0.0001', sizeStep: '1', lotSize: '10000000', minNotional: '100000000' }),
 } as const;

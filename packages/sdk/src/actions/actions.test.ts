@@ -68,8 +68,9 @@ describe('getBooks', () => {
       quoteTokenDecimals: 6,
       tickStep: '0.00001',
       sizeStep: '0.1',
-      lotSize: '0.1',
-      minNotional: '0.1',
+      // Raw units of WHBAR (8 decimals) and USDC (6), as the live API sends them.
+      lotSize: '10000000',
+      minNotional: '100000',
       quotePrice: '0.251',
       quotePrice24hPct: '0.4000',
       quotePrice24hHigh: '0.251',

@@ -236,7 +236,7 @@ describe('market orders', () => {
     [['--side', 'buy', '--price', '0.2', '--size', '1', '--deadline', '10'], '--deadline must be at least 60 seconds'],
     [['--side', 'buy', '--price', '0.2000001', '--size', '1'], 'price must be a multiple of the tick step 0.00001'],
     [['--side', 'buy', '--price', '0.2', '--size', '0.01'], 'size must be a multiple of the size step 0.1'],
-    [['--side', 'buy', '--price', '0.00001', '--size', '0.1'], 'below the minimum notional 0.1'],
+    [['--side', 'buy', '--price', '0.00001', '--size', '0.1'], 'below the minimum notional of 100000 quote raw units (0.1)'],
     [['--side', 'buy', '--size', '1'], '--price is required'],
   ])('refuses %j as a usage error, sending no order', async (options, message) => {
     const recorder = answerRecordingFetch();

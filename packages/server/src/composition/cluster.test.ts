@@ -77,7 +77,7 @@ describe.skipIf(!POSTGRES_AVAILABLE || !NATS_AVAILABLE)('a cluster: two engines 
     await cluster.startEngine(1);
     expect(cluster.engines[1]?.engines.engine(1)?.stateHash()).toBe(before);
     await taker.limit(1, BUY, 25_100, 5);
-    expect(cluster.engines[1]?.engines.engine(1)?.depth().asks).toEqual([[25_100, 20]]);
+    expect(cluster.engines[1]?.engines.engine(1)?.depth().asks).toEqual([[25_100n, 20]]);
   });
 
   it("streams a save on one gateway to the depth followers of the other, and to the owner's user stream there", async () => {

@@ -120,14 +120,15 @@ let hashes = 0;
 export function limitCandidate(
   account: string,
   side: Side,
-  priceTicks: number,
+  price: number | bigint,
   quantitySteps: number,
   nonce: bigint,
   extra: { index?: number; deadlineMs?: number; ocoWith?: number | null; inputAmount?: bigint; useAmm?: boolean } = {},
 ): OrderCandidate {
   const deadline = Math.floor((extra.deadlineMs ?? Date.UTC(2027, 0, 1)) / 1000);
+  const priceTicks = BigInt(price);
   const base = BigInt(quantitySteps) * 10_000_000n;
-  const quote = BigInt(quantitySteps * priceTicks);
+  const quote = BigInt(quantitySteps) * priceTicks;
   const [input, output] =
     side === BUY ? [DEVNET_ADDRESS.USDC, DEVNET_ADDRESS.WHBAR] : [DEVNET_ADDRESS.WHBAR, DEVNET_ADDRESS.USDC];
   const inputAmount = extra.inputAmount ?? (side === BUY ? quote : base);
@@ -168,6 +169,7 @@ export function limitCandidate(
     takerOnce: false,
     swapper,
     input: { token: input.toLowerCase(), amount: inputAmount },
+    outputAmount: side === BUY ? base : quote,
     ocoWith: extra.ocoWith ?? null,
   };
 }

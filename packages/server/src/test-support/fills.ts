@@ -6,9 +6,10 @@ export function storedFill(
   host: { readonly services: Services },
   bookId: number,
   executedAt: number,
-  ticks: number,
+  price: number | bigint,
   steps: number,
 ): NewTrade {
+  const ticks = BigInt(price);
   const market = host.services.registry.get(bookId);
   if (market === undefined) throw new Error(`no book ${bookId}`);
   return {
@@ -17,7 +18,7 @@ export function storedFill(
     priceTicks: ticks,
     price: market.grid.formatPrice(ticks),
     baseAmount: market.grid.baseAmount(steps),
-    quoteAmount: market.grid.quoteAmount(ticks, steps),
+    quoteAmount: market.grid.quoteAmount(ticks, steps, 'up'),
     direction: 'buy',
     makerOrderId: 1,
     takerOrderId: 2,

@@ -186,7 +186,7 @@ export class Trader {
   limitRequest(
     bookId: number,
     side: Side,
-    priceTicks: number,
+    priceTicks: number | bigint,
     steps: number,
     extra: Partial<OrderRequestBody> = {},
   ): OrderRequestBody {
@@ -194,7 +194,8 @@ export class Trader {
     if (market === undefined) throw new Error(`no book ${bookId}`);
     const { grid, base, quote } = market;
     const baseAmount = grid.baseAmount(steps).toString();
-    const quoteAmount = grid.quoteAmount(priceTicks, steps).toString();
+    // In the signer's favour on a fine grid: a seller receives at least, a buyer pays at most, the price.
+    const quoteAmount = grid.quoteAmount(BigInt(priceTicks), steps, side === BUY ? 'down' : 'up').toString();
     return side === BUY
       ? {
           orderbookId: bookId,
@@ -226,7 +227,7 @@ export class Trader {
   async limit(
     bookId: number,
     side: Side,
-    priceTicks: number,
+    priceTicks: number | bigint,
     steps: number,
     extra: Partial<OrderRequestBody> = {},
   ): Promise<SavedMeta> {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { BUY, SELL } from '@dex/core';
 import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.js';
@@ -154,7 +155,7 @@ async function expectStoredAndServed(databaseUrl: string, cluster: TestCluster, 
     for (const [bookId, depth] of stored) {
       const served = () => {
         try {
-          return JSON.stringify(gateway.services.books.view(bookId)?.depth()) === JSON.stringify(depth) ? true : undefined;
+          return isDeepStrictEqual(gateway.services.books.view(bookId)?.depth(), depth) ? true : undefined;
         } catch {
           return undefined;
         }

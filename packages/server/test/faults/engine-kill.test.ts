@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.js';
@@ -106,7 +107,7 @@ describe.skipIf(!POSTGRES_AVAILABLE || !NATS_AVAILABLE)('kill -9 of an engine un
           () => {
             try {
               const replica = host.services.books.view(bookId)?.depth();
-              return JSON.stringify(replica) === JSON.stringify(depth) ? true : undefined;
+              return isDeepStrictEqual(replica, depth) ? true : undefined;
             } catch {
               return undefined;
             }

@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { BookBadges } from '../markets/book-badges.js';
 import { baseName, pairLabel, quoteName } from '../markets/book-label.js';
 import { PriceChange } from '../markets/price-change.js';
+import { shownPrice } from '../markets/shown-price.js';
 
 function Figure({ label, children }: { readonly label: string; readonly children: ComponentChildren }) {
   return (
@@ -21,12 +22,12 @@ export function MarketSummary({ book }: { readonly book: OrderbookItem }) {
         {pairLabel(book)} <BookBadges book={book} />
       </h1>
       <dl class="figures">
-        <Figure label="Last price">{book.quotePrice ?? '—'}</Figure>
+        <Figure label="Last price">{shownPrice(book.quotePrice)}</Figure>
         <Figure label="24 h change">
           <PriceChange percent={book.quotePrice24hPct} />
         </Figure>
-        <Figure label="24 h high">{book.quotePrice24hHigh ?? '—'}</Figure>
-        <Figure label="24 h low">{book.quotePrice24hLow ?? '—'}</Figure>
+        <Figure label="24 h high">{shownPrice(book.quotePrice24hHigh)}</Figure>
+        <Figure label="24 h low">{shownPrice(book.quotePrice24hLow)}</Figure>
         <Figure label={`24 h volume ${baseName(book)}`}>{book.baseVol24h}</Figure>
         <Figure label={`24 h volume ${quoteName(book)}`}>{book.quoteVol24h}</Figure>
       </dl>

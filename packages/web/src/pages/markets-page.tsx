@@ -6,13 +6,12 @@ import { BookBadges } from '../markets/book-badges.js';
 import { baseName, pairLabel, quoteName } from '../markets/book-label.js';
 import { getAllBooks } from '../markets/get-all-books.js';
 import { PriceChange } from '../markets/price-change.js';
+import { shownPrice } from '../markets/shown-price.js';
 import { usePolling } from '../polling.js';
 import { marketHref } from '../router.js';
 
 /** Anonymous visitors poll; 5 s keeps the list fresh without weighing on the service. */
 const BOOKS_INTERVAL_MS = 5_000;
-
-const orNone = (value: string | null) => value ?? '—';
 
 function MarketRow({ book }: { readonly book: OrderbookItem }) {
   return (
@@ -21,16 +20,16 @@ function MarketRow({ book }: { readonly book: OrderbookItem }) {
         <a href={marketHref(book.id)}>{pairLabel(book)}</a>
       </th>
       <td data-label="Last price" class="num">
-        {orNone(book.quotePrice)}
+        {shownPrice(book.quotePrice)}
       </td>
       <td data-label="24 h change" class="num">
         <PriceChange percent={book.quotePrice24hPct} />
       </td>
       <td data-label="24 h high" class="num">
-        {orNone(book.quotePrice24hHigh)}
+        {shownPrice(book.quotePrice24hHigh)}
       </td>
       <td data-label="24 h low" class="num">
-        {orNone(book.quotePrice24hLow)}
+        {shownPrice(book.quotePrice24hLow)}
       </td>
       <td data-label="Base volume" class="num">
         <span>

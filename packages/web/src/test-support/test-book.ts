@@ -1,7 +1,10 @@
 import type { BookForOrders } from '@dex/sdk';
 import type { QuoteBook } from '../market/quote-request.js';
 
-/** 8-decimal WHBAR against 6-decimal USDC, a tick of 0.00001, sizes in steps of 0.1 from 1, at least 1 quote. */
+/**
+ * 8-decimal WHBAR against 6-decimal USDC, a tick of 0.00001, sizes in steps of 0.1 from 1, at least
+ * 1 quote: the lot and minimum notional in raw units, as `GET /books` serves them.
+ */
 export const TEST_BOOK: QuoteBook & BookForOrders = {
   id: 1,
   baseTokenEvmAddress: '0x00000000000000000000000000000000000a0001',
@@ -15,6 +18,6 @@ export const TEST_BOOK: QuoteBook & BookForOrders = {
   isAMMEnabled: 0,
   tickStep: '0.00001',
   sizeStep: '0.1',
-  lotSize: '1',
-  minNotional: '1',
+  lotSize: '100000000',
+  minNotional: '1000000',
 };

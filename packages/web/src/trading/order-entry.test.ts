@@ -36,8 +36,12 @@ describe('checkOrder', () => {
   });
 
   it('refuses what the grid refuses, saying why', () => {
-    expect(refusal({ type: 'limit', side: 'buy', price: '0.25', size: '0.5' }).message).toContain('lot size 1');
-    expect(refusal({ type: 'limit', side: 'buy', price: '0.01', size: '10' }).message).toContain('minimum notional 1');
+    expect(refusal({ type: 'limit', side: 'buy', price: '0.25', size: '0.5' }).message).toContain(
+      'lot size of 100000000 base raw units (1)',
+    );
+    expect(refusal({ type: 'limit', side: 'buy', price: '0.01', size: '10' }).message).toContain(
+      'minimum notional of 1000000 quote raw units (1)',
+    );
     expect(refusal({ type: 'limit', side: 'buy', price: '0', size: '10' }).parameter).toBe('price');
     expect(refusal({ type: 'limit', side: 'buy', price: 'abc', size: '10' }).parameter).toBe('price');
     expect(refusal({ type: 'limit', side: 'buy', price: '0.25', size: '' }).parameter).toBe('size');

@@ -1,4 +1,5 @@
 import { getBooks } from '../../actions/get-books.js';
+import { bookGrid } from '../../amounts.js';
 import type { OrderbookItem } from '../../types.js';
 import { countOption } from '../arguments.js';
 import type { Command } from '../command.js';
@@ -10,20 +11,26 @@ function change(percent: string | null): string {
   return `${percent.startsWith('-') || /^[0.]+$/.test(percent) ? '' : '+'}${percent} %`;
 }
 
+/** The lot and minimum notional in whole tokens (the API gives them in raw units); raw if the book lacks decimals. */
+function limitsOf(book: OrderbookItem): [lot: string, minNotional: string] {
+  if (book.baseTokenDecimals === null || book.quoteTokenDecimals === null) return [book.lotSize, book.minNotional];
+  const grid = bookGrid(book);
+  return [grid.formatBase(grid.spec.lotSize), grid.formatQuote(grid.minNotionalRaw)];
+}
+
 function row(book: OrderbookItem): string[] {
   return [
     String(book.id),
     pairOf(book),
     book.status,
     yesNo(book.isMarketHalted),
-    book.quotePrice ?? '-',
+    /^0(\.0*)?$/.test(book.quotePrice) ? '-' : book.quotePrice,
     change(book.quotePrice24hPct),
     book.baseVol24h,
     book.quoteVol24h,
     book.tickStep,
     book.sizeStep,
-    book.lotSize,
-    book.minNotional,
+    ...limitsOf(book),
   ];
 }
 

@@ -82,13 +82,13 @@ describe('the AMM of the embedded devnet', () => {
     ).toBe(after.factory);
   });
 
-  it('refuses to start on a recorded reactor from before pool fills, and says how to start afresh', async () => {
+  it('refuses to start on a recorded reactor of an earlier version, and says how to start afresh', async () => {
     const record = readDevnetRecord(h.config.dataDir);
     if (record === null) throw new Error('no devnet record');
-    // A contract without `pairFactory` stands in for a reactor of an earlier version.
+    // A contract without `progress` stands in for a reactor of an earlier version.
     const old = { ...record, reactor: getAddress(DEVNET_ADDRESS.SAUCE) };
     await expect(h.restart(() => writeDevnetRecord(h.config.dataDir, old))).rejects.toThrow(
-      /reactor .* from an earlier version that cannot settle pool fills: start with an empty DATA_DIR/,
+      /reactor .* from an earlier version, which cannot settle pool fills or fills rounded on a fine grid: start with an empty DATA_DIR/,
     );
     await h.restart(() => writeDevnetRecord(h.config.dataDir, record));
     expect(chain().reactor).toBe(record.reactor);

@@ -149,17 +149,23 @@ export async function openEmbeddedDevnet(
 }
 
 /**
- * Refuses a recorded reactor from before pool fills: its `settle` takes no pool fills, so every
- * batch this service sends would revert. Its orders are signed for it, so it cannot be swapped for
- * a new one under them; the devnet has to start afresh.
+ * Refuses a recorded reactor of an earlier version: one from before pool fills takes none in
+ * `settle`, and one from before `progress` holds each fill to the signed rate alone, so the
+ * rounded fills of a grid finer than a raw unit would fail. Its orders are signed for it, so it
+ * cannot be swapped for a new one under them; the devnet has to start afresh.
  */
-async function assertSettlesPoolFills(clients: DevnetClients, reactor: Address): Promise<void> {
+async function assertCurrentReactor(clients: DevnetClients, reactor: Address): Promise<void> {
   try {
-    await clients.public.readContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'pairFactory' });
+    await clients.public.readContract({
+      address: reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'progress',
+      args: [`0x${'0'.repeat(64)}`],
+    });
   } catch (error) {
     throw new Error(
-      `the devnet chain in DATA_DIR has a reactor (${reactor}) from an earlier version that cannot settle pool fills: ` +
-        'start with an empty DATA_DIR (move the old one away)',
+      `the devnet chain in DATA_DIR has a reactor (${reactor}) from an earlier version, which cannot settle pool fills ` +
+        'or fills rounded on a fine grid: start with an empty DATA_DIR (move the old one away)',
       { cause: error },
     );
   }
@@ -175,7 +181,7 @@ async function reactorOf(
 ): Promise<Address> {
   const code = recorded === null ? undefined : await clients.public.getCode({ address: recorded.reactor });
   if (recorded !== null && code !== undefined && code !== '0x') {
-    await assertSettlesPoolFills(clients, recorded.reactor);
+    await assertCurrentReactor(clients, recorded.reactor);
     return recorded.reactor;
   }
   const hash = await operator.deployContract({

@@ -1,27 +1,33 @@
 import type { Candle, CandleStore } from '../../ports/store/candle-ports.js';
-import { type SqlClient, sql } from './sql-client.js';
+import { type SqlClient, selectList, sql } from './sql-client.js';
 
-/** A row of `candles_5m` (migration 1). */
+/** A row of `candles_5m` (migration 1), its prices as decimal text (see `selectList`). */
 export interface CandleRow {
   book_id: number;
   start_ms: number;
-  open_ticks: number;
-  high_ticks: number;
-  low_ticks: number;
-  close_ticks: number;
+  open_ticks: string;
+  high_ticks: string;
+  low_ticks: string;
+  close_ticks: string;
   base_volume: string;
   quote_volume: string;
   trade_count: number;
 }
 
-function toCandle(row: CandleRow): Candle {
+/** Every column of a candle row, its prices exactly. */
+export const CANDLE_FIELDS = selectList(
+  ['book_id', 'start_ms', 'open_ticks', 'high_ticks', 'low_ticks', 'close_ticks', 'base_volume', 'quote_volume', 'trade_count'],
+  ['open_ticks', 'high_ticks', 'low_ticks', 'close_ticks'],
+);
+
+export function toCandle(row: CandleRow): Candle {
   return {
     bookId: Number(row.book_id),
     startMs: Number(row.start_ms),
-    openTicks: Number(row.open_ticks),
-    highTicks: Number(row.high_ticks),
-    lowTicks: Number(row.low_ticks),
-    closeTicks: Number(row.close_ticks),
+    openTicks: BigInt(row.open_ticks),
+    highTicks: BigInt(row.high_ticks),
+    lowTicks: BigInt(row.low_ticks),
+    closeTicks: BigInt(row.close_ticks),
     baseVolume: BigInt(row.base_volume),
     quoteVolume: BigInt(row.quote_volume),
     tradeCount: Number(row.trade_count),
@@ -29,8 +35,12 @@ function toCandle(row: CandleRow): Candle {
 }
 
 const statements = {
-  range: sql<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? AND start_ms < ? ORDER BY start_ms'),
-  lastBefore: sql<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms < ? ORDER BY start_ms DESC LIMIT 1'),
+  range: sql<CandleRow>(
+    `SELECT ${CANDLE_FIELDS} FROM candles_5m WHERE book_id = ? AND start_ms >= ? AND start_ms < ? ORDER BY start_ms`,
+  ),
+  lastBefore: sql<CandleRow>(
+    `SELECT ${CANDLE_FIELDS} FROM candles_5m WHERE book_id = ? AND start_ms < ? ORDER BY start_ms DESC LIMIT 1`,
+  ),
 };
 
 /** Reads `candles_5m`, which the trade store keeps in step with the trades. */

@@ -62,7 +62,7 @@ export function orderRows(turn: TurnWrite): JsonRow[] {
       order.bookId,
       order.type,
       order.side,
-      order.priceTicks,
+      order.priceTicks.toString(),
       order.quantitySteps,
       ...progressValues(progress),
       order.nonce.toString(),

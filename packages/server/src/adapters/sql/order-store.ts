@@ -15,7 +15,7 @@ import { advancePositions, commandPosition, commandPositionStatements } from './
 import { insertRowsReturningIds, insertRowsText, writeRows } from './json-rows.js';
 import { EVENT_COLUMNS, eventRows, ORDER_COLUMNS, orderRows, PROGRESS_COLUMNS, progressRows } from './order-rows.js';
 import type { SqlSettlementStore } from './settlement-store.js';
-import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, sql, started } from './sql-client.js';
+import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, selectList, sql, started } from './sql-client.js';
 import type { SqlTradeStore } from './trade-store.js';
 
 interface OrderRow {
@@ -25,7 +25,8 @@ interface OrderRow {
   book_id: number;
   type: OrderType;
   side: 'buy' | 'sell';
-  price_ticks: number;
+  /** Decimal text: see `selectList`. */
+  price_ticks: string;
   quantity_steps: number;
   filled_steps: number;
   filled_input: string;
@@ -64,7 +65,7 @@ function toOrder(row: OrderRow): OrderRecord {
     bookId: row.book_id,
     type: row.type,
     side: row.side,
-    priceTicks: row.price_ticks,
+    priceTicks: BigInt(row.price_ticks),
     quantitySteps: row.quantity_steps,
     filledSteps: row.filled_steps,
     filledInput: BigInt(row.filled_input),
@@ -104,6 +105,11 @@ function toEvent(row: EventRow): OrderEventRecord {
 }
 
 const OPEN_STATES = "('OPEN', 'PARTIALLY_FILLED')";
+/** Every column of an order row, its price exactly. */
+const ORDER_FIELDS = selectList(
+  ORDER_COLUMNS.map(([name]) => name),
+  ['price_ticks'],
+);
 
 /** The statements of the order store. */
 function orderStatements(dialect: SqlDialect) {
@@ -126,13 +132,13 @@ function orderStatements(dialect: SqlDialect) {
     ),
     // An order whose cancellation waits for the reactor is off its book already.
     openOrders: sql<OrderRow>(
-      `SELECT * FROM orders WHERE status IN ${OPEN_STATES}
+      `SELECT ${ORDER_FIELDS} FROM orders WHERE status IN ${OPEN_STATES}
          AND id NOT IN (SELECT order_id FROM order_cancellations WHERE finalized_at IS NULL)
        ORDER BY id`,
     ),
     maxId: sql<{ id: number | null }>('SELECT max(id) AS id FROM orders'),
-    byHashes: sql<OrderRow>(`SELECT * FROM orders WHERE order_hash IN ${dialect.jsonList('text')}`),
-    byId: sql<OrderRow>('SELECT * FROM orders WHERE id = ?'),
+    byHashes: sql<OrderRow>(`SELECT ${ORDER_FIELDS} FROM orders WHERE order_hash IN ${dialect.jsonList('text')}`),
+    byId: sql<OrderRow>(`SELECT ${ORDER_FIELDS} FROM orders WHERE id = ?`),
     booksOf: sql<{ id: number; book_id: number }>(`SELECT id, book_id FROM orders WHERE id IN ${dialect.jsonList('integer')}`),
     history: sql<EventRow>(
       `SELECT e.*, t.price, t.base_amount, t.quote_amount FROM order_events e LEFT JOIN trades t ON t.id = e.trade_id
@@ -282,7 +288,7 @@ class SqlOrderStore implements OrderStore {
     if (statements === undefined) {
       statements = {
         count: sql(`SELECT count(*) AS total FROM orders WHERE ${clause}`),
-        rows: sql(`SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`),
+        rows: sql(`SELECT ${ORDER_FIELDS} FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`),
       };
       this.pageStatements.set(clause, statements);
     }

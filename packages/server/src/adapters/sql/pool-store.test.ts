@@ -89,7 +89,7 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
         },
         NOW,
       );
-      const trade = (executedAt: number, priceTicks: number) => ({
+      const trade = (executedAt: number, priceTicks: bigint) => ({
         bookId: book.id,
         executedAt,
         priceTicks,
@@ -100,16 +100,16 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
         makerOrderId: 1,
         takerOrderId: 2,
       });
-      await store.trades.append([trade(NOW, 5), trade(NOW + 1, 7), trade(NOW + CANDLE_MS, 6)]);
+      await store.trades.append([trade(NOW, 5n), trade(NOW + 1, 7n), trade(NOW + CANDLE_MS, 6n)]);
       const candles = await store.candles.range(book.id, NOW, NOW + 2 * CANDLE_MS);
       expect(candles).toEqual([
         {
           bookId: book.id,
           startMs: NOW,
-          openTicks: 5,
-          highTicks: 7,
-          lowTicks: 5,
-          closeTicks: 7,
+          openTicks: 5n,
+          highTicks: 7n,
+          lowTicks: 5n,
+          closeTicks: 7n,
           baseVolume: 20n,
           quoteVolume: 40n,
           tradeCount: 2,
@@ -117,10 +117,10 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
         {
           bookId: book.id,
           startMs: NOW + CANDLE_MS,
-          openTicks: 6,
-          highTicks: 6,
-          lowTicks: 6,
-          closeTicks: 6,
+          openTicks: 6n,
+          highTicks: 6n,
+          lowTicks: 6n,
+          closeTicks: 6n,
           baseVolume: 10n,
           quoteVolume: 20n,
           tradeCount: 1,

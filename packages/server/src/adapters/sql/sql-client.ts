@@ -14,6 +14,14 @@ export interface SqlText<Row = unknown> {
   readonly row?: Row;
 }
 
+/**
+ * A select list of `columns` that reads each of `wide` as its decimal text: 64-bit integers such as
+ * price ticks, which a driver would round if it read them as numbers beyond 2^53.
+ */
+export function selectList(columns: readonly string[], wide: readonly string[]): string {
+  return columns.map((name) => (wide.includes(name) ? `CAST(${name} AS TEXT) AS ${name}` : name)).join(', ');
+}
+
 /** Declares a statement; the client compiles and caches it on first use. */
 export function sql<Row = unknown>(text: string): SqlText<Row> {
   return { text };

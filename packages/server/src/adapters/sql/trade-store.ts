@@ -1,9 +1,9 @@
 import type { SettlementFailure } from '../../domain/orders/order-records.js';
 import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
 import type { TradePage, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
-import type { CandleRow } from './candle-store.js';
+import { CANDLE_FIELDS, type CandleRow, toCandle } from './candle-store.js';
 import { columnNames, insertRowsReturningIds, type JsonRow } from './json-rows.js';
-import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, sql } from './sql-client.js';
+import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, selectList, sql } from './sql-client.js';
 
 /** Width of the candles that 24-hour figures are summed from. */
 export const CANDLE_MS = 5 * 60 * 1000;
@@ -12,7 +12,8 @@ interface TradeRow {
   id: number;
   book_id: number;
   executed_at: number;
-  price_ticks: number;
+  /** Decimal text: see `selectList`. */
+  price_ticks: string;
   price: string;
   base_amount: string;
   quote_amount: string;
@@ -27,7 +28,7 @@ function toTrade(row: TradeRow): TradeRecord {
     id: row.id,
     bookId: row.book_id,
     executedAt: row.executed_at,
-    priceTicks: row.price_ticks,
+    priceTicks: BigInt(row.price_ticks),
     price: row.price,
     baseAmount: BigInt(row.base_amount),
     quoteAmount: BigInt(row.quote_amount),
@@ -42,10 +43,10 @@ function toTrade(row: TradeRow): TradeRecord {
 interface CandleDelta {
   readonly bookId: number;
   readonly start: number;
-  readonly open: number;
-  high: number;
-  low: number;
-  close: number;
+  readonly open: bigint;
+  high: bigint;
+  low: bigint;
+  close: bigint;
   base: bigint;
   quote: bigint;
   count: number;
@@ -74,6 +75,9 @@ const TRADE_COLUMNS: readonly JsonColumn[] = [
   ['taker_order_id', 'integer'],
 ];
 
+/** Every column of a trade row, its price exactly. */
+const TRADE_FIELDS = selectList(['id', ...TRADE_COLUMNS.slice(1).map(([name]) => name), 'transaction_hash'], ['price_ticks']);
+
 /** The prepared statements of the trade store. */
 function tradeStatements(dialect: SqlDialect) {
   /** The highest trade id used or skipped: rows (reverted ones too, they keep their ids) and the floor. */
@@ -95,7 +99,7 @@ function tradeStatements(dialect: SqlDialect) {
       `INSERT INTO id_floors (name, id) VALUES ('${TRADE_ID_FLOOR}', @id)
        ON CONFLICT (name) DO UPDATE SET id = ${dialect.greatest('id_floors.id', 'excluded.id')}`,
     ),
-    getCandle: sql<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
+    getCandle: sql<CandleRow>(`SELECT ${CANDLE_FIELDS} FROM candles_5m WHERE book_id = ? AND start_ms = ?`),
     insertCandle: sql(
       `INSERT INTO candles_5m (book_id, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, base_volume, quote_volume, trade_count)
        VALUES (@bookId, @start, @open, @high, @low, @close, @base, @quote, @count)`,
@@ -106,17 +110,23 @@ function tradeStatements(dialect: SqlDialect) {
          base_volume = @base, quote_volume = @quote, trade_count = trade_count + @count
        WHERE book_id = @bookId AND start_ms = @start`,
     ),
-    pageAsc: sql<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id ASC LIMIT ? OFFSET ?'),
-    pageDesc: sql<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT ? OFFSET ?'),
+    pageAsc: sql<TradeRow>(
+      `SELECT ${TRADE_FIELDS} FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id ASC LIMIT ? OFFSET ?`,
+    ),
+    pageDesc: sql<TradeRow>(
+      `SELECT ${TRADE_FIELDS} FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT ? OFFSET ?`,
+    ),
     countTrades: sql<{ total: number }>('SELECT count(*) AS total FROM trades WHERE book_id = ? AND reverted_at IS NULL'),
-    latestTrade: sql<TradeRow>('SELECT * FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT 1'),
-    revert: sql<TradeRow>('UPDATE trades SET reverted_at = ? WHERE id = ? AND reverted_at IS NULL RETURNING *'),
+    latestTrade: sql<TradeRow>(
+      `SELECT ${TRADE_FIELDS} FROM trades WHERE book_id = ? AND reverted_at IS NULL ORDER BY id DESC LIMIT 1`,
+    ),
+    revert: sql<TradeRow>(`UPDATE trades SET reverted_at = ? WHERE id = ? AND reverted_at IS NULL RETURNING ${TRADE_FIELDS}`),
     candleTrades: sql<TradeRow>(
-      `SELECT * FROM trades WHERE book_id = ? AND executed_at >= ? AND executed_at < ? AND reverted_at IS NULL
+      `SELECT ${TRADE_FIELDS} FROM trades WHERE book_id = ? AND executed_at >= ? AND executed_at < ? AND reverted_at IS NULL
        ORDER BY id`,
     ),
     deleteCandle: sql('DELETE FROM candles_5m WHERE book_id = ? AND start_ms = ?'),
-    candlesSince: sql<CandleRow>('SELECT * FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms'),
+    candlesSince: sql<CandleRow>(`SELECT ${CANDLE_FIELDS} FROM candles_5m WHERE book_id = ? AND start_ms >= ? ORDER BY start_ms`),
   };
 }
 
@@ -149,8 +159,8 @@ async function foldIntoCandles(tx: SqlExecutor, statements: TradeStatements, tra
         count: 1,
       });
     } else {
-      delta.high = Math.max(delta.high, trade.priceTicks);
-      delta.low = Math.min(delta.low, trade.priceTicks);
+      if (trade.priceTicks > delta.high) delta.high = trade.priceTicks;
+      if (trade.priceTicks < delta.low) delta.low = trade.priceTicks;
       delta.close = trade.priceTicks;
       delta.base += trade.baseAmount;
       delta.quote += trade.quoteAmount;
@@ -187,7 +197,7 @@ function tradeRows(trades: readonly NewTrade[]): JsonRow[] {
     index + 1,
     trade.bookId,
     trade.executedAt,
-    trade.priceTicks,
+    trade.priceTicks.toString(),
     trade.price,
     trade.baseAmount.toString(),
     trade.quoteAmount.toString(),
@@ -248,19 +258,26 @@ export function sqlTradeStore(db: SqlClient): SqlTradeStore {
     },
     async windowStats(bookId, since): Promise<TradeWindowStats> {
       const candles = await db.all(statements.candlesSince, bookId, since - (since % CANDLE_MS));
-      let highTicks: number | null = null;
-      let lowTicks: number | null = null;
+      let highTicks: bigint | null = null;
+      let lowTicks: bigint | null = null;
       let baseVolume = 0n;
       let quoteVolume = 0n;
       let tradeCount = 0;
-      for (const candle of candles) {
-        highTicks = highTicks === null ? candle.high_ticks : Math.max(highTicks, candle.high_ticks);
-        lowTicks = lowTicks === null ? candle.low_ticks : Math.min(lowTicks, candle.low_ticks);
-        baseVolume += BigInt(candle.base_volume);
-        quoteVolume += BigInt(candle.quote_volume);
-        tradeCount += candle.trade_count;
+      for (const candle of candles.map(toCandle)) {
+        if (highTicks === null || candle.highTicks > highTicks) highTicks = candle.highTicks;
+        if (lowTicks === null || candle.lowTicks < lowTicks) lowTicks = candle.lowTicks;
+        baseVolume += candle.baseVolume;
+        quoteVolume += candle.quoteVolume;
+        tradeCount += candle.tradeCount;
       }
-      return { openTicks: candles[0]?.open_ticks ?? null, highTicks, lowTicks, baseVolume, quoteVolume, tradeCount };
+      return {
+        openTicks: candles[0] === undefined ? null : BigInt(candles[0].open_ticks),
+        highTicks,
+        lowTicks,
+        baseVolume,
+        quoteVolume,
+        tradeCount,
+      };
     },
   };
 }

@@ -13,7 +13,8 @@ const NOW = Date.UTC(2026, 10, 24, 12, 0, 0);
 
 const { open, dir, file } = useTempStores();
 
-function trade(bookId: number, priceTicks: number): NewTrade {
+function trade(bookId: number, price: number): NewTrade {
+  const priceTicks = BigInt(price);
   return {
     bookId,
     executedAt: NOW,

@@ -50,7 +50,7 @@ export class HistoryBuckets {
   async of(window: HistoryWindow, every = false): Promise<Buckets> {
     const books = this.prices.books(() => null);
     const pools = await this.prices.pools();
-    const closes = new Map<number, number>();
+    const closes = new Map<number, bigint>();
     const poolCloses = new Map<number, { reserves: Reserves; lpSupply: bigint }>();
     const entries: Entry[] = [];
     for (const book of books) {

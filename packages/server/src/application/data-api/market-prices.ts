@@ -1,13 +1,6 @@
+import type { Ratio } from '@dex/core';
 import type { Reserves } from '../../domain/amm/pool-candle.js';
-import {
-  type BookPrice,
-  floorOf,
-  inverse,
-  type Ratio,
-  type TokenRate,
-  times,
-  toNumber,
-} from '../../domain/data-api/native-rates.js';
+import { type BookPrice, floorOf, inverse, type TokenRate, times, toNumber } from '../../domain/data-api/native-rates.js';
 import { type PoolHoldings, tokenRates } from '../../domain/data-api/pool-rates.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
@@ -59,7 +52,7 @@ export class MarketPrices {
   }
 
   /** Every book with the given tick price of its last trade (null: none yet). */
-  books(ticksOf: (bookId: number) => number | null): BookPrice[] {
+  books(ticksOf: (bookId: number) => bigint | null): BookPrice[] {
     return this.registry.list().map(({ book, grid }) => ({
       bookId: book.id,
       baseId: book.baseTokenId,
@@ -89,7 +82,7 @@ export class MarketPrices {
 
   /** Prices as of the last trades and pool reserves before `atMs` (to the 5-minute candle that holds them). */
   async at(atMs: number): Promise<PriceSnapshot> {
-    const closes = new Map<number, number>();
+    const closes = new Map<number, bigint>();
     for (const market of this.registry.list()) {
       const candle = await this.candles.lastBefore(market.book.id, atMs);
       if (candle !== undefined) closes.set(market.book.id, candle.closeTicks);

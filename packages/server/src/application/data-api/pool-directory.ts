@@ -1,7 +1,7 @@
-import { ledgerTimestamp } from '@dex/core';
+import { ledgerTimestamp, type Ratio, ratio } from '@dex/core';
 import type { Farm, FarmTotal, Pool } from '@dex/protocol';
 import type { Static } from 'typebox';
-import { inverse, plus, type Ratio, ratio, TINYBAR_PER_COIN, times, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
+import { inverse, plus, TINYBAR_PER_COIN, times, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
 import { heldValues } from '../../domain/data-api/pool-value.js';
 import { AppError } from '../../domain/errors.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';

@@ -1,9 +1,10 @@
+import { type Ratio, ratio } from '@dex/core';
 import type { PoolCandle as PoolCandleSchema, PoolVl } from '@dex/protocol';
 import type { Static } from 'typebox';
 import { comparePrices, type PoolCandle, type Reserves } from '../../domain/amm/pool-candle.js';
 import { decimalText } from '../../domain/data-api/decimal-text.js';
 import { type HistoryWindow, type Interval, windowOf } from '../../domain/data-api/history-window.js';
-import { floorOf, plus, type Ratio, ratio, times, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
+import { floorOf, plus, times, toNumber, ZERO } from '../../domain/data-api/native-rates.js';
 import { type Period, periodWindow } from '../../domain/data-api/periods.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { Clock } from '../../ports/clock.js';

@@ -1,11 +1,10 @@
+import { largest, type Ratio, ratio, smallest } from '@dex/core';
 import { type HistoryWindow, type Interval, windowOf } from '../../domain/data-api/history-window.js';
 import {
   type BookPrice,
   floorOf,
   plus,
-  type Ratio,
   rateThrough,
-  ratio,
   TINYBAR_PER_COIN,
   type TokenRate,
   times,
@@ -246,11 +245,11 @@ export class PriceHistory {
     const linkCandles = link === undefined ? undefined : bucket.candles.get(link.bookId);
     if (link !== undefined && linkCandles !== undefined && linkCandles.length > 0) {
       const other = bucket.snapshot.rates.get(link.baseId === token.id ? link.quoteId : link.baseId) as TokenRate;
-      const at = (ticks: number) => rateThrough(link, ticks, token.id, other.rate);
+      const at = (ticks: bigint) => rateThrough(link, ticks, token.id, other.rate);
       const first = linkCandles[0] as Candle;
       const lastCandle = linkCandles.at(-1) as Candle;
-      const highTicks = Math.max(...linkCandles.map((candle) => candle.highTicks));
-      const lowTicks = Math.min(...linkCandles.map((candle) => candle.lowTicks));
+      const highTicks = largest(linkCandles.map((candle) => candle.highTicks));
+      const lowTicks = smallest(linkCandles.map((candle) => candle.lowTicks));
       // As the quote token, the token is dearest when the book's price is lowest.
       const isBase = link.baseId === token.id;
       open = at(first.openTicks);

@@ -38,9 +38,9 @@ describe('EngineHost', () => {
   it('puts recovered orders back in their priority and continues the update ids', () => {
     const { engines } = harness.services;
     const original = engines.engine(2);
-    original?.restore({ id: 1, side: SELL, price: 120, quantity: 10, remaining: 4 });
-    original?.restore({ id: 2, side: SELL, price: 120, quantity: 5, remaining: 5 });
-    expect(original?.depth().asks).toEqual([[120, 9]]);
+    original?.restore({ id: 1, side: SELL, price: 120n, quantity: 10, remaining: 4 });
+    original?.restore({ id: 2, side: SELL, price: 120n, quantity: 5, remaining: 5 });
+    expect(original?.depth().asks).toEqual([[120n, 9]]);
     const [fill] = engines.execute(2, [{ type: 'place', ...limit(3, BUY, 120, 6) }]).filter((event) => event.type === 'fill');
     expect(fill).toMatchObject({ makerId: 1, quantity: 4 });
   });

@@ -1,4 +1,4 @@
-import type { MarketGrid } from '@dex/core';
+import { largest, type MarketGrid, smallest } from '@dex/core';
 import type { BookCandle } from '@dex/protocol';
 import { bucketStart, type HistoryWindow } from '../../domain/data-api/history-window.js';
 import type { Candle, CandleStore } from '../../ports/store/candle-ports.js';
@@ -11,8 +11,8 @@ function merge(folded: FoldedCandle, candle: Candle): FoldedCandle {
   return {
     startMs: folded.startMs,
     openTicks: folded.openTicks,
-    highTicks: Math.max(folded.highTicks, candle.highTicks),
-    lowTicks: Math.min(folded.lowTicks, candle.lowTicks),
+    highTicks: largest([folded.highTicks, candle.highTicks]),
+    lowTicks: smallest([folded.lowTicks, candle.lowTicks]),
     closeTicks: candle.closeTicks,
     baseVolume: folded.baseVolume + candle.baseVolume,
     quoteVolume: folded.quoteVolume + candle.quoteVolume,

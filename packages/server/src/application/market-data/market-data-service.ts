@@ -56,12 +56,12 @@ export const CANDLE_WINDOW: RecentWindowBounds = { defaultBuckets: 500, maxBucke
 const CANDLE_CACHE_ENTRIES = 256;
 
 /** A display percent with four decimals, from integer ticks (never used in any amount). */
-function percent(numerator: number, denominator: number): string {
-  return percentText(BigInt(numerator), BigInt(denominator), 4, 'nearest');
+function percent(numerator: bigint, denominator: bigint): string {
+  return percentText(numerator, denominator, 4, 'nearest');
 }
 
 /** A price level in ticks and size steps as the wire shows it: `[price, base size]`, human-readable. */
-export function displayLevel(grid: MarketGrid, [price, size]: readonly [number, number]): [string, string] {
+export function displayLevel(grid: MarketGrid, [price, size]: readonly [bigint, number]): [string, string] {
   return [grid.formatPrice(price), grid.formatBase(grid.baseAmount(size))];
 }
 
@@ -109,7 +109,7 @@ export class MarketDataService {
     const snapshot = engine.depth();
     const bid = snapshot.bids[0]?.[0];
     const ask = snapshot.asks[0]?.[0];
-    const level = (pair: [number, number]) => displayLevel(grid, pair);
+    const level = (pair: readonly [bigint, number]) => displayLevel(grid, pair);
     return {
       orderbookId: String(book.id),
       timestamp: this.clock.now(),
@@ -118,7 +118,7 @@ export class MarketDataService {
       bestBidQuote: bid === undefined ? null : grid.formatPrice(bid),
       bestAskQuote: ask === undefined ? null : grid.formatPrice(ask),
       // Against the mid price (ask + bid) / 2, kept in whole ticks by doubling both sides.
-      spreadPercent: bid === undefined || ask === undefined ? null : percent(2 * (ask - bid), ask + bid),
+      spreadPercent: bid === undefined || ask === undefined ? null : percent(2n * (ask - bid), ask + bid),
       bids: snapshot.bids.map(level),
       asks: snapshot.asks.map(level),
       lastUpdateId: snapshot.lastUpdateId,
@@ -276,7 +276,8 @@ export class MarketDataService {
       this.store.trades.latest(book.id),
       this.store.trades.windowStats(book.id, now - DAY_MS),
     ]);
-    const price = (ticks: number | null) => (ticks === null ? null : grid.formatPrice(ticks));
+    // "0" where there is no price to give, as the live service sends for a book that never traded.
+    const price = (ticks: bigint | null) => (ticks === null ? '0' : grid.formatPrice(ticks));
     return {
       id: book.id,
       baseTokenId: base.id,
@@ -292,9 +293,10 @@ export class MarketDataService {
       quoteTokenDecimals: quote.decimals,
       tickStep: book.tickStep,
       sizeStep: book.sizeStep,
-      lotSize: book.lotSize,
-      minNotional: book.minNotional,
-      quotePrice: latest === undefined ? null : latest.price,
+      // Raw units, as the live service sends them; the store keeps the operator's display decimals.
+      lotSize: grid.spec.lotSize.toString(),
+      minNotional: grid.minNotionalRaw.toString(),
+      quotePrice: latest === undefined ? '0' : latest.price,
       quotePrice24hPct: change(latest, day.openTicks),
       quotePrice24hHigh: price(day.highTicks),
       quotePrice24hLow: price(day.lowTicks),
@@ -309,7 +311,7 @@ export class MarketDataService {
 }
 
 /** 24-hour change of the last price against the first trade of the window; null without one. */
-function change(latest: TradeRecord | undefined, openTicks: number | null): string | null {
+function change(latest: TradeRecord | undefined, openTicks: bigint | null): string | null {
   if (latest === undefined || openTicks === null) return null;
   return percent(latest.priceTicks - openTicks, openTicks);
 }

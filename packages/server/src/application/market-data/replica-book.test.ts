@@ -36,7 +36,7 @@ describe('a replica of a book', () => {
           for (const change of commit.depth) expect(replica.apply(change)).toBe('applied');
         }
         expect(replica.depth()).toEqual(engine?.depth());
-        const bids: [number, number][] = [];
+        const bids: [bigint, number][] = [];
         replica.forEachLevel(BUY, (price, size) => bids.push([price, size]) > 0);
         expect(bids).toEqual(engine?.depth().bids);
       }),
@@ -46,18 +46,18 @@ describe('a replica of a book', () => {
 
   it('calls a change it already holds old, and one that starts past its next update id a gap', () => {
     const replica = new ReplicaBook(() => false);
-    replica.load({ bids: [[100, 5]], asks: [], lastUpdateId: 10 }, undefined);
+    replica.load({ bids: [[100n, 5]], asks: [], lastUpdateId: 10 }, undefined);
     const change = (first: number, final: number) => ({
       bookId: 1,
       firstUpdateId: first,
       finalUpdateId: final,
       time: 0,
-      bids: [[100, 0] as const],
+      bids: [[100n, 0] as const],
       asks: [],
     });
     expect(replica.apply(change(9, 10))).toBe('old');
     expect(replica.apply(change(12, 12))).toBe('gap');
-    expect(replica.depth().bids).toEqual([[100, 5]]);
+    expect(replica.depth().bids).toEqual([[100n, 5]]);
     // Sizes are final, so a change that overlaps what the replica holds applies.
     expect(replica.apply(change(10, 11))).toBe('applied');
     expect(replica.depth()).toEqual({ bids: [], asks: [], lastUpdateId: 11 });

@@ -1,4 +1,4 @@
-import { BUY, type DepthLevel, type DepthSnapshot, type PoolReserves, SELL, type Side } from '@dex/core';
+import { BUY, bestPriceFirst, type DepthLevel, type DepthSnapshot, type PoolReserves, SELL, type Side } from '@dex/core';
 import type { BookDepthChange } from '../../domain/orders/desk-commit.js';
 import type { BookView } from './book-views.js';
 
@@ -6,9 +6,8 @@ import type { BookView } from './book-views.js';
 export type ChangeOutcome = 'applied' | 'old' | 'gap';
 
 /** Levels best first: bids by falling price, asks by rising price. */
-function sorted(levels: ReadonlyMap<number, number>, side: Side): DepthLevel[] {
-  const list = [...levels].map(([price, size]): DepthLevel => [price, size]);
-  return list.sort(side === BUY ? (a, b) => b[0] - a[0] : (a, b) => a[0] - b[0]);
+function sorted(levels: ReadonlyMap<bigint, number>, side: Side): DepthLevel[] {
+  return [...levels].map(([price, size]): DepthLevel => [price, size]).sort(bestPriceFirst(side));
 }
 
 /**
@@ -18,7 +17,7 @@ function sorted(levels: ReadonlyMap<number, number>, side: Side): DepthLevel[] {
  * applies as well; one that starts past the next update id is a gap.
  */
 export class ReplicaBook implements BookView {
-  private readonly levels = { bids: new Map<number, number>(), asks: new Map<number, number>() };
+  private readonly levels = { bids: new Map<bigint, number>(), asks: new Map<bigint, number>() };
   private best: { bids: DepthLevel[]; asks: DepthLevel[] } | null = null;
   private updateId = 0;
   pool: PoolReserves | undefined;
@@ -68,7 +67,7 @@ export class ReplicaBook implements BookView {
     };
   }
 
-  forEachLevel(side: Side, visit: (price: number, quantity: number) => boolean): void {
+  forEachLevel(side: Side, visit: (price: bigint, quantity: number) => boolean): void {
     const best = this.sortedLevels();
     for (const [price, size] of side === BUY ? best.bids : best.asks) if (!visit(price, size)) return;
   }

@@ -10,7 +10,7 @@ import { MarketRegistry } from '../markets/market-registry.js';
 import { DeskEvents } from '../orders/desk-events.js';
 import { ReplicatedBooks } from './replicated-books.js';
 
-const change = (first: number, final: number, bids: [number, number][]): BookDepthChange => ({
+const change = (first: number, final: number, bids: [bigint, number][]): BookDepthChange => ({
   bookId: 1,
   firstUpdateId: first,
   finalUpdateId: final,
@@ -64,26 +64,26 @@ describe.skipIf(!NATS_AVAILABLE)("a gateway's replicas of the books, on the engi
 
   it("starts from each book's snapshot and applies the changes that follow it, with the pools they carry", async () => {
     const { replicas, publish, forwarded } = await start(() => ({
-      depth: { bids: [[100, 5]], asks: [], lastUpdateId: 3 },
+      depth: { bids: [[100n, 5]], asks: [], lastUpdateId: 3 },
       pool: null,
     }));
-    expect(replicas.view(1)?.depth()).toEqual({ bids: [[100, 5]], asks: [], lastUpdateId: 3 });
-    publish([change(4, 5, [[101, 2]])]);
+    expect(replicas.view(1)?.depth()).toEqual({ bids: [[100n, 5]], asks: [], lastUpdateId: 3 });
+    publish([change(4, 5, [[101n, 2]])]);
     await until(() => (replicas.view(1)?.depth().lastUpdateId === 5 ? true : undefined), 'the change', 5_000);
     expect(replicas.view(1)?.depth().bids).toEqual([
-      [101, 2],
-      [100, 5],
+      [101n, 2],
+      [100n, 5],
     ]);
     expect(replicas.view(1)?.pool).toEqual({ base: 5n, quote: 7n });
     expect(forwarded).toEqual([1]);
   });
 
   it('reads a book from its engine again after a gap in its update ids, and answers TRADING_UNAVAILABLE until then', async () => {
-    let snapshot: BookSnapshot | undefined = { depth: { bids: [[100, 5]], asks: [], lastUpdateId: 3 }, pool: null };
+    let snapshot: BookSnapshot | undefined = { depth: { bids: [[100n, 5]], asks: [], lastUpdateId: 3 }, pool: null };
     const { replicas, publish } = await start(() => snapshot);
     // Changes 4..6 were lost on the way, and the engine does not answer for a while.
     snapshot = undefined;
-    publish([change(7, 8, [[99, 1]])]);
+    publish([change(7, 8, [[99n, 1]])]);
     await until(
       () => {
         try {
@@ -96,7 +96,7 @@ describe.skipIf(!NATS_AVAILABLE)("a gateway's replicas of the books, on the engi
       'the replica to leave step',
       5_000,
     ).then((error) => expect(error).toMatchObject({ code: 'TRADING_UNAVAILABLE' }));
-    snapshot = { depth: { bids: [[99, 1]], asks: [], lastUpdateId: 8 }, pool: null };
+    snapshot = { depth: { bids: [[99n, 1]], asks: [], lastUpdateId: 8 }, pool: null };
     const inStep = () => {
       try {
         return replicas.view(1)?.depth().lastUpdateId === 8 ? true : undefined;
@@ -105,7 +105,7 @@ describe.skipIf(!NATS_AVAILABLE)("a gateway's replicas of the books, on the engi
       }
     };
     await until(inStep, 'the snapshot after the gap', 5_000);
-    expect(replicas.view(1)?.depth().bids).toEqual([[99, 1]]);
+    expect(replicas.view(1)?.depth().bids).toEqual([[99n, 1]]);
   });
 
   it('has no view of a book the registry does not know', async () => {

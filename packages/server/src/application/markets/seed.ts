@@ -36,8 +36,9 @@ export const DEVNET_TOKENS: readonly NewToken[] = [
 ];
 
 /**
- * The devnet's markets. Every grid makes one tick times one size step a whole number of quote raw
- * units, so fills are exact.
+ * The devnet's markets, their lot sizes and minimum notionals as operators write them (display
+ * decimals). Every grid makes one tick times one size step a whole number of quote raw units, so
+ * their fills are exact; finer grids trade too (`test-support/live-books.ts`).
  */
 export const DEVNET_BOOKS: readonly NewBook[] = [
   {

@@ -182,7 +182,7 @@ export class DeskBooks {
   }
 
   /** Whole size steps a quote budget buys up to a price: from the book, and the pool for an order that opted in. */
-  private affordable(engine: MatchingEngine, market: Market, order: LiveOrder, budget: bigint, limitTicks: number): number {
+  private affordable(engine: MatchingEngine, market: Market, order: LiveOrder, budget: bigint, limitTicks: bigint): number {
     const pool = order.useAmm && engine.pool !== undefined ? { reserves: engine.pool, grid: market.grid } : undefined;
     return affordableSteps(engine, market.grid, budget, limitTicks, pool);
   }

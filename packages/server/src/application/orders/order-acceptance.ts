@@ -17,6 +17,8 @@ export interface OrderCandidate extends IntakeItem {
   readonly takerOnce: boolean;
   /** The signed order's swapper, lower-case. */
   readonly swapper: string;
+  /** The signed output's raw amount: the least the order receives for all its input. */
+  readonly outputAmount: bigint;
   /** Batch index of its OCO partner, or null. */
   readonly ocoWith: number | null;
 }
@@ -115,6 +117,7 @@ export class OrderAcceptance {
         takerOnce: candidate.takerOnce,
         inputToken: candidate.input.token,
         inputAmount: candidate.input.amount,
+        outputAmount: candidate.outputAmount,
         ocoOrderId,
         useAmm: fields.useAmm,
         status: 'OPEN',

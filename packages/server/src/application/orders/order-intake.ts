@@ -160,6 +160,7 @@ export class OrderIntake {
         takerOnce: item.order.takerOnce,
         swapper: item.order.info.swapper,
         input: { token: item.order.input.token.toLowerCase(), amount: item.order.input.amount },
+        outputAmount: item.order.output.amount,
         ocoWith: partner === undefined ? null : (position.get(partner) ?? null),
       };
     });

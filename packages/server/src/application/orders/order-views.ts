@@ -5,8 +5,10 @@ import { wireStatus } from '../../domain/orders/wire-status.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 
 /**
- * A market order has no meaningful limit price (a market buy may have none at all), so it shows
- * its average fill price, floored onto the grid, and the quote it actually exchanged.
+ * A limit order shows its price and its size at that price (rounded as its limit is: up for a
+ * seller, down for a buyer, on a grid finer than a quote raw unit). A market order has no
+ * meaningful limit price (a market buy may have none at all), so it shows its average fill price,
+ * floored onto the grid, and the quote it actually exchanged.
  */
 export function priceAndTotal(
   order: Pick<OrderRecord, 'type' | 'side' | 'priceTicks' | 'quantitySteps' | 'filledSteps' | 'filledInput' | 'filledOutput'>,
@@ -15,12 +17,12 @@ export function priceAndTotal(
   if (order.type === 'LIMIT') {
     return {
       price: grid.formatPrice(order.priceTicks),
-      total: grid.formatQuote(grid.quoteAmount(order.priceTicks, order.quantitySteps)),
+      total: grid.formatQuote(grid.quoteAmount(order.priceTicks, order.quantitySteps, order.side === 'sell' ? 'up' : 'down')),
     };
   }
   const quote = order.side === 'buy' ? order.filledInput : order.filledOutput;
-  const ticks = order.filledSteps === 0 ? 0n : quote / (grid.quotePerTickStep * BigInt(order.filledSteps));
-  return { price: grid.formatPrice(Number(ticks)), total: grid.formatQuote(quote) };
+  const ticks = order.filledSteps === 0 ? 0n : grid.ticksAtRate(quote, grid.baseAmount(order.filledSteps), 'down');
+  return { price: grid.formatPrice(ticks), total: grid.formatQuote(quote) };
 }
 
 export function marketOf(registry: MarketRegistry, bookId: number): Market {

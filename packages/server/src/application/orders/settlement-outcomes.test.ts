@@ -304,7 +304,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
       // 0.252 USDC for WHBAR at up to 0.30: 1 WHBAR (10 steps) from the pool at about 0.2508.
       const candidate = limitCandidate('0.0.8', BUY, 30_000, 10, nonce, { useAmm: true, inputAmount: 252_000n });
-      const budget = { kind: 'budget', side: BUY, priceTicks: 30_000, budgetQuote: 252_000n } as const;
+      const budget = { kind: 'budget', side: BUY, priceTicks: 30_000n, budgetQuote: 252_000n } as const;
       const [order] = await desk.acceptance.accept('0.0.8', [
         { ...candidate, fields: { ...candidate.fields, type: 'MARKET' }, terms: budget },
       ]);

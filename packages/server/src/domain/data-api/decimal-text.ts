@@ -1,4 +1,4 @@
-import type { Ratio } from './native-rates.js';
+import type { Ratio } from '@dex/core';
 
 /** A non-negative ratio as a plain decimal string, rounded down to `places` decimals, trailing zeros dropped ("12.5", "0"). */
 export function decimalText(value: Ratio, places = 8): string {

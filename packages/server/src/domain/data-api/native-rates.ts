@@ -1,25 +1,7 @@
-import type { MarketGrid } from '@dex/core';
+import { type MarketGrid, type Ratio, ratio } from '@dex/core';
 
 /** Tinybar in one coin of the native currency. */
 export const TINYBAR_PER_COIN = 100_000_000n;
-
-/** An exact non-negative ratio of integers, in lowest terms. */
-export interface Ratio {
-  readonly num: bigint;
-  readonly den: bigint;
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  let x = a < 0n ? -a : a;
-  let y = b;
-  while (y !== 0n) [x, y] = [y, x % y];
-  return x;
-}
-
-export function ratio(num: bigint, den: bigint): Ratio {
-  const divisor = gcd(num, den);
-  return divisor > 1n ? { num: num / divisor, den: den / divisor } : { num, den };
-}
 
 export function times(a: Ratio, b: Ratio): Ratio {
   return ratio(a.num * b.num, a.den * b.den);
@@ -47,12 +29,12 @@ export interface BookPrice {
   readonly baseId: string;
   readonly quoteId: string;
   readonly grid: MarketGrid;
-  readonly ticks: number | null;
+  readonly ticks: bigint | null;
 }
 
 /** Raw quote units per raw base unit at a tick price. */
-export function bookRate(grid: MarketGrid, ticks: number): Ratio {
-  return ratio(BigInt(ticks) * grid.quotePerTickStep, grid.sizeStepRaw);
+export function bookRate(grid: MarketGrid, ticks: bigint): Ratio {
+  return ratio(ticks * grid.stepValue.num, grid.sizeStepRaw * grid.stepValue.den);
 }
 
 /** A token's value in tinybar per raw unit, and the book it was priced through. */
@@ -65,7 +47,7 @@ export interface TokenRate {
 }
 
 /** The tinybar rate of `token` given the rate of the other token of `book` (which must have traded). */
-export function rateThrough(book: BookPrice, ticks: number, token: string, other: Ratio): Ratio {
+export function rateThrough(book: BookPrice, ticks: bigint, token: string, other: Ratio): Ratio {
   const rate = bookRate(book.grid, ticks);
   return token === book.baseId ? times(other, rate) : times(other, inverse(rate));
 }
@@ -96,7 +78,7 @@ export function spreadThroughBooks(rates: Map<string, TokenRate>, books: readonl
       const other = book.baseId === token ? book.quoteId : book.quoteId === token ? book.baseId : undefined;
       if (other === undefined || rates.has(other)) continue;
       rates.set(other, {
-        rate: rateThrough(book, book.ticks as number, other, from.rate),
+        rate: rateThrough(book, book.ticks as bigint, other, from.rate),
         via: book.bookId,
         hops: from.hops + 1,
       });

@@ -1,4 +1,5 @@
-import { type Ratio, ratio, toNumber } from './native-rates.js';
+import { type Ratio, ratio } from '@dex/core';
+import { toNumber } from './native-rates.js';
 
 /** Percent change from `then` to `now`, to four decimals; undefined unless both are known and `then` is not zero. */
 export function percentChange(now: Ratio | undefined, then: Ratio | undefined): number | undefined {

@@ -1,4 +1,5 @@
-import { type BookPrice, nativeRates, type Ratio, ratio, spreadThroughBooks, type TokenRate, times } from './native-rates.js';
+import { type Ratio, ratio } from '@dex/core';
+import { type BookPrice, nativeRates, spreadThroughBooks, type TokenRate, times } from './native-rates.js';
 
 /** A pool's tokens and reserves at one moment (token A is the pair's token0). */
 export interface PoolHoldings {

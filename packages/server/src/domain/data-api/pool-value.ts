@@ -1,4 +1,5 @@
-import { plus, type Ratio, type TokenRate, times, ZERO } from './native-rates.js';
+import type { Ratio } from '@dex/core';
+import { plus, type TokenRate, times, ZERO } from './native-rates.js';
 
 /** A pool's two tokens. */
 export interface PoolTokens {

@@ -1,4 +1,5 @@
-import { type Ratio, ratio, toNumber } from './native-rates.js';
+import { type Ratio, ratio } from '@dex/core';
+import { toNumber } from './native-rates.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const YEAR_MS = 365 * DAY_MS;

@@ -1,4 +1,4 @@
-import { MarketGrid } from '@dex/core';
+import { gridSpecOfDisplay, MarketGrid } from '@dex/core';
 import type { BookRecord, TokenRecord } from './market-records.js';
 
 /** A book with its two tokens and its parsed grid: everything needed to price and display it. */
@@ -11,14 +11,16 @@ export interface Market {
 
 /** A book with its tokens and the grid they make. */
 export function marketOf(book: BookRecord, base: TokenRecord, quote: TokenRecord): Market {
-  const grid = new MarketGrid({
-    baseDecimals: base.decimals,
-    quoteDecimals: quote.decimals,
-    tickStep: book.tickStep,
-    sizeStep: book.sizeStep,
-    lotSize: book.lotSize,
-    minNotional: book.minNotional,
-  });
+  const grid = new MarketGrid(
+    gridSpecOfDisplay({
+      baseDecimals: base.decimals,
+      quoteDecimals: quote.decimals,
+      tickStep: book.tickStep,
+      sizeStep: book.sizeStep,
+      lotSize: book.lotSize,
+      minNotional: book.minNotional,
+    }),
+  );
   return { book, base, quote, grid };
 }
 

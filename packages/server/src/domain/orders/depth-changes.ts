@@ -1,4 +1,4 @@
-import { BUY, type DepthEvent } from '@dex/core';
+import { BUY, bestPriceFirst, type DepthEvent, SELL, type Side } from '@dex/core';
 import type { BookDepthChange, LevelSize } from './desk-commit.js';
 
 interface BookChanges {
@@ -6,13 +6,12 @@ interface BookChanges {
   finalUpdateId: number;
   readonly time: number;
   /** Price in ticks -> size in steps, the latest seen. */
-  readonly bids: Map<number, number>;
-  readonly asks: Map<number, number>;
+  readonly bids: Map<bigint, number>;
+  readonly asks: Map<bigint, number>;
 }
 
-function sorted(levels: Map<number, number>, descending: boolean): LevelSize[] {
-  const list = [...levels];
-  return list.sort(descending ? (a, b) => b[0] - a[0] : (a, b) => a[0] - b[0]);
+function sorted(levels: Map<bigint, number>, side: Side): LevelSize[] {
+  return [...levels].sort(bestPriceFirst(side));
 }
 
 /**
@@ -39,8 +38,8 @@ export class DepthChanges {
       firstUpdateId: book.firstUpdateId,
       finalUpdateId: book.finalUpdateId,
       time: book.time,
-      bids: sorted(book.bids, true),
-      asks: sorted(book.asks, false),
+      bids: sorted(book.bids, BUY),
+      asks: sorted(book.asks, SELL),
     }));
   }
 }

@@ -3,7 +3,7 @@ import type { OrderEventRecord, OrderState } from './order-records.js';
 import type { NewTrade } from './trade-records.js';
 
 /** A price level as `[price in ticks, total resting size in size steps]`; size 0 means the level is gone. */
-export type LevelSize = readonly [price: number, size: number];
+export type LevelSize = readonly [price: bigint, size: number];
 
 /**
  * What a commit group changed on one book's depth: the updates `firstUpdateId..finalUpdateId`

@@ -10,7 +10,7 @@ export interface OrderFacts {
   readonly swapper: string;
   readonly type: OrderType;
   readonly side: Side;
-  readonly priceTicks: number;
+  readonly priceTicks: bigint;
   readonly quantitySteps: number;
   /** Unix ms. */
   readonly deadlineMs: number;
@@ -32,17 +32,20 @@ export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
   /** The signed input: what the order may spend in all (lower-case token address, raw amount). */
   readonly inputToken: string;
   readonly inputAmount: bigint;
+  /** The signed output: the least the order receives for all its input, pro rata for part of it. */
+  readonly outputAmount: bigint;
 }
 
 /** The live order of a stored record: its signed terms decoded once, here. */
 export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
-  const { info, input, makerOnly, takerOnce } = decodeSignedOrder(record.signedOrder);
+  const { info, input, output, makerOnly, takerOnce } = decodeSignedOrder(record.signedOrder);
   return {
     swapper: info.swapper.toLowerCase(),
     makerOnly,
     takerOnce,
     inputToken: input.token.toLowerCase(),
     inputAmount: input.amount,
+    outputAmount: output.amount,
     id: record.id,
     account: record.account,
     bookId: record.bookId,

@@ -33,7 +33,7 @@ export interface OrderRecord extends OrderProgress {
   readonly bookId: number;
   readonly type: OrderType;
   readonly side: TakerDirection;
-  readonly priceTicks: number;
+  readonly priceTicks: bigint;
   readonly quantitySteps: number;
   readonly nonce: bigint;
   /** Unix seconds. */

@@ -1,4 +1,13 @@
-import { BUY, type DepthEvent, type EngineEvent, type FillEvent, type OrderEvent, type PoolFillEvent } from '@dex/core';
+import {
+  BUY,
+  type DepthEvent,
+  type EngineEvent,
+  type FillEvent,
+  fillQuoteAmount,
+  type OrderEvent,
+  type OrderExecution,
+  type PoolFillEvent,
+} from '@dex/core';
 import type { Market } from '../markets/market.js';
 import type { LiveOrder, LiveOrders, OrderFacts } from './live-orders.js';
 import type {
@@ -40,6 +49,16 @@ export interface TurnPublication {
 }
 
 const TERMINAL = new Set(['FILLED', 'CANCELED', 'EXPIRED', 'REJECTED']);
+
+/** An order's signed amounts and what it has paid and received, settled or not. */
+function executionOf(order: LiveOrder): OrderExecution {
+  return {
+    inputAmount: order.inputAmount,
+    outputAmount: order.outputAmount,
+    paid: order.filledInput,
+    received: order.filledOutput,
+  };
+}
 
 function progressOf(order: LiveOrder): OrderProgress {
   return {
@@ -170,10 +189,14 @@ export class OrderTurn {
     return { orderEvents: this.events, depthUpdates: this.depthUpdates };
   }
 
+  /** A trade between two orders: its quote amount as `fill-amounts.ts` rounds it on a fine grid. */
   private fill(market: Market, event: FillEvent): void {
     const { grid } = market;
+    const maker = this.tracked(event.makerId);
+    const taker = this.tracked(event.takerId);
     const base = grid.baseAmount(event.quantity);
-    const quote = grid.quoteAmount(event.price, event.quantity);
+    const trade = { priceTicks: event.price, steps: event.quantity, makerSide: maker.side };
+    const quote = fillQuoteAmount(grid, trade, executionOf(maker), executionOf(taker));
     const tradeIndex = this.trade(market, event, event.price, base, quote, event.makerId);
     const amounts = { steps: event.quantity, base, quote };
     this.fillOne(event.makerId, event.makerRemaining, 'maker', tradeIndex, amounts);
@@ -196,7 +219,7 @@ export class OrderTurn {
   private trade(
     market: Market,
     event: FillEvent | PoolFillEvent,
-    priceTicks: number,
+    priceTicks: bigint,
     baseAmount: bigint,
     quoteAmount: bigint,
     makerOrderId: number | null,
@@ -222,8 +245,7 @@ export class OrderTurn {
     tradeIndex: number,
     amounts: { readonly steps: number; readonly base: bigint; readonly quote: bigint },
   ): void {
-    const order = this.live.get(id);
-    if (order === undefined) throw new Error(`fill of order ${id}, which the desk does not track`);
+    const order = this.tracked(id);
     const { base, quote } = amounts;
     order.filledSteps += amounts.steps;
     order.filledInput += order.side === BUY ? quote : base;
@@ -249,6 +271,12 @@ export class OrderTurn {
     // An engine order smaller than the rest of its order (a market order taking again what a
     // refused swap gave back, no more than its budget affords) ends it as immediate-or-cancel.
     else if (remaining === 0) this.finish(order, 'CANCELED', 'IMMEDIATE_OR_CANCEL');
+  }
+
+  private tracked(id: number): LiveOrder {
+    const order = this.live.get(id);
+    if (order === undefined) throw new Error(`fill of order ${id}, which the desk does not track`);
+    return order;
   }
 
   private status(event: OrderEvent): void {

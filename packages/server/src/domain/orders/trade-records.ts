@@ -5,7 +5,7 @@ export type TakerDirection = 'buy' | 'sell';
 export interface NewTrade {
   readonly bookId: number;
   readonly executedAt: number;
-  readonly priceTicks: number;
+  readonly priceTicks: bigint;
   /** Display price, quote per base. */
   readonly price: string;
   readonly baseAmount: bigint;

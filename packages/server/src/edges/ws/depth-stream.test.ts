@@ -161,7 +161,7 @@ describe('/ws/depth and the reliable-depth procedure', () => {
     if (market === undefined) throw new Error('no book 2');
     await trader.place([trader.limitRequest(2, SELL, 100_000, 10)]);
     const diff = await bookTwo.waitFor((message: ServerMessage): message is DepthDiffMessage => message.type === 'DEPTH_DIFF');
-    expect(diff).toMatchObject({ orderbookId: '2', asks: [[market.grid.formatPrice(100_000), '10']], bids: [] });
+    expect(diff).toMatchObject({ orderbookId: '2', asks: [[market.grid.formatPrice(100_000n), '10']], bids: [] });
     expect(bookTwo.messages.every((message) => message.type !== 'DEPTH_DIFF' || message.orderbookId === '2')).toBe(true);
     await bookTwo.close();
   });

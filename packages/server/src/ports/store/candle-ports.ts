@@ -3,10 +3,10 @@ export interface Candle {
   readonly bookId: number;
   /** Unix ms, a multiple of five minutes. */
   readonly startMs: number;
-  readonly openTicks: number;
-  readonly highTicks: number;
-  readonly lowTicks: number;
-  readonly closeTicks: number;
+  readonly openTicks: bigint;
+  readonly highTicks: bigint;
+  readonly lowTicks: bigint;
+  readonly closeTicks: bigint;
   /** Raw base units traded. */
   readonly baseVolume: bigint;
   /** Raw quote units traded. */

@@ -24,9 +24,9 @@ export interface TradePage {
 /** Trading activity of a book over a window, from the 5-minute candles. */
 export interface TradeWindowStats {
   /** Price of the first trade in the window. */
-  readonly openTicks: number | null;
-  readonly highTicks: number | null;
-  readonly lowTicks: number | null;
+  readonly openTicks: bigint | null;
+  readonly highTicks: bigint | null;
+  readonly lowTicks: bigint | null;
   readonly baseVolume: bigint;
   readonly quoteVolume: bigint;
   readonly tradeCount: number;

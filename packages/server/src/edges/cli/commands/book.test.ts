@@ -21,12 +21,19 @@ describe('operator CLI', () => {
     });
   });
 
+  it('adds a book whose tick of one size step is a fraction of a quote raw unit, as the live HBAR/USDC book, and lists its raw lot', async () => {
+    await addTokens(cli);
+    const args = ['--tick-step', '0.00000001', '--size-step', '0.01', '--lot-size', '1', '--min-notional', '15'];
+    const added = await cli.run('book', 'add', '--base', 'AAA', '--quote', 'BBB', ...args, '--json');
+    expect(added.code).toBe(0);
+    const listed = await cli.run('book', 'list');
+    expect(listed.out).toContain('lot 1 (100000000 raw) minNotional 15 (15000000 raw)');
+    expect(JSON.parse((await cli.run('book', 'list', '--json')).out)).toMatchObject([
+      { tickStep: '0.00000001', lotSize: '1', lotSizeRaw: '100000000', minNotional: '15', minNotionalRaw: '15000000' },
+    ]);
+  });
+
   it.each([
-    [
-      ['--tick-step', '0.000001', '--size-step', '0.01', '--lot-size', '1', '--min-notional', '5'],
-      /whole number of quote raw units/,
-      1,
-    ],
     [['--tick-step', '0.0001', '--size-step', '0.000000001', '--lot-size', '1', '--min-notional', '5'], /sizeStep is finer/, 1],
     [['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '0.015', '--min-notional', '5'], /lotSize/, 1],
     [['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '1'], /--min-notional is required/, 2],

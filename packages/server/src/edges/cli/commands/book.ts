@@ -1,14 +1,40 @@
-import { MarketGrid } from '@dex/core';
+import { gridSpecOfDisplay, MarketGrid } from '@dex/core';
 import { DEFAULT_FEES } from '../../../domain/markets/default-fees.js';
-import type { BookRecord, BookStatus } from '../../../domain/markets/market-records.js';
-import { listCommand, type OperatorCommand } from '../operator-command.js';
+import type { BookRecord, BookStatus, TokenRecord } from '../../../domain/markets/market-records.js';
+import type { OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { MAX_PIPS, need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
 import { findToken } from './token-reference.js';
 
-function describeBook(book: BookRecord): string {
+/** A book as the operator sees it: its grid as entered, and the lot and minimum notional in raw units, as `GET /books` serves them. */
+interface BookView extends BookRecord {
+  readonly lotSizeRaw: string;
+  readonly minNotionalRaw: string;
+}
+
+function viewOf(book: BookRecord, tokens: readonly TokenRecord[]): BookView {
+  const decimals = (id: string) => tokens.find((token) => token.id === id)?.decimals ?? 0;
+  const spec = gridSpecOfDisplay({
+    baseDecimals: decimals(book.baseTokenId),
+    quoteDecimals: decimals(book.quoteTokenId),
+    tickStep: book.tickStep,
+    sizeStep: book.sizeStep,
+    lotSize: book.lotSize,
+    minNotional: book.minNotional,
+  });
+  return { ...book, lotSizeRaw: spec.lotSize.toString(), minNotionalRaw: spec.minNotional.toString() };
+}
+
+function describeBook(book: BookView): string {
   const flags = [book.status, book.isHalted ? 'HALTED' : '', book.isAmmEnabled ? 'AMM' : ''].filter(Boolean).join(' ');
-  return `${book.id}\t${book.baseTokenId}/${book.quoteTokenId}\t${flags}\ttick ${book.tickStep} size ${book.sizeStep} lot ${book.lotSize} minNotional ${book.minNotional}\tfees taker ${book.takerFeePips} maker ${book.makerFeePips} pips`;
+  const grid = `tick ${book.tickStep} size ${book.sizeStep} lot ${book.lotSize} (${book.lotSizeRaw} raw) minNotional ${book.minNotional} (${book.minNotionalRaw} raw)`;
+  return `${book.id}\t${book.baseTokenId}/${book.quoteTokenId}\t${flags}\t${grid}\tfees taker ${book.takerFeePips} maker ${book.makerFeePips} pips`;
+}
+
+/** Prints a book of the store with its raw units. */
+async function printBook(book: BookRecord, io: OperatorIo, print: (value: unknown, text: string) => void, verb: string) {
+  const view = viewOf(book, await io.store.tokens.list());
+  print(view, `${verb}${describeBook(view)}`);
 }
 
 async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
@@ -16,14 +42,15 @@ async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
   const base = findToken(tokens, need(values, 'base'), '--base');
   const quote = findToken(tokens, need(values, 'quote'), '--quote');
   if (base.id === quote.id) throw new UsageError('--base and --quote must be different tokens');
+  // Display decimals of the tokens: the lot in the base token, the minimum notional in the quote token.
   const grid = {
     tickStep: need(values, 'tick-step'),
     sizeStep: need(values, 'size-step'),
     lotSize: need(values, 'lot-size'),
     minNotional: need(values, 'min-notional'),
   };
-  // Refuse a grid on which fills would need rounding, before it reaches the store.
-  new MarketGrid({ ...grid, baseDecimals: base.decimals, quoteDecimals: quote.decimals });
+  // Refuse a grid the tokens cannot have (a step or lot finer than their decimals) before it reaches the store.
+  new MarketGrid(gridSpecOfDisplay({ ...grid, baseDecimals: base.decimals, quoteDecimals: quote.decimals }));
   return io.store.books.insert(
     {
       baseTokenId: base.id,
@@ -49,15 +76,25 @@ export const bookAddCommand: OperatorCommand = {
   group: 'book',
   actions: ['add'],
   synopsis: ` --base <token id|symbol> --quote <token id|symbol> --tick-step D --size-step D
-           --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--amm]`,
+           --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--amm]
+           (decimals: the lot in base tokens, the minimum notional in quote tokens)`,
   async run({ values, print }, io) {
-    const book = await addBook(values, io);
-    print(book, `added book ${describeBook(book)}`);
+    await printBook(await addBook(values, io), io, print, 'added book ');
     return 0;
   },
 };
 
-export const bookListCommand = listCommand('book', (io) => io.store.books.list(), describeBook);
+export const bookListCommand: OperatorCommand = {
+  group: 'book',
+  actions: ['list'],
+  synopsis: '',
+  async run({ print }, io) {
+    const [books, tokens] = await Promise.all([io.store.books.list(), io.store.tokens.list()]);
+    const views = books.map((book) => viewOf(book, tokens));
+    print(views, views.map(describeBook).join('\n'));
+    return 0;
+  },
+};
 
 const BOOK_CHANGES = new Map<string, { status?: BookStatus; isHalted?: boolean }>([
   ['open', { status: 'OPEN' }],
@@ -76,7 +113,7 @@ export const bookChangeCommand: OperatorCommand = {
     if (argument === undefined || !/^[0-9]{1,15}$/.test(argument)) throw new UsageError(`book ${action} needs a book id`);
     const book = await io.store.books.update(Number(argument), change, io.clock.now());
     if (book === undefined) throw new UsageError(`no book ${argument}`);
-    print(book, `book ${describeBook(book)}`);
+    await printBook(book, io, print, 'book ');
     return 0;
   },
 };

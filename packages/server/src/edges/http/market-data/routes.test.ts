@@ -57,12 +57,14 @@ describe('public market data', () => {
         quoteTokenDecimals: 6,
         tickStep: '0.00001',
         sizeStep: '0.1',
-        lotSize: '0.1',
-        minNotional: '0.1',
-        quotePrice: null,
+        // Raw units: 0.1 WHBAR (8 decimals) and 0.1 USDC (6), as the live API sends them.
+        lotSize: '10000000',
+        minNotional: '100000',
+        // Never traded: "0", and no change, as the live API answers.
+        quotePrice: '0',
         quotePrice24hPct: null,
-        quotePrice24hHigh: null,
-        quotePrice24hLow: null,
+        quotePrice24hHigh: '0',
+        quotePrice24hLow: '0',
         baseVol24h: '0',
         quoteVol24h: '0',
         takerFeePips: 1000,
@@ -93,7 +95,7 @@ describe('public market data', () => {
       await trade();
       harness.clock.advance(25 * 60 * 60 * 1000);
       const books = (await get('/books')).body.orderbooks as Record<string, unknown>[];
-      expect(books[0]).toMatchObject({ quotePrice: '0.251', quotePrice24hPct: null, baseVol24h: '0', quotePrice24hHigh: null });
+      expect(books[0]).toMatchObject({ quotePrice: '0.251', quotePrice24hPct: null, baseVol24h: '0', quotePrice24hHigh: '0' });
     });
 
     it('pages the list', async () => {
