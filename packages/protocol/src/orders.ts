@@ -238,6 +238,10 @@ export const OrderListItemSchema = Type.Object({
   deadline: Type.String({ description: 'Unix seconds' }),
   ocoLinkedOrderId: Type.Union([OrderId, Type.Null()]),
   hcsInitialTransactionId: NotOnThisLedger,
+  sequence: Type.Integer({
+    minimum: 1,
+    description: "The `sequence` of the order's latest event: the user stream's events of this order above it are news",
+  }),
 });
 
 export const OrdersResponse = Type.Object({
@@ -260,8 +264,15 @@ export const OrderFillSchema = Type.Object({
   quoteAmount: Type.String({ description: 'Raw units' }),
 });
 
+/** The live user stream's `sequence`: counts the events of one order from 1 (`ORDER_CREATED` is 1). */
+export const EventSequence = Type.Integer({
+  minimum: 1,
+  description: "The event's place among its order's events, from 1 (CREATED is 1), as the live user stream counts them",
+});
+
 export const HistoryEventSchema = Type.Object({
   id: Type.String({ description: 'Event id, a decimal string; increasing per account' }),
+  sequence: EventSequence,
   type: HistoryType,
   timestamp: Type.Integer(),
   txHash: Type.Union([Type.String(), Type.Null()]),

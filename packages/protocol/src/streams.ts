@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { literalUnion } from './literals.js';
-import { HistoryEventSchema, OrderKind, OrderStatus, Side } from './orders.js';
+import { EventSequence, HistoryEventSchema, OrderKind, OrderStatus, Side } from './orders.js';
 
 const Seq = Type.Integer({ minimum: 1, description: 'Position of the message on its connection, from 1 without gaps' });
 const StreamNameSchema = Type.Union([Type.Literal('depth'), Type.Literal('user-events')]);
@@ -63,6 +63,7 @@ export const UserEventSchema = Type.Object({
   type: literalUnion(USER_EVENT_TYPES),
   seq: Seq,
   eventId: Type.Integer({ description: 'The event id of `GET /orders/:orderId/history`; increasing per account' }),
+  sequence: EventSequence,
   orderId: Type.String({ description: 'A decimal string' }),
   orderbookId: Type.String({ description: 'A decimal string' }),
   timestamp: Type.Integer({ description: 'Unix ms' }),

@@ -38,7 +38,13 @@ describe('reading answers of older servers', () => {
         quotePrice24hLow: null,
       }),
     );
-    expect(book).toMatchObject({ lotSize: '10000000', minNotional: '100000', quotePrice: '0', quotePrice24hHigh: '0', quotePrice24hLow: '0' });
+    expect(book).toMatchObject({
+      lotSize: '10000000',
+      minNotional: '100000',
+      quotePrice: '0',
+      quotePrice24hHigh: '0',
+      quotePrice24hLow: '0',
+    });
   });
 
   it('reads depth with a numeric book id and spread', () => {
@@ -122,6 +128,7 @@ describe('reading stream messages of older servers', () => {
         eventId: 10,
         orderId: 5,
         orderbookId: 1,
+        timestamp: 1_000,
         status: 'OPEN',
         filledAmount: '0',
       }),
@@ -130,7 +137,15 @@ describe('reading stream messages of older servers', () => {
   });
 
   it('refuses an id that is neither a whole number nor its decimal text', () => {
-    const text = JSON.stringify({ seq: 3, type: 'ORDER_FILLED', eventId: 1, orderId: '0x5', orderbookId: '1', status: 'FILLED' });
-    expect(() => parseStreamMessage(text)).toThrow(/lacks its event id/);
+    const text = JSON.stringify({
+      seq: 3,
+      type: 'ORDER_FILLED',
+      eventId: 1,
+      orderId: '0x5',
+      orderbookId: '1',
+      timestamp: 1_000,
+      status: 'FILLED',
+    });
+    expect(() => parseStreamMessage(text)).toThrow(expect.objectContaining({ details: expect.stringMatching(/malformed/) }));
   });
 });

@@ -54,7 +54,8 @@ export function readBook(book: OrderbookItem): OrderbookItem {
   };
   for (const field of BOOK_PRICES) if ((read[field] as string | null) === null) read[field] = '0';
   const { baseTokenDecimals, quoteTokenDecimals, lotSize } = book;
-  const knowsGrid = typeof baseTokenDecimals === 'number' && typeof quoteTokenDecimals === 'number' && typeof lotSize === 'string';
+  const knowsGrid =
+    typeof baseTokenDecimals === 'number' && typeof quoteTokenDecimals === 'number' && typeof lotSize === 'string';
   return knowsGrid ? { ...read, ...rawBookLimits(book) } : read;
 }
 

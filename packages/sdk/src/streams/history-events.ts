@@ -26,14 +26,15 @@ function statusAfterRevert(before: OrderStatus, filled: bigint): OrderStatus {
 }
 
 /**
- * An order's history as the stream would have told it: each event with the order's status and
- * filled amount after it (the history gives each fill's amount; the filled amount is their sum,
- * less the fills given back).
+ * An order's history as the stream would have told it: each event with its sequence (its place in
+ * the history, from 1, where the server does not send it) and the order's status and filled amount
+ * after it (the history gives each fill's amount; the filled amount is their sum, less the fills
+ * given back).
  */
 export function historyEvents(history: OrderHistory): UserEvent[] {
   let filled = 0n;
   let status: OrderStatus = 'ACTIVE';
-  return history.events.map((event) => {
+  return history.events.map((event, index) => {
     const known = TYPE[event.type];
     if (known === undefined) {
       throw new StreamError('malformed', `Order ${history.orderId} has a history event of unknown type`, {
@@ -49,6 +50,7 @@ export function historyEvents(history: OrderHistory): UserEvent[] {
     return {
       type,
       eventId: Number(event.id),
+      sequence: event.sequence ?? index + 1,
       orderId: String(history.orderId),
       orderbookId: history.orderbookId,
       timestamp: event.timestamp,

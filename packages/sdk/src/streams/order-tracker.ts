@@ -1,3 +1,4 @@
+import { StreamError } from '../errors.js';
 import type { OrderStatus } from '../order-types.js';
 import { decimalKey } from './decimal-key.js';
 import type { UserEvent } from './messages.js';
@@ -9,13 +10,15 @@ export interface TrackedOrder {
   readonly orderbookId: string;
   /** `ACTIVE` or `PARTIALLY_FILLED`: an order that ends leaves the open orders. */
   readonly status: OrderStatus;
-  /** Base amount filled, display units. */
-  readonly filledAmount: string;
+  /** Base amount filled, display units; undefined where the server does not say (the live service). */
+  readonly filledAmount?: string | undefined;
+  /** How many events the order has had (the `sequence` of its latest), where the server says. */
+  readonly sequence?: number | undefined;
 }
 
 interface Entry extends TrackedOrder {
-  /** No event up to this id can tell anything new about the order. */
-  readonly lastEventId: number;
+  /** No event up to this id can tell anything new about the order (servers with event ids). */
+  readonly lastEventId: number | undefined;
 }
 
 /**
@@ -36,12 +39,18 @@ const isOpen = (status: OrderStatus): boolean => RANK[status] < 2;
 /**
  * Whether a state is past another. Between reverted fills the filled amount never falls and the
  * status never goes back, and every event moves at least one of them: so an event whose state is
- * not past the known one is already reflected in it.
+ * not past the known one is already reflected in it. Without filled amounts (the live service),
+ * only the status tells, and a further fill of a partly filled order counts as past.
  */
 function isPast(
   state: Pick<TrackedOrder, 'status' | 'filledAmount'>,
   known: Pick<TrackedOrder, 'status' | 'filledAmount'>,
 ): boolean {
+  if (state.filledAmount === undefined || known.filledAmount === undefined) {
+    return (
+      RANK[state.status] > RANK[known.status] || (state.status === 'PARTIALLY_FILLED' && known.status === 'PARTIALLY_FILLED')
+    );
+  }
   const filled = decimalKey(state.filledAmount, 'filled amount');
   const knownFilled = decimalKey(known.filledAmount, 'filled amount');
   return filled > knownFilled || (filled === knownFilled && RANK[state.status] > RANK[known.status]);
@@ -55,16 +64,19 @@ const ENDED_KEPT_MS = 60_000;
 
 /**
  * The account's open orders, kept from a listing (`GET /orders`) and the events after it. It
- * decides which events are news: an event of a known order is news when its id is above what the
- * order's state reflects and its state is past it; an event of an unknown order when its id is
- * above the last listing's `lastUpdateId`. So a listing that already reflects an event (the
- * listing is read after its `lastUpdateId`), an event replayed from a history and received live
+ * decides which events are news, by the best each server tells:
+ * - by `sequence` (an order's events counted from 1): an event of a known order is news when its
+ *   sequence is above the order's; one that skips a number means events were lost, a StreamError
+ *   `seq-gap`. An event of an unknown order is news when it is the order's first;
+ * - else by `eventId` (increasing per account): an event of a known order is news when its id is
+ *   above what the order's state reflects and its state is past it; of an unknown order, when its
+ *   id is above the last listing's `lastUpdateId`.
+ * So a listing that already reflects an event, an event replayed from a history and received live
  * too, or an event the stream buffered before the listing, are each told once.
  *
- * Events of different orders may arrive out of id order (books of different engines publish on
- * their own); those of one order never do. So no single id marks what was seen: orders that ended
- * are kept, until a listing reflects their last event or for a minute, so that a late copy of one
- * of their events cannot open them again.
+ * Events of different orders may arrive out of order (books of different engines publish on their
+ * own); those of one order never do. Orders that ended are kept, until a listing reflects their
+ * last event or for a minute, so that a late copy of one of their events cannot open them again.
  */
 export class OrderTracker {
   readonly #open = new Map<number, Entry>();
@@ -81,19 +93,14 @@ export class OrderTracker {
 
   /** The open orders, by id. */
   orders(): ReadonlyMap<number, TrackedOrder> {
-    return new Map(
-      [...this.#open].map(([id, { orderId, orderbookId, status, filledAmount }]) => [
-        id,
-        { orderId, orderbookId, status, filledAmount },
-      ]),
-    );
+    return new Map([...this.#open].map(([id, entry]) => [id, trackedOf(entry)]));
   }
 
   /** Starts over from a listing of the open orders that reflects at least event `lastUpdateId`. */
   start(orders: readonly TrackedOrder[], lastUpdateId: number): void {
     this.#open.clear();
     this.#ended.clear();
-    for (const order of orders) this.#open.set(order.orderId, entryOf(order, lastUpdateId));
+    for (const order of orders) this.#open.set(order.orderId, { ...trackedOf(order), lastEventId: lastUpdateId });
     this.#listedUpTo = lastUpdateId;
     this.#started = true;
   }
@@ -110,7 +117,12 @@ export class OrderTracker {
     const moved = [...this.#open.values()]
       .filter((known) => {
         const now = listed.get(known.orderId);
-        return now === undefined || now.status !== known.status || now.filledAmount !== known.filledAmount;
+        return (
+          now === undefined ||
+          now.status !== known.status ||
+          now.filledAmount !== known.filledAmount ||
+          (now.sequence !== undefined && now.sequence !== known.sequence)
+        );
       })
       .map((known) => known.orderId);
     for (const order of orders) if (!this.#open.has(order.orderId)) moved.push(order.orderId);
@@ -120,20 +132,25 @@ export class OrderTracker {
   /** Everything up to event `lastUpdateId` is accounted for (a listing reflects it). */
   advance(lastUpdateId: number): void {
     this.#listedUpTo = Math.max(this.#listedUpTo, lastUpdateId);
-    for (const [orderId, ended] of this.#ended) if (ended.lastEventId <= this.#listedUpTo) this.#ended.delete(orderId);
+    for (const [orderId, ended] of this.#ended) {
+      if (ended.lastEventId !== undefined && ended.lastEventId <= this.#listedUpTo) this.#ended.delete(orderId);
+    }
   }
 
   /** Takes an event in; true when it is news (and the tracker moved with it), false when it was already known. */
   accept(event: UserEvent): boolean {
     const orderId = Number(event.orderId);
     const known = this.#open.get(orderId) ?? this.#ended.get(orderId);
-    // A reverted fill moves the state back, so only its id tells whether it is known.
-    const news =
-      known === undefined
-        ? event.eventId > this.#listedUpTo
-        : event.eventId > known.lastEventId && (event.type === 'ORDER_FILL_REVERTED' || isPast(event, known));
-    if (!news) return false;
-    const entry = entryOf({ ...event, orderId }, event.eventId);
+    if (!this.#isNews(event, known)) return false;
+    // What the event does not say is no longer known: a sequence or amount kept from before it would be stale.
+    const entry: Entry = {
+      orderId,
+      orderbookId: event.orderbookId,
+      status: event.status,
+      filledAmount: event.filledAmount,
+      sequence: event.sequence,
+      lastEventId: event.eventId ?? known?.lastEventId,
+    };
     this.#ended.delete(orderId);
     if (isOpen(event.status)) {
       this.#open.set(orderId, entry);
@@ -145,6 +162,23 @@ export class OrderTracker {
     return true;
   }
 
+  #isNews(event: UserEvent, known: Entry | undefined): boolean {
+    const { sequence, eventId } = event;
+    if (known === undefined) return eventId === undefined ? sequence === 1 : eventId > this.#listedUpTo;
+    if (sequence !== undefined && known.sequence !== undefined) {
+      if (sequence > known.sequence + 1) {
+        throw new StreamError('seq-gap', `Events of order ${event.orderId} were lost`, {
+          details: `its event ${known.sequence + 1} did not come; ${sequence} did`,
+        });
+      }
+      return sequence > known.sequence;
+    }
+    // A reverted fill moves the state back, so only its id tells whether it is known.
+    const moves = event.type === 'ORDER_FILL_REVERTED' || isPast(event, known);
+    if (eventId !== undefined && known.lastEventId !== undefined) return eventId > known.lastEventId && moves;
+    return moves;
+  }
+
   #forgetEndedBefore(time: number): void {
     for (const [orderId, ended] of this.#ended) {
       if (ended.endedAt >= time) return;
@@ -153,7 +187,7 @@ export class OrderTracker {
   }
 }
 
-function entryOf(order: TrackedOrder, lastEventId: number): Entry {
-  const { orderId, orderbookId, status, filledAmount } = order;
-  return { orderId, orderbookId, status, filledAmount, lastEventId };
+function trackedOf(order: TrackedOrder): TrackedOrder {
+  const { orderId, orderbookId, status, filledAmount, sequence } = order;
+  return { orderId, orderbookId, status, filledAmount, sequence };
 }

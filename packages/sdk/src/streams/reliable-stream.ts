@@ -1,6 +1,6 @@
 import type { Client } from '../client.js';
 import { ApiError, InvalidKeyError, InvalidParameterError, NotAuthenticatedError, SdkError } from '../errors.js';
-import type { StreamMessage, StreamName } from './messages.js';
+import type { OtherMessage, StreamMessage, StreamName } from './messages.js';
 import { openStreamSocket, type StreamSocket } from './stream-socket.js';
 import { streamAddress } from './stream-url.js';
 
@@ -56,7 +56,7 @@ export interface ConnectionHandler {
   /** The connection is open: fetch what to start from; messages keep arriving (and should be buffered) meanwhile. */
   sync(): Promise<void>;
   /** Every message of the stream; throws a StreamError when the state can no longer be trusted. */
-  message(message: StreamMessage): void;
+  message(message: StreamMessage | OtherMessage): void;
 }
 
 export interface StreamProtocol {

@@ -1,6 +1,6 @@
 import { openTransport } from '#stream-transport';
 import { NetworkError, SdkError, StreamError } from '../errors.js';
-import { parseStreamMessage, type StreamMessage } from './messages.js';
+import { type OtherMessage, parseStreamMessage, type StreamMessage } from './messages.js';
 import { HANDSHAKE_TIMEOUT_MS, type SocketTransport } from './socket-transport.js';
 import type { StreamAddress } from './stream-url.js';
 
@@ -16,8 +16,8 @@ const CLOSE_NORMAL = 1000;
 export interface SocketListener {
   /** The handshake succeeded: from now on the server sends every message of the stream. */
   open(): void;
-  /** Every message of the stream, in order, after its `seq` was checked; a throw ends the connection with that error. */
-  message(message: StreamMessage): void;
+  /** Every message of the stream, in order, after its `seq` (if any) was checked; a throw ends the connection with that error. */
+  message(message: StreamMessage | OtherMessage): void;
   /** Called once when the connection ends for any reason but {@link StreamSocket.close}. */
   end(error: SdkError): void;
 }
@@ -29,8 +29,9 @@ export interface StreamSocket {
 
 /**
  * One WebSocket connection of a stream, on the platform's transport (`#stream-transport`). The
- * connection is trusted only while its messages arrive in `seq` order without gaps and while the
- * server keeps pinging: silence for two heartbeat intervals (the WELCOME says how long one is, else
+ * connection is trusted only while its messages arrive in `seq` order without gaps (a server that
+ * numbers them, as this service does; the live service does not, and its streams' own ids tell a
+ * loss) and while the server keeps pinging: silence for two heartbeat intervals (the WELCOME says how long one is, else
  * {@link DEFAULT_HEARTBEAT_MS}) means a dead peer that TCP may not notice for minutes. A transport
  * that cannot see pings (a browser's) is watched only until the handshake completes. The WELCOME,
  * asked for and sent first by servers that have one, is the connection's metadata: it is read here
@@ -85,8 +86,8 @@ export function openStreamSocket(address: StreamAddress, listener: SocketListene
       watch();
       try {
         const message = nextMessage(text, lastSeq);
-        lastSeq = message.seq;
-        if (message.type !== 'WELCOME') {
+        lastSeq = message.seq ?? lastSeq;
+        if (message.type !== 'WELCOME' || !('heartbeatMs' in message)) {
           listener.message(message);
           return;
         }
@@ -129,10 +130,10 @@ async function closeSocket(transport: SocketTransport): Promise<void> {
 }
 
 /** The frame as the message after `lastSeq`; a binary frame, a malformed message or a skipped `seq` throws. */
-function nextMessage(text: string | undefined, lastSeq: number): StreamMessage {
+function nextMessage(text: string | undefined, lastSeq: number): StreamMessage | OtherMessage {
   if (text === undefined) throw new StreamError('malformed', 'The stream sent a binary frame');
-  const message = parseStreamMessage(text) as StreamMessage;
-  if (message.seq !== lastSeq + 1) {
+  const message = parseStreamMessage(text);
+  if (message.seq !== undefined && message.seq !== lastSeq + 1) {
     throw new StreamError('seq-gap', `Stream message ${lastSeq + 1} was lost`, { details: `got seq ${message.seq} next` });
   }
   return message;

@@ -75,7 +75,13 @@ async function listedOpen(client: Client) {
   return new Map(
     orders.map((order) => [
       order.id,
-      { orderId: order.id, orderbookId: order.orderbookId, status: order.status, filledAmount: order.filledAmount },
+      {
+        orderId: order.id,
+        orderbookId: order.orderbookId,
+        status: order.status,
+        filledAmount: order.filledAmount,
+        sequence: order.sequence,
+      },
     ]),
   );
 }
@@ -142,6 +148,7 @@ describe('watchUserEvents', () => {
       orderbookId: '1',
       status: 'PARTIALLY_FILLED',
       filledAmount: '0.5',
+      sequence: 2,
     });
   });
 
@@ -359,9 +366,10 @@ describe('watchUserEvents', () => {
     const last = Math.max(...expected.map(([, id]) => id));
     await eventually('every event', () => (events.some((event) => event.eventId === last) ? true : undefined));
     const historyType = (type: string) => (type === 'ORDER_PARTIALLY_FILLED' ? 'PARTIAL_FILL' : type.replace('ORDER_', ''));
-    const told = events.map((event): Told => [Number(event.orderId), event.eventId, historyType(event.type)]);
+    const told = events.map((event): Told => [Number(event.orderId), event.eventId ?? 0, historyType(event.type)]);
     expect(told.sort(byId)).toEqual(expected.sort(byId));
-    expect(events.map((event) => event.eventId)).toEqual([...events.map((event) => event.eventId)].sort((a, b) => a - b));
+    const ids = events.map((event) => event.eventId ?? 0);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(events.some((event) => event.recovered)).toBe(true);
     expect(disconnects()).toBeGreaterThanOrEqual(3);
     expect(stream.orders()).toEqual(await listedOpen(alice));

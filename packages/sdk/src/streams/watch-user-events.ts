@@ -108,13 +108,13 @@ export function watchUserEvents(client: Client, parameters: WatchUserEventsParam
           if (signal.aborted) return;
           missed = histories.flatMap(historyEvents);
         }
-        // One id order for both; a live copy of an event sorts before its history copy, and the copy is refused.
+        // One order for both; a live copy of an event sorts before its history copy, and the copy is refused.
         const arrived = (buffered ?? []).map((event) => ({ event: event as UserEvent, recovered: false }));
         const replayed = missed.map((event) => ({ event, recovered: true }));
         buffered = undefined;
-        for (const { event, recovered } of [...arrived, ...replayed].sort((a, b) => a.event.eventId - b.event.eventId)) {
-          take(event, recovered);
-        }
+        const all = [...arrived, ...replayed];
+        const order = eventOrder(all.map(({ event }) => event));
+        for (const { event, recovered } of all.sort((a, b) => order(a.event, b.event))) take(event, recovered);
         tracker.advance(listing.lastUpdateId);
         knownUntil = Math.max(knownUntil, listing.serverTime ?? 0);
       },
@@ -137,6 +137,16 @@ export function watchUserEvents(client: Client, parameters: WatchUserEventsParam
     parameters,
   );
   return Object.assign(stream, { orders: () => tracker.orders() });
+}
+
+/**
+ * The order to apply events in: by event id where every event has one (this service); else by
+ * time, and an order's own events by their sequence (the live service, whose events have no id).
+ * Either keeps each order's events in order, which is all the tracker needs.
+ */
+function eventOrder(events: readonly UserEvent[]): (a: UserEvent, b: UserEvent) => number {
+  if (events.every((event) => event.eventId !== undefined)) return (a, b) => (a.eventId as number) - (b.eventId as number);
+  return (a, b) => a.timestamp - b.timestamp || Number(a.orderId) - Number(b.orderId) || (a.sequence ?? 0) - (b.sequence ?? 0);
 }
 
 function withoutSeq(event: UserEvent | UserEventMessage): UserEvent {
@@ -168,8 +178,8 @@ async function listOpenOrders(
       last = listing.lastUpdateId;
       for (const order of listing.orders) {
         if (books !== null && !books.has(Number(order.orderbookId))) continue;
-        const { id, status, filledAmount } = order;
-        orders.set(id, { orderId: id, orderbookId: order.orderbookId, status, filledAmount });
+        const { id, status, filledAmount, sequence } = order;
+        orders.set(id, { orderId: id, orderbookId: order.orderbookId, status, filledAmount, sequence });
       }
       if (signal.aborted) break;
     }

@@ -78,10 +78,13 @@ export function useAccountOrders(account: Account, orderbookId: string): Account
         if (!stopped) setState((previous) => ({ ...previous, error }));
       }
     });
-    const moved = (orderId: string, status: OrderStatus, filledAmount: string) =>
+    // A server that does not say the filled amount (the live service) leaves it to the listing read next.
+    const moved = (orderId: string, status: OrderStatus, filledAmount: string | undefined) =>
       setState((previous) => ({
         ...previous,
-        open: previous.open?.map((order) => (String(order.id) === orderId ? { ...order, status, filledAmount } : order)),
+        open: previous.open?.map((order) =>
+          String(order.id) === orderId ? { ...order, status, filledAmount: filledAmount ?? order.filledAmount } : order,
+        ),
       }));
     const stream = watchUserEvents(account.client, {
       books: [orderbookId],

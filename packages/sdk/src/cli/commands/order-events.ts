@@ -7,9 +7,11 @@ import { isoTime, jsonLine } from '../output.js';
 
 /** One event as a line: time, type, order, book, the order's state after it. */
 function eventLine(event: StreamedUserEvent): string {
-  const status = event.reason === null ? event.status : `${event.status} (${event.reason})`;
+  const status = event.reason == null ? event.status : `${event.status} (${event.reason})`;
   const recovered = event.recovered ? '  (missed while reconnecting)' : '';
-  return `${isoTime(event.timestamp)}  ${event.type.padEnd(22)}  order ${event.orderId}  book ${event.orderbookId}  ${status}  filled ${event.filledAmount}${recovered}`;
+  // A server that does not send the filled amount (the live service): the order's listing has it.
+  const filled = event.filledAmount === undefined ? '' : `  filled ${event.filledAmount}`;
+  return `${isoTime(event.timestamp)}  ${event.type.padEnd(22)}  order ${event.orderId}  book ${event.orderbookId}  ${status}${filled}${recovered}`;
 }
 
 export const orderEventsCommand: Command = {

@@ -24,16 +24,26 @@ export function writeRows(tx: SqlExecutor, statement: SqlText, rows: readonly Js
 }
 
 /**
- * Runs an insert over `rows` that returns each row's `id`; the ids in the rows' order. `jsonRows`
- * gives the rows in order and both engines number inserted rows in increasing order, while the
- * order RETURNING answers in is unspecified: so the ids, sorted, follow the rows.
+ * Runs an insert over `rows` that returns each row's `id` (and more); the returned rows in the
+ * rows' order. `jsonRows` gives the rows in order and both engines number inserted rows in
+ * increasing order, while the order RETURNING answers in is unspecified: so the returned rows,
+ * sorted by id, follow the rows.
  */
+export async function insertRowsReturning<Row extends { id: number }>(
+  tx: SqlExecutor,
+  statement: SqlText<Row>,
+  rows: readonly JsonRow[],
+): Promise<Row[]> {
+  if (rows.length === 0) return [];
+  const returned = await tx.all(statement, JSON.stringify(rows));
+  return returned.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** {@link insertRowsReturning} for the ids alone. */
 export async function insertRowsReturningIds(
   tx: SqlExecutor,
   statement: SqlText<{ id: number }>,
   rows: readonly JsonRow[],
 ): Promise<number[]> {
-  if (rows.length === 0) return [];
-  const ids = (await tx.all(statement, JSON.stringify(rows))).map((row) => Number(row.id));
-  return ids.sort((a, b) => a - b);
+  return (await insertRowsReturning(tx, statement, rows)).map((row) => Number(row.id));
 }

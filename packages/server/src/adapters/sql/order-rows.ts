@@ -39,8 +39,13 @@ export const ORDER_COLUMNS: readonly JsonColumn[] = [
 /** The columns a turn's progress of a stored order changes, `id` first, in the order `progressRows` gives them. */
 export const PROGRESS_COLUMNS: readonly JsonColumn[] = [['id', 'integer'], ...STATE_COLUMNS, ['updated_at', 'integer']];
 
-/** The columns of an order event, in the order `eventRows` gives them. */
+/**
+ * The columns of an order event, in the order `eventRows` gives them; `nth` is not stored: it
+ * numbers the row among the events of its order in the same statement, from 1, so that the
+ * statement can take each event's `sequence` as the order's last one plus `nth`.
+ */
 export const EVENT_COLUMNS: readonly JsonColumn[] = [
+  ['nth', 'integer'],
   ['order_id', 'integer'],
   ['account', 'text'],
   ['type', 'text'],
@@ -104,7 +109,9 @@ function progressValues(progress: OrderProgress): JsonRow {
 
 /** The turn's events, as `EVENT_COLUMNS` lists them. */
 export function eventRows(turn: TurnWrite, tradeIds: readonly number[]): JsonRow[] {
+  const counts = new Map<number, number>();
   return turn.events.map((event) => [
+    counts.set(event.orderId, (counts.get(event.orderId) ?? 0) + 1).get(event.orderId) as number,
     event.orderId,
     event.account,
     event.type,

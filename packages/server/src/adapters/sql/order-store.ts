@@ -9,10 +9,10 @@ import type {
   TurnWrite,
 } from '../../domain/orders/order-records.js';
 import type { NewTrade } from '../../domain/orders/trade-records.js';
-import type { OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
+import type { ListedOrder, OrderQuery, OrderStore } from '../../ports/store/order-ports.js';
 import type { SqlCancellationStore } from './cancellation-store.js';
 import { advancePositions, commandPosition, commandPositionStatements } from './command-positions.js';
-import { insertRowsReturningIds, insertRowsText, writeRows } from './json-rows.js';
+import { columnNames, insertRowsReturning, insertRowsText, writeRows } from './json-rows.js';
 import { EVENT_COLUMNS, eventRows, ORDER_COLUMNS, orderRows, PROGRESS_COLUMNS, progressRows } from './order-rows.js';
 import type { SqlSettlementStore } from './settlement-store.js';
 import { type SqlClient, type SqlDialect, type SqlExecutor, type SqlText, selectList, sql, started } from './sql-client.js';
@@ -45,6 +45,7 @@ interface OrderRow {
 
 interface EventRow {
   id: number;
+  sequence: number;
   order_id: number;
   type: OrderEventType;
   timestamp: number;
@@ -86,6 +87,7 @@ function toOrder(row: OrderRow): OrderRecord {
 function toEvent(row: EventRow): OrderEventRecord {
   return {
     id: row.id,
+    sequence: Number(row.sequence),
     orderId: row.order_id,
     type: row.type,
     timestamp: row.timestamp,
@@ -120,7 +122,15 @@ function orderStatements(dialect: SqlDialect) {
     // A turn's rows go in one statement per table: a server engine then parses, plans and answers once per turn.
     insertOrders: sql(insertRowsText(dialect, 'orders', ORDER_COLUMNS)),
     updateOrders: sql(`UPDATE orders SET ${progressed} FROM ${dialect.jsonRows(PROGRESS_COLUMNS)} AS r WHERE orders.id = r.id`),
-    insertEvents: sql<{ id: number }>(`${insertRowsText(dialect, 'order_events', EVENT_COLUMNS)} RETURNING id`),
+    // Each event's sequence continues its order's: the subquery sees the events stored before this
+    // statement (both engines read the table as it was when the statement began).
+    insertEvents: sql<{ id: number; sequence: number }>(
+      `INSERT INTO order_events (${columnNames(EVENT_COLUMNS.slice(1))}, sequence)
+       SELECT ${columnNames(EVENT_COLUMNS.slice(1))},
+         coalesce((SELECT max(e.sequence) FROM order_events AS e WHERE e.order_id = r.order_id), 0) + r.nth
+       FROM ${dialect.jsonRows(EVENT_COLUMNS)} AS r
+       RETURNING id, sequence`,
+    ),
     setUpdateId: sql(
       `INSERT INTO book_state (book_id, last_update_id) VALUES (?, ?)
        ON CONFLICT (book_id) DO UPDATE SET last_update_id = excluded.last_update_id`,
@@ -193,13 +203,14 @@ async function writeTurn(
       tradeIds.map((id, index) => ({ ...(turn.trades[index] as NewTrade), id })),
     ),
   ]);
-  const events = started([insertRowsReturningIds(tx, statements.insertEvents, eventRows(turn, tradeIds))]);
+  const events = started([insertRowsReturning(tx, statements.insertEvents, eventRows(turn, tradeIds))]);
   const updateIds = [...turn.lastUpdateIds].map(([bookId, updateId]) => tx.run(statements.setUpdateId, bookId, updateId));
   await Promise.all([...orderWrites, settlementWrites, ...events, ...updateIds]);
   await partners.trades.revertWithin(tx, await partners.settlements.failWithin(tx, turn.settlementFailures));
   await partners.cancellations.writeWithin(tx, turn.cancellations, turn.finalizedCancellations, turn.nonceFloors);
   await raiseFloors(tx, statements, turn.nonceFloors);
-  return { eventIds: (await Promise.all(events)).flat(), tradeIds };
+  const stored = (await Promise.all(events)).flat();
+  return { events: stored.map((row) => ({ id: Number(row.id), sequence: Number(row.sequence) })), tradeIds };
 }
 
 /**
@@ -223,7 +234,10 @@ class SqlOrderStore implements OrderStore {
   private readonly statements: OrderStatements;
   private readonly positions: ReturnType<typeof commandPositionStatements>;
   /** The statements of `page`, one per filter shape (few: statuses and a book or not). */
-  private readonly pageStatements = new Map<string, { count: SqlText<{ total: number }>; rows: SqlText<OrderRow> }>();
+  private readonly pageStatements = new Map<
+    string,
+    { count: SqlText<{ total: number }>; rows: SqlText<OrderRow & { sequence: number | null }> }
+  >();
 
   constructor(
     private readonly db: SqlClient,
@@ -272,7 +286,7 @@ class SqlOrderStore implements OrderStore {
     return new Map(rows.map((row) => [Number(row.id), Number(row.book_id)]));
   }
 
-  async page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }> {
+  async page(query: OrderQuery): Promise<{ orders: ListedOrder[]; total: number }> {
     const where = ['account = ?'];
     const parameters: (string | number)[] = [query.account];
     if (query.statuses !== null) {
@@ -288,7 +302,11 @@ class SqlOrderStore implements OrderStore {
     if (statements === undefined) {
       statements = {
         count: sql(`SELECT count(*) AS total FROM orders WHERE ${clause}`),
-        rows: sql(`SELECT ${ORDER_FIELDS} FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`),
+        rows: sql(
+          `SELECT ${ORDER_FIELDS},
+             (SELECT max(e.sequence) FROM order_events AS e WHERE e.order_id = orders.id) AS sequence
+           FROM orders WHERE ${clause} ORDER BY id DESC LIMIT ? OFFSET ?`,
+        ),
       };
       this.pageStatements.set(clause, statements);
     }
@@ -296,7 +314,10 @@ class SqlOrderStore implements OrderStore {
       this.db.all(statements.rows, ...parameters, query.limit, query.offset),
       this.db.get(statements.count, ...parameters),
     ]);
-    return { orders: rows.map(toOrder), total: Number(count?.total ?? 0) };
+    return {
+      orders: rows.map((row) => ({ ...toOrder(row), sequence: Number(row.sequence ?? 0) })),
+      total: Number(count?.total ?? 0),
+    };
   }
 
   async history(orderId: number): Promise<OrderEventRecord[]> {

@@ -370,4 +370,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE order_nonces ADD COLUMN book_id INTEGER;
     `,
   },
+  {
+    version: 14,
+    name: "each order event's place among its order's events",
+    sql: `
+      -- Counts the events of one order from 1 (CREATED is 1), as the live user stream's \`sequence\`.
+      ALTER TABLE order_events ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
+      UPDATE order_events SET sequence = (
+        SELECT count(*) FROM order_events AS earlier
+        WHERE earlier.order_id = order_events.order_id AND earlier.id <= order_events.id
+      );
+    `,
+  },
 ];

@@ -46,6 +46,7 @@ describe('migrations', () => {
         { version: 11, name: 'expired orders forgotten by the reactor' },
         { version: 12, name: 'command positions: the last command of its log each shard of books applied' },
         { version: 13, name: "the book each nonce was built for: only that book's engine may take it" },
+        { version: 14, name: "each order event's place among its order's events" },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -119,6 +120,36 @@ describe('migrations', () => {
       ).toEqual(['order_events_by_account', 'order_events_by_order', 'order_events_by_trade']);
       insert.run(10, 1, '0.0.7', 'FILL_REVERTED', 12, null, 'NONCE_FLOOR', 4, 'maker');
       expect(() => insert.run(11, 1, '0.0.7', 'UNDONE', 13, null, null, null, null)).toThrow(/CHECK/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("numbers each order's events from 1, in id order, when version 14 adds their sequence", async () => {
+    const db = await openDatabase(join(dir(), 'raw.sqlite'));
+    try {
+      migrate(db, MIGRATIONS.slice(0, 13));
+      db.exec('PRAGMA foreign_keys = OFF');
+      const insert = db.prepare(
+        'INSERT INTO order_events (id, order_id, account, type, timestamp, tx_hash, reason, trade_id, role) VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, NULL)',
+      );
+      for (const [id, orderId, type] of [
+        [3, 1, 'CREATED'],
+        [4, 2, 'CREATED'],
+        [9, 1, 'PARTIAL_FILL'],
+        [12, 2, 'CANCELED'],
+        [13, 1, 'FILLED'],
+      ] as const) {
+        insert.run(id, orderId, '0.0.7', type, 10);
+      }
+      expect(migrate(db, MIGRATIONS.slice(0, 14))).toEqual([14]);
+      expect(db.prepare('SELECT id, order_id, sequence FROM order_events ORDER BY id').all()).toEqual([
+        { id: 3, order_id: 1, sequence: 1 },
+        { id: 4, order_id: 2, sequence: 1 },
+        { id: 9, order_id: 1, sequence: 2 },
+        { id: 12, order_id: 2, sequence: 2 },
+        { id: 13, order_id: 1, sequence: 3 },
+      ]);
     } finally {
       db.close();
     }

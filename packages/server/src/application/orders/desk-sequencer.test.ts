@@ -48,6 +48,30 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
       expect(await desk.store.orders.byHashes(accepted.flat().map((record) => record.orderHash))).toHaveLength(2);
     });
 
+    it("numbers each order's events from 1, within one turn, across the turns of a commit group and across groups", async () => {
+      const [ask] = await desk.nonces('0.0.7', 1);
+      const [bid, second] = await desk.nonces('0.0.8', 2);
+      const [maker] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 30, ask as bigint)]);
+      // Two takers in one commit group: the maker's fills come from two turns.
+      await Promise.all([
+        desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
+        desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 20, second as bigint)]),
+      ]);
+      if (maker === undefined) throw new Error('no maker');
+      const history = await desk.store.orders.history(maker.id);
+      expect(history.map((event) => [event.type, event.sequence])).toEqual([
+        ['CREATED', 1],
+        ['PARTIAL_FILL', 2],
+        ['FILLED', 3],
+      ]);
+      const published = desk.commits.flatMap((commit) => commit.orderEvents).filter((event) => event.orderId === maker.id);
+      expect(published.map((event) => [event.id, event.sequence])).toEqual(history.map((event) => [event.id, event.sequence]));
+      // A taker's CREATED and FILLED land in one statement.
+      for (const taker of desk.commits.flatMap((commit) => commit.orderEvents).filter((event) => event.account === '0.0.8')) {
+        expect(taker.sequence).toBe(taker.type === 'CREATED' ? 1 : 2);
+      }
+    });
+
     it('stores the position of the command a turn applied with that turn, and of a refused command too', async () => {
       // A turn that raises a nonce floor, as a cancel/all command would.
       const raiseFloor = async () => {

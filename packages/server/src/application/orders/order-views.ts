@@ -2,6 +2,7 @@ import { type MarketGrid, percentText, type WireOrder } from '@dex/core';
 import { type HistoryEvent, isoTime, type OrderListItem, type SavedOrder } from '@dex/protocol';
 import type { OrderEventRecord, OrderRecord } from '../../domain/orders/order-records.js';
 import { wireStatus } from '../../domain/orders/wire-status.js';
+import type { ListedOrder } from '../../ports/store/order-ports.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 
 /**
@@ -31,7 +32,7 @@ export function marketOf(registry: MarketRegistry, bookId: number): Market {
   return market;
 }
 
-export function listItemOf(registry: MarketRegistry, order: OrderRecord): OrderListItem {
+export function listItemOf(registry: MarketRegistry, order: ListedOrder): OrderListItem {
   const market = marketOf(registry, order.bookId);
   const { grid } = market;
   return {
@@ -54,6 +55,7 @@ export function listItemOf(registry: MarketRegistry, order: OrderRecord): OrderL
     deadline: String(order.deadline),
     ocoLinkedOrderId: order.ocoOrderId,
     hcsInitialTransactionId: null,
+    sequence: order.sequence,
   };
 }
 
@@ -82,6 +84,7 @@ export function historyEventOf(registry: MarketRegistry, bookId: number, event: 
   const { fill } = event;
   return {
     id: String(event.id),
+    sequence: event.sequence,
     type: event.type,
     timestamp: event.timestamp,
     txHash: event.txHash,

@@ -58,6 +58,8 @@ export interface FillDetail {
 
 export interface OrderEventRecord {
   readonly id: number;
+  /** Counts the order's events from 1 (CREATED is 1), as the live user stream's `sequence`. */
+  readonly sequence: number;
   readonly orderId: number;
   readonly type: OrderEventType;
   readonly timestamp: number;
@@ -121,6 +123,12 @@ export interface SettlementFailure {
 
 /** Ids the store gave to one turn's rows, in the turn's order: its history events and its trades. */
 export interface StoredTurnIds {
-  readonly eventIds: readonly number[];
+  /** Each event's id and its place among its order's events (from 1), in the turn's order. */
+  readonly events: readonly StoredEvent[];
   readonly tradeIds: readonly number[];
+}
+
+export interface StoredEvent {
+  readonly id: number;
+  readonly sequence: number;
 }

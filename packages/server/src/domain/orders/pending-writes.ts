@@ -98,13 +98,13 @@ export class PendingWrites {
     const orderEvents: CommittedOrderEvent[] = [];
     const trades: CommittedTrade[] = [];
     this.writes.forEach((write, turn) => {
-      const { eventIds, tradeIds } = stored(ids, turn, 'ids');
+      const { events, tradeIds } = stored(ids, turn, 'ids');
       const publication = stored(this.publications, turn, 'publication');
       const turnTrades = write.trades.map((trade, index) => ({ ...trade, id: stored(tradeIds, index, 'trade id') }));
       for (const trade of turnTrades) trades.push(trade);
       publication.orderEvents.forEach((event, index) => {
         orderEvents.push({
-          id: stored(eventIds, index, 'event id'),
+          ...stored(events, index, 'event id'),
           orderId: event.orderId,
           account: event.account,
           bookId: event.bookId,

@@ -43,6 +43,7 @@ export class UserChannel {
     const body: MessageBody<UserEventMessage> = {
       type: USER_EVENT_TYPES[event.type],
       eventId: event.id,
+      sequence: event.sequence,
       orderId: String(event.orderId),
       orderbookId: String(event.bookId),
       timestamp: view.timestamp,

@@ -42,6 +42,7 @@ interface ListedOrder {
   id: number;
   status: string;
   filledAmount: string;
+  sequence: number;
 }
 
 async function listOrders(trader: Trader): Promise<{ orders: ListedOrder[]; lastUpdateId: number }> {
@@ -98,6 +99,7 @@ describe('/ws/user-events', () => {
       seq: expect.any(Number),
       type: 'ORDER_CREATED',
       eventId: expect.any(Number),
+      sequence: 1,
       orderId: String(partial.id),
       orderbookId: '1',
       timestamp: harness.clock.now() - 61_000,
@@ -117,13 +119,19 @@ describe('/ws/user-events', () => {
     });
     expect(created.every((event) => event.swapper === alice.swapper)).toBe(true);
 
-    // The same events, with the same ids, as the order's history.
+    // The same events, with the same ids and sequences (each order's counted from 1), as the order's
+    // history; the listing gives each order the sequence of its latest event.
+    const listing = await listOrders(alice);
     for (const id of [rejected.id, partial.id, filled.id, expiring.id]) {
-      const history = await alice.request<{ events: { id: string; type: string }[] }>('GET', `/orders/${id}/history`);
+      const history = await alice.request<{ events: { id: string; sequence: number }[] }>('GET', `/orders/${id}/history`);
       const streamed = eventsOf(aliceBookOne).filter((event) => event.orderId === String(id));
-      expect(streamed.map((event) => String(event.eventId))).toEqual(history.body.events.map((event) => event.id));
+      expect(streamed.map((event) => [String(event.eventId), event.sequence])).toEqual(
+        history.body.events.map((event) => [event.id, event.sequence]),
+      );
+      expect(streamed.map((event) => event.sequence)).toEqual(streamed.map((_, index) => index + 1));
+      expect(listing.orders.find((order) => order.id === id)?.sequence).toBe(streamed.length);
     }
-    const { lastUpdateId } = await listOrders(alice);
+    const { lastUpdateId } = listing;
     expect(eventsOf(aliceBookOne).at(-1)?.eventId).toBe(lastUpdateId);
 
     // Bob sees his two asks fill, and nothing of Alice's; Alice's book-2 stream sees nothing at all.

@@ -6,6 +6,11 @@ import type { OrderEventRecord, OrderRecord, OrderState, StoredTurnIds, TurnWrit
  * transaction, so a crash leaves either all of those turns or none of them.
  */
 
+/** An order of a listing, with the sequence of its latest event (how many events it has had). */
+export interface ListedOrder extends OrderRecord {
+  readonly sequence: number;
+}
+
 export interface OrderQuery {
   readonly account: string;
   readonly statuses: readonly OrderState[] | null;
@@ -39,7 +44,7 @@ export interface OrderStore {
   get(id: number): Promise<OrderRecord | undefined>;
   /** The book of each of `ids` that names a stored order, in one read. */
   booksOf(ids: readonly number[]): Promise<Map<number, number>>;
-  page(query: OrderQuery): Promise<{ orders: OrderRecord[]; total: number }>;
+  page(query: OrderQuery): Promise<{ orders: ListedOrder[]; total: number }>;
   history(orderId: number): Promise<OrderEventRecord[]>;
   /** One page of the order's history, oldest first, and how many events it has in all. */
   historyPage(orderId: number, offset: number, limit: number): Promise<{ events: OrderEventRecord[]; total: number }>;
