@@ -40,11 +40,32 @@ describe('parseRawAmount', () => {
   });
 
   it.each([[1], [1.5], [null], [undefined], [true], [{}], [[1]], [10n]])('rejects the non-string %p', (value) => {
-    expect(() => parseRawAmount(value)).toThrow(/decimal string/);
+    expect(() => parseRawAmount(value)).toThrow(/as a string/);
   });
 
   it('names the field in its message', () => {
     expect(() => parseRawAmount('x', 'inputAmount')).toThrow(/^inputAmount/);
+  });
+
+  it.each([
+    [
+      '2.5',
+      'inputAmount',
+      `inputAmount must be an integer in the token's smallest units, as a string, e.g. "2500000" for 2.5 USDC; a decimal was sent, and it takes no fraction`,
+    ],
+    [
+      '-5',
+      'output.amount',
+      `output.amount must be an integer in the token's smallest units, as a string, e.g. "2500000" for 2.5 USDC, without sign, exponent, spaces or leading zeros`,
+    ],
+    [
+      '1e6',
+      'nonceFloor',
+      'nonceFloor must be a non-negative integer as a string of digits, e.g. "1757000000412345", without sign, exponent, spaces or leading zeros',
+    ],
+    [`1${'0'.repeat(78)}`, 'inputAmount', 'inputAmount exceeds the uint256 range'],
+  ])('says in words what %s in %s should have been', (text, field, message) => {
+    expect(() => parseRawAmount(text, field)).toThrow(message);
   });
 
   it('refuses zero where a positive amount is required', () => {

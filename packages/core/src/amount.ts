@@ -12,21 +12,42 @@ const MAX_DISPLAY_LENGTH = 160;
 /** Token decimals this service supports; ERC-20 allows up to 255 but no real token goes past 36. */
 export const MAX_TOKEN_DECIMALS = 36;
 
+/** Whether a field, by its name, holds token units (`inputAmount`, `order.input.amount`) rather than a plain integer. */
+const TOKEN_UNITS_FIELD = /amount$/i;
+
 /**
- * Parses a raw token amount from its wire form, a strict decimal string.
+ * What a raw integer field takes, in words with an example, to follow "must be": the one wording
+ * of every message about one, from the HTTP schema checks to the order codec. A field named
+ * `...amount` holds token units; any other (`nonce`, `nonceFloor`, `deadline`) a plain integer.
+ */
+export function rawIntegerForm(field: string): string {
+  return TOKEN_UNITS_FIELD.test(field)
+    ? `an integer in the token's smallest units, as a string, e.g. "2500000" for 2.5 USDC`
+    : `a non-negative integer as a string of digits, e.g. "1757000000412345"`;
+}
+
+/** "`field` must be ..." for a raw integer field. */
+export function rawIntegerExpected(field: string): string {
+  return `${field} must be ${rawIntegerForm(field)}`;
+}
+
+/**
+ * Parses a raw token amount (or another uint256) from its wire form, a strict decimal string.
  * JSON numbers are refused on purpose: they lose precision past 2^53 before we ever see them.
  */
 export function parseRawAmount(value: unknown, field = 'amount'): bigint {
   if (typeof value !== 'string') {
-    throw new CoreError('INVALID_AMOUNT', `${field} must be a decimal string`, {
-      details: `got ${value === null ? 'null' : typeof value}`,
+    throw new CoreError('INVALID_AMOUNT', rawIntegerExpected(field), {
+      details: `got ${value === null ? 'null' : typeof value === 'number' ? 'a JSON number, which loses digits past 2^53' : typeof value}`,
     });
   }
   if (!RAW_AMOUNT.test(value)) {
-    throw new CoreError(
-      'INVALID_AMOUNT',
-      `${field} must be a non-negative integer string without sign, exponent or leading zeros`,
-    );
+    if (/^[1-9][0-9]*$/.test(value)) throw new CoreError('INVALID_AMOUNT', `${field} exceeds the uint256 range`);
+    // A decimal point is the usual mistake: display units where raw units belong.
+    const hint = DISPLAY_AMOUNT.test(value)
+      ? '; a decimal was sent, and it takes no fraction'
+      : ', without sign, exponent, spaces or leading zeros';
+    throw new CoreError('INVALID_AMOUNT', `${rawIntegerExpected(field)}${hint}`);
   }
   const amount = BigInt(value);
   if (amount > MAX_UINT256) throw new CoreError('INVALID_AMOUNT', `${field} exceeds the uint256 range`);

@@ -18,8 +18,14 @@ export const MAX_CANCEL_AFTER_SECONDS = 86_400;
  */
 export const ORDER_STATUSES = ['ACTIVE', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'] as const;
 
-const RawAmount = Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$', description: 'Raw token units, integer string' });
-const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'EVM address' });
+/** A uint256 as decimal digits: no sign, exponent or leading zeros, at most 78 digits. */
+export const RAW_INTEGER_PATTERN = '^(0|[1-9][0-9]{0,77})$';
+export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
+/** An order id sent as text. */
+export const ORDER_ID_TEXT_PATTERN = '^[1-9][0-9]{0,15}$';
+
+const RawAmount = Type.String({ pattern: RAW_INTEGER_PATTERN, description: 'Raw token units, integer string' });
+const Address = Type.String({ pattern: ADDRESS_PATTERN, description: 'EVM address' });
 const BookId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })], {
   description: 'Order book id, as a number or a string',
 });
@@ -161,7 +167,7 @@ export const SaveResponse = Type.Object({
 
 export const CancelBody = Type.Object(
   {
-    orderIds: Type.Array(Type.Union([OrderId, Type.String({ pattern: '^[1-9][0-9]{0,15}$' })]), {
+    orderIds: Type.Array(Type.Union([OrderId, Type.String({ pattern: ORDER_ID_TEXT_PATTERN })]), {
       minItems: 1,
       maxItems: 500,
     }),

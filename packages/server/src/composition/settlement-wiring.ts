@@ -4,14 +4,17 @@ import { CancelRelay } from '../adapters/chain/cancel-relay.js';
 import type { ChainContext } from '../adapters/chain/chain-context.js';
 import { ChainReconciler } from '../adapters/chain/chain-reconciler.js';
 import { ChainWatch } from '../adapters/chain/chain-watch.js';
+import { devnetPairLedgerIds } from '../adapters/chain/devnet-pair-ids.js';
 import { ExpiredOrderSweeper } from '../adapters/chain/expired-order-sweeper.js';
 import { openChain } from '../adapters/chain/open-chain.js';
 import { OperatorTransactions } from '../adapters/chain/operator-transactions.js';
 import { ReactorIndexer } from '../adapters/chain/reactor-indexer.js';
 import { highestSettledFillAbove } from '../adapters/chain/settled-fill-ids.js';
 import { Settler, type SettlerDeps } from '../adapters/chain/settler.js';
+import { MirrorNodeContractIds } from '../adapters/mirror-node/mirror-node-contract-ids.js';
 import type { DeskEvents } from '../application/orders/desk-events.js';
 import type { Metrics } from '../ports/metrics.js';
+import type { PairLedgerIds } from '../ports/pair-ledger-ids.js';
 import type { PoolReservesListener, SettlementDesk } from '../ports/settlement-desk.js';
 import type { Store } from '../ports/store/ports.js';
 import type { Closers } from './closers.js';
@@ -69,6 +72,11 @@ export async function openSettlementChain(
   return chain;
 }
 
+/** The pairs' ledger ids come from where the accounts' keys do: the mirror node, or the devnet's own numbering. */
+function pairIdsOf(config: Config): PairLedgerIds {
+  return config.mirrorNodeUrl === null ? devnetPairLedgerIds : new MirrorNodeContractIds({ baseUrl: config.mirrorNodeUrl });
+}
+
 /**
  * Starts the settler, the relay and the indexer after reconciling with the chain, follows the
  * chain (reconciling again whenever it loses blocks), and registers their stop.
@@ -88,7 +96,8 @@ export async function startSettlement(
   if (config.chain.kind === 'off') throw new Error('settlement needs a chain');
   const transactions = new OperatorTransactions(chain);
   const watch = new ChainWatch(chain);
-  const amm = chain.amm === null ? null : new AmmIndexer(chain, chain.amm, deps.store, deps.logger, watch, deps.desk);
+  const amm =
+    chain.amm === null ? null : new AmmIndexer(chain, chain.amm, deps.store, deps.logger, pairIdsOf(config), watch, deps.desk);
   const indexer = new ReactorIndexer(chain, deps.store, deps.desk, deps.clock, deps.logger, watch, amm, deps.metrics);
   const settler = new Settler({ ...deps, chain, transactions, indexer, config: config.chain.settlement });
   // The AMM is read beside the reactor: rewound with it, caught up at the same polls.

@@ -13,7 +13,7 @@ import { openServices, type Services } from '../composition/services.js';
 import { runOperator } from '../edges/cli/operator.js';
 import { buildMetricsApp } from '../edges/http/metrics/metrics-app.js';
 import type { Clock } from '../ports/clock.js';
-import { Trader, type TraderHost } from './trader.js';
+import { type OrderRequestBody, Trader, type TraderHost } from './trader.js';
 
 export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
 export { cleanUpServiceProcesses, FROM_SOURCE, type ServiceProcess, startServiceProcess } from './service-process.js';
@@ -172,6 +172,16 @@ export const DEVNET_ADDRESS = Object.fromEntries(DEVNET_TOKENS.map((token) => [t
   'WHBAR' | 'USDC' | 'SAUCE',
   string
 >;
+
+/** A build request of book 1 that builds: sell 1 WHBAR for 0.25 USDC. */
+export const WHBAR_SELL_REQUEST = {
+  orderbookId: 1,
+  type: 'LIMIT',
+  inputToken: DEVNET_ADDRESS.WHBAR,
+  inputAmount: '100000000',
+  outputToken: DEVNET_ADDRESS.USDC,
+  outputAmount: '250000',
+} as const satisfies OrderRequestBody;
 
 /**
  * Book 1 (WHBAR/USDC, tick 0.00001, size step 0.1 WHBAR): asks 2 @ 0.25 and 3 @ 0.251, and a bid of

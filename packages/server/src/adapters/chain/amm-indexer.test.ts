@@ -2,11 +2,13 @@ import type { DevnetWallet } from '@dex/contracts';
 import type { Address } from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../ports/logger.js';
+import type { PairLedgerIds } from '../../ports/pair-ledger-ids.js';
 import type { Store } from '../../ports/store/ports.js';
 import { AmmChain } from '../../test-support/amm-chain.js';
 import { describeEachEngine } from '../../test-support/store-engines.js';
 import { AmmIndexer } from './amm-indexer.js';
 import { ChainWatch } from './chain-watch.js';
+import { devnetPairLedgerIds } from './devnet-pair-ids.js';
 
 const E6 = 1_000_000n;
 const E8 = 100_000_000n;
@@ -31,7 +33,7 @@ describeEachEngine('the AMM indexer', (stores) => {
   beforeEach(async () => {
     base = await chain.clients.test.snapshot();
     store = await stores.open();
-    indexer = new AmmIndexer(chain.context, chain.amm, store, quiet);
+    indexer = new AmmIndexer(chain.context, chain.amm, store, quiet, devnetPairLedgerIds);
   });
   afterEach(async () => {
     await store.close();
@@ -67,9 +69,9 @@ describeEachEngine('the AMM indexer', (stores) => {
       const pair = await chain.pairOf('WHBAR', 'USDC');
       expect(await store.pools.get(1)).toMatchObject({
         id: 1,
-        // A pair deployed through the EVM has no ledger id: it is named by its address; it is its own LP token.
-        contractId: pair.toLowerCase(),
-        lpTokenId: pair.toLowerCase(),
+        // The devnet numbers its pairs from 0.0.1000000001; a pair is its own LP token.
+        contractId: '0.0.1000000001',
+        lpTokenId: '0.0.1000000001',
         lpTokenName: 'SaucerSwap LP Token',
         lpTokenSymbol: 'SSLP',
         lpTokenDecimals: 8,
@@ -98,9 +100,40 @@ describeEachEngine('the AMM indexer', (stores) => {
       await chain.addLiquidity(provider, 'WHBAR', 'SAUCE', 100n * E8, 400n * E6);
       await indexer.catchUp();
       const pools = await store.pools.list();
-      expect(pools.map((pool) => [pool.id, pool.tokenAId, pool.tokenBId])).toEqual([
-        [1, '0.0.1002', '0.0.1003'],
-        [2, '0.0.1001', '0.0.1003'],
+      expect(pools.map((pool) => [pool.id, pool.tokenAId, pool.tokenBId, pool.contractId])).toEqual([
+        [1, '0.0.1002', '0.0.1003', '0.0.1000000001'],
+        [2, '0.0.1001', '0.0.1003', '0.0.1000000002'],
+      ]);
+    });
+
+    it('records nothing of a new pair until its ledger id is known, then reads the same blocks again', async () => {
+      const provider = await chain.wallet();
+      await chain.addLiquidity(provider, 'WHBAR', 'USDC', 1_000n * E8, 250n * E6);
+      const unknownYet: PairLedgerIds = {
+        idOf: async () => {
+          throw new Error('the mirror node does not know the contract yet');
+        },
+      };
+      await expect(new AmmIndexer(chain.context, chain.amm, store, quiet, unknownYet).catchUp()).rejects.toThrow(/yet/);
+      expect(await store.pools.list()).toEqual([]);
+      // The blocks before the pair's are recorded; the pair's block is read again next time.
+      expect((await store.amm.cursor(indexer.cursorName)) ?? -1n).toBeLessThan(await chain.head());
+      await indexer.catchUp();
+      expect((await store.pools.get(1))?.contractId).toBe('0.0.1000000001');
+    });
+
+    it('gives pools recorded under their address by an earlier version their ledger ids', async () => {
+      const provider = await chain.wallet();
+      await chain.addLiquidity(provider, 'WHBAR', 'USDC', 1_000n * E8, 250n * E6);
+      await chain.addLiquidity(provider, 'SAUCE', 'USDC', 1_000n * E6, 50n * E6);
+      const byAddress: PairLedgerIds = { idOf: async ({ address }) => address };
+      await new AmmIndexer(chain.context, chain.amm, store, quiet, byAddress).catchUp();
+      expect((await store.pools.get(1))?.contractId).toBe((await chain.pairOf('WHBAR', 'USDC')).toLowerCase());
+      await indexer.catchUp();
+      const pools = await store.pools.list();
+      expect(pools.map((pool) => [pool.contractId, pool.lpTokenId])).toEqual([
+        ['0.0.1000000001', '0.0.1000000001'],
+        ['0.0.1000000002', '0.0.1000000002'],
       ]);
     });
   });
@@ -202,7 +235,7 @@ describeEachEngine('the AMM indexer', (stores) => {
 
     it('tells the chain watch the blocks it recorded, so that their loss is found and rewound', async () => {
       const watch = new ChainWatch(chain.clients);
-      indexer = new AmmIndexer(chain.context, chain.amm, store, quiet, watch);
+      indexer = new AmmIndexer(chain.context, chain.amm, store, quiet, devnetPairLedgerIds, watch);
       const alice = await chain.wallet();
       await chain.addLiquidity(alice, 'WHBAR', 'USDC', 1_000n * E8, 250n * E6);
       await indexer.catchUp();
@@ -231,7 +264,7 @@ describeEachEngine('the AMM indexer', (stores) => {
       await chain.swap(alice, 'USDC', 'WHBAR', 3n * E6);
       await chain.swap(alice, 'WHBAR', 'USDC', 2n * E8);
       store = await stores.open();
-      indexer = new AmmIndexer(chain.context, chain.amm, store, quiet);
+      indexer = new AmmIndexer(chain.context, chain.amm, store, quiet, devnetPairLedgerIds);
       await indexer.catchUp();
       await indexer.catchUp();
       expect(await recorded(1)).toEqual(await chain.pairState(await chain.pairOf('WHBAR', 'USDC')));

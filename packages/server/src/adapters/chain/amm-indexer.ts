@@ -3,6 +3,7 @@ import type { Address } from 'viem';
 import { type CreatedPair, foldAmmEvents } from '../../domain/amm/amm-batch.js';
 import { chainEntityId } from '../../domain/amm/contract-ids.js';
 import type { Logger } from '../../ports/logger.js';
+import type { PairLedgerIds } from '../../ports/pair-ledger-ids.js';
 import type { PairReserves, PoolReservesListener } from '../../ports/settlement-desk.js';
 import type { ChainPool } from '../../ports/store/amm-ports.js';
 import type { Store } from '../../ports/store/ports.js';
@@ -26,6 +27,8 @@ export class AmmIndexer {
   /** The last catch-up or rewind: each waits for the one before, so that a rewind never meets a run in flight. */
   private queue: Promise<void> = Promise.resolve();
   private range = MAX_BLOCK_RANGE;
+  /** Whether the pools recorded before pairs had ledger ids have theirs; asked once per process. */
+  private named = false;
   private readonly reader: AmmLogReader;
   /** Each pair's tokens (token0, token1), read once. */
   private readonly tokens = new Map<string, Promise<readonly [string, string]>>();
@@ -35,6 +38,7 @@ export class AmmIndexer {
     amm: AmmDeployment,
     private readonly store: Store,
     private readonly logger: Logger,
+    private readonly pairIds: PairLedgerIds,
     private readonly recorded: RecordedBlocks | null = null,
     private readonly listener: PoolReservesListener | null = null,
   ) {
@@ -126,6 +130,7 @@ export class AmmIndexer {
   private async readToHead(): Promise<void> {
     // Never a cached head: a catch-up asked for after a transaction must see its block.
     const head = await this.chain.public.getBlockNumber({ cacheTime: 0 });
+    if (!this.named) await this.nameRecordedPairs();
     let from = ((await this.store.amm.cursor(this.cursorName)) ?? this.chain.indexFrom - 1n) + 1n;
     while (from <= head) {
       const to = from + this.range - 1n < head ? from + this.range - 1n : head;
@@ -159,16 +164,32 @@ export class AmmIndexer {
     if (newPools.length > 0) this.logger.info({ pools: newPools.map((pool) => pool.poolId) }, 'recorded new AMM pools');
   }
 
+  /** Gives the pools recorded under their pair's address (by an earlier version) the pair's ledger id. */
+  private async nameRecordedPairs(): Promise<void> {
+    const unnamed = await this.store.amm.unnamedPairs();
+    const names = await Promise.all(
+      unnamed.map(async (pair) => ({ poolId: pair.poolId, contractId: await this.pairIds.idOf(pair) })),
+    );
+    await this.store.amm.namePairs(names);
+    if (names.length > 0)
+      this.logger.info({ pools: names.map((name) => name.poolId) }, "gave recorded pools their pairs' ledger ids");
+    this.named = true;
+  }
+
   /**
-   * A new pair as the store keeps it: its LP token's name, symbol and decimals read from the pair.
+   * A new pair as the store keeps it: its ledger id, and its LP token's name, symbol and decimals read from the pair.
    * They never change, so they are read at the head: a devnet node keeps no old states to read at.
    */
   private async describe(pair: CreatedPair): Promise<ChainPool> {
     const address = pair.address as Address;
     const read = <name extends 'name' | 'symbol' | 'decimals'>(functionName: name) =>
       this.chain.public.readContract({ address, abi: AmmPair.abi, functionName });
-    const [name, symbol, decimals] = await Promise.all([read('name'), read('symbol'), read('decimals')]);
-    const id = chainEntityId(pair.address);
+    const [name, symbol, decimals, id] = await Promise.all([
+      read('name'),
+      read('symbol'),
+      read('decimals'),
+      this.pairIds.idOf(pair),
+    ]);
     return {
       poolId: pair.poolId,
       address: pair.address,

@@ -171,6 +171,14 @@ describe('routing opted-in takers into the pool of book 1 on the devnet chain', 
     // The tape shows the pool's trades beside the book's, each with its settlement transaction.
     const tape = (await taker.request<{ trades: { transactionHash: string }[] }>('GET', '/trades/1?limit=100')).body.trades;
     expect(tape.length).toBeGreaterThanOrEqual(trades.length);
+    // The book's 24-hour figures count what its tape shows, the pool's trades included.
+    const stored = (await h.services.store.trades.page(1, 'asc', 0, 100)).trades;
+    type Books = { orderbooks: { id: number; baseVol24h: string; quoteVol24h: string }[] };
+    const books = (await taker.request<Books>('GET', '/books')).body.orderbooks;
+    expect(books.find((book) => book.id === 1)).toMatchObject({
+      baseVol24h: market.grid.formatBase(stored.reduce((sum, trade) => sum + trade.baseAmount, 0n)),
+      quoteVol24h: market.grid.formatQuote(stored.reduce((sum, trade) => sum + trade.quoteAmount, 0n)),
+    });
   });
 
   it('reverts only the swap a moved pool refuses: the batch settles the book fill, and the order trades again on the pool as it is', async () => {

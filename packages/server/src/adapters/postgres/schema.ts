@@ -1,3 +1,5 @@
+import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
+
 /**
  * Versioned schema changes of a PostgreSQL store, applied in order, each in its own transaction.
  * Never edit a migration that has shipped; add the next version instead.
@@ -387,4 +389,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  ROUTED_CANDLES_MIGRATION,
 ];

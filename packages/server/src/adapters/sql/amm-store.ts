@@ -64,6 +64,10 @@ const statements = {
        VALUES (@poolId, @contractId, @lpTokenId, @lpTokenName, @lpTokenSymbol, @lpTokenDecimals, @tokenAId, @tokenBId,
          '0', '0', '0', @address, @createdBlock, @atMs)`,
   ),
+  unnamedPairs: sql<{ id: number; address: string }>(
+    'SELECT id, address FROM pools WHERE address IS NOT NULL AND contract_id = address ORDER BY id',
+  ),
+  namePair: sql('UPDATE pools SET contract_id = ?, lp_token_id = ? WHERE id = ? AND contract_id = address'),
   setPool: sql('UPDATE pools SET token_reserve_a = ?, token_reserve_b = ?, lp_token_reserve = ?, updated_at = ? WHERE id = ?'),
   insertEvent: sql(
     `INSERT INTO pool_events (block_number, log_index, pool_id, at_ms, kind, reserve_a, reserve_b, lp_supply, a_in, b_in,
@@ -191,6 +195,14 @@ export function sqlAmmStore(db: SqlClient): AmmStore {
         pairs.set(row.address, { poolId: Number(row.id), state: stateOf(state) });
       }
       return pairs;
+    },
+    async unnamedPairs() {
+      return (await db.all(statements.unnamedPairs)).map((row) => ({ poolId: Number(row.id), address: row.address }));
+    },
+    async namePairs(names) {
+      await db.transaction(async (tx) => {
+        for (const { poolId, contractId } of names) await tx.run(statements.namePair, contractId, contractId, poolId);
+      });
     },
     async stakingTotals() {
       const row = await db.get(statements.lastSnapshot);

@@ -1,7 +1,7 @@
 import type { Candle, CandleStore } from '../../ports/store/candle-ports.js';
 import { type SqlClient, selectList, sql } from './sql-client.js';
 
-/** A row of `candles_5m` (migration 1), its prices as decimal text (see `selectList`). */
+/** A row of `candles_5m` (migrations 1 and 15), its prices as decimal text (see `selectList`). */
 export interface CandleRow {
   book_id: number;
   start_ms: number;
@@ -12,11 +12,27 @@ export interface CandleRow {
   base_volume: string;
   quote_volume: string;
   trade_count: number;
+  routed_base_volume: string;
+  routed_quote_volume: string;
+  routed_trade_count: number;
 }
 
 /** Every column of a candle row, its prices exactly. */
 export const CANDLE_FIELDS = selectList(
-  ['book_id', 'start_ms', 'open_ticks', 'high_ticks', 'low_ticks', 'close_ticks', 'base_volume', 'quote_volume', 'trade_count'],
+  [
+    'book_id',
+    'start_ms',
+    'open_ticks',
+    'high_ticks',
+    'low_ticks',
+    'close_ticks',
+    'base_volume',
+    'quote_volume',
+    'trade_count',
+    'routed_base_volume',
+    'routed_quote_volume',
+    'routed_trade_count',
+  ],
   ['open_ticks', 'high_ticks', 'low_ticks', 'close_ticks'],
 );
 
@@ -31,6 +47,9 @@ export function toCandle(row: CandleRow): Candle {
     baseVolume: BigInt(row.base_volume),
     quoteVolume: BigInt(row.quote_volume),
     tradeCount: Number(row.trade_count),
+    routedBaseVolume: BigInt(row.routed_base_volume),
+    routedQuoteVolume: BigInt(row.routed_quote_volume),
+    routedTradeCount: Number(row.routed_trade_count),
   };
 }
 

@@ -3,7 +3,7 @@ import { DEVNET_TOKENS } from '../../application/markets/seed.js';
 import type { PoolRecord } from '../../ports/store/pool-ports.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
 import { describeEachEngine } from '../../test-support/store-engines.js';
-import { CANDLE_MS } from './trade-store.js';
+import { CANDLE_MS } from './candle-deltas.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12);
 
@@ -101,6 +101,7 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
         takerOrderId: 2,
       });
       await store.trades.append([trade(NOW, 5n), trade(NOW + 1, 7n), trade(NOW + CANDLE_MS, 6n)]);
+      const NOTHING_ROUTED = { routedBaseVolume: 0n, routedQuoteVolume: 0n, routedTradeCount: 0 };
       const candles = await store.candles.range(book.id, NOW, NOW + 2 * CANDLE_MS);
       expect(candles).toEqual([
         {
@@ -113,6 +114,7 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
           baseVolume: 20n,
           quoteVolume: 40n,
           tradeCount: 2,
+          ...NOTHING_ROUTED,
         },
         {
           bookId: book.id,
@@ -124,6 +126,7 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
           baseVolume: 10n,
           quoteVolume: 20n,
           tradeCount: 1,
+          ...NOTHING_ROUTED,
         },
       ]);
       expect(await store.candles.range(book.id, NOW + 1, NOW + 2 * CANDLE_MS)).toEqual(candles.slice(1));

@@ -6,7 +6,7 @@ import type { NewTrade } from '../../domain/orders/trade-records.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
 import { describeEachEngine } from '../../test-support/store-engines.js';
 import { testToken } from '../../test-support/tokens.js';
-import { CANDLE_MS } from './trade-store.js';
+import { CANDLE_MS } from './candle-deltas.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 /** The start of a 5-minute candle, for trades placed relative to bucket edges. */
@@ -219,13 +219,25 @@ describeEachEngine('the store', ({ open }) => {
       expect(trades).toEqual([{ ...input, id: expect.any(Number), transactionHash: null }]);
     });
 
-    it("keeps a taker's swap with the pool on the tape and out of the book's candles, which the pool's count it in", async () => {
+    it("counts a taker's swap with the pool in the book's candles as on its tape, and apart as routed", async () => {
       const { store, bookId } = await storeWithBook(open);
       await store.trades.append([trade(bookId, NOW, 42, 5n, 7n), { ...trade(bookId, NOW, 43, 100n, 300n), makerOrderId: null }]);
+      await store.trades.append([{ ...trade(bookId, NOW + 1, 41, 1n, 2n), makerOrderId: null }]);
       const { trades } = await store.trades.page(bookId, 'asc', 0, 10);
-      expect(trades.map((row) => row.makerOrderId)).toEqual([expect.any(Number), null]);
+      expect(trades.map((row) => row.makerOrderId)).toEqual([expect.any(Number), null, null]);
       const [candle] = await store.candles.range(bookId, NOW - 300_000, NOW + 300_000);
-      expect(candle).toMatchObject({ baseVolume: 5n, quoteVolume: 7n, tradeCount: 1 });
+      expect(candle).toMatchObject({
+        lowTicks: 41n,
+        highTicks: 43n,
+        closeTicks: 41n,
+        baseVolume: 106n,
+        quoteVolume: 309n,
+        tradeCount: 3,
+        routedBaseVolume: 101n,
+        routedQuoteVolume: 302n,
+        routedTradeCount: 2,
+      });
+      expect(await store.trades.windowStats(bookId, NOW - 1)).toMatchObject({ baseVolume: 106n, tradeCount: 3, lowTicks: 41n });
     });
 
     it('pages like slicing the appended list, for any offset and limit', async () => {

@@ -1,12 +1,10 @@
 import type { SettlementFailure } from '../../domain/orders/order-records.js';
 import type { NewTrade, TradeRecord } from '../../domain/orders/trade-records.js';
 import type { TradePage, TradeStore, TradeWindowStats } from '../../ports/store/ports.js';
+import { CANDLE_MS, candleDeltas, candleStart } from './candle-deltas.js';
 import { CANDLE_FIELDS, type CandleRow, toCandle } from './candle-store.js';
 import { columnNames, insertRowsReturningIds, type JsonRow } from './json-rows.js';
 import { type JsonColumn, type SqlClient, type SqlDialect, type SqlExecutor, selectList, sql } from './sql-client.js';
-
-/** Width of the candles that 24-hour figures are summed from. */
-export const CANDLE_MS = 5 * 60 * 1000;
 
 interface TradeRow {
   id: number;
@@ -37,19 +35,6 @@ function toTrade(row: TradeRow): TradeRecord {
     takerOrderId: row.taker_order_id,
     transactionHash: row.transaction_hash,
   };
-}
-
-/** What a batch of trades adds to one candle. */
-interface CandleDelta {
-  readonly bookId: number;
-  readonly start: number;
-  readonly open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  base: bigint;
-  quote: bigint;
-  count: number;
 }
 
 export interface SqlTradeStore extends TradeStore {
@@ -101,13 +86,15 @@ function tradeStatements(dialect: SqlDialect) {
     ),
     getCandle: sql<CandleRow>(`SELECT ${CANDLE_FIELDS} FROM candles_5m WHERE book_id = ? AND start_ms = ?`),
     insertCandle: sql(
-      `INSERT INTO candles_5m (book_id, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, base_volume, quote_volume, trade_count)
-       VALUES (@bookId, @start, @open, @high, @low, @close, @base, @quote, @count)`,
+      `INSERT INTO candles_5m (book_id, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, base_volume, quote_volume,
+         trade_count, routed_base_volume, routed_quote_volume, routed_trade_count)
+       VALUES (@bookId, @start, @open, @high, @low, @close, @base, @quote, @count, @routedBase, @routedQuote, @routedCount)`,
     ),
     updateCandle: sql(
       `UPDATE candles_5m SET high_ticks = ${dialect.greatest('high_ticks', '@high')},
          low_ticks = ${dialect.least('low_ticks', '@low')}, close_ticks = @close,
-         base_volume = @base, quote_volume = @quote, trade_count = trade_count + @count
+         base_volume = @base, quote_volume = @quote, trade_count = trade_count + @count,
+         routed_base_volume = @routedBase, routed_quote_volume = @routedQuote, routed_trade_count = routed_trade_count + @routedCount
        WHERE book_id = @bookId AND start_ms = @start`,
     ),
     pageAsc: sql<TradeRow>(
@@ -132,57 +119,25 @@ function tradeStatements(dialect: SqlDialect) {
 
 type TradeStatements = ReturnType<typeof tradeStatements>;
 
-const candleStart = (executedAt: number): number => executedAt - (executedAt % CANDLE_MS);
-
-/**
- * Folds trades into their candles: one read and one write per candle touched, not per trade. A
- * taker's swap with the book's pool is left out: the pool's own candles count it (from the pair's
- * Swap event), so exchange-wide volume counts it once. It stays on the book's tape.
- */
+/** Folds trades into their candles (candle-deltas.ts): one read and one write per candle touched, not per trade. */
 async function foldIntoCandles(tx: SqlExecutor, statements: TradeStatements, trades: readonly NewTrade[]): Promise<void> {
-  const touched = new Map<string, CandleDelta>();
-  for (const trade of trades) {
-    if (trade.makerOrderId === null) continue;
-    const start = candleStart(trade.executedAt);
-    const key = `${trade.bookId}:${start}`;
-    const delta = touched.get(key);
-    if (delta === undefined) {
-      touched.set(key, {
-        bookId: trade.bookId,
-        start,
-        open: trade.priceTicks,
-        high: trade.priceTicks,
-        low: trade.priceTicks,
-        close: trade.priceTicks,
-        base: trade.baseAmount,
-        quote: trade.quoteAmount,
-        count: 1,
-      });
-    } else {
-      if (trade.priceTicks > delta.high) delta.high = trade.priceTicks;
-      if (trade.priceTicks < delta.low) delta.low = trade.priceTicks;
-      delta.close = trade.priceTicks;
-      delta.base += trade.baseAmount;
-      delta.quote += trade.quoteAmount;
-      delta.count++;
-    }
-  }
-  const candles = await Promise.all(
-    [...touched.values()].map((delta) => tx.get(statements.getCandle, delta.bookId, delta.start)),
-  );
-  const writes = [...touched.values()].map((delta, index) => {
-    const candle = candles[index];
-    const base = (candle === undefined ? 0n : BigInt(candle.base_volume)) + delta.base;
-    const quote = (candle === undefined ? 0n : BigInt(candle.quote_volume)) + delta.quote;
+  const deltas = candleDeltas(trades);
+  const stored = await Promise.all(deltas.map((delta) => tx.get(statements.getCandle, delta.bookId, delta.start)));
+  const writes = deltas.map((delta, index) => {
+    const found = stored[index];
+    const candle = found === undefined ? undefined : toCandle(found);
     const row = {
       bookId: delta.bookId,
       start: delta.start,
       high: delta.high,
       low: delta.low,
       close: delta.close,
-      base: base.toString(),
-      quote: quote.toString(),
+      base: ((candle?.baseVolume ?? 0n) + delta.base).toString(),
+      quote: ((candle?.quoteVolume ?? 0n) + delta.quote).toString(),
       count: delta.count,
+      routedBase: ((candle?.routedBaseVolume ?? 0n) + delta.routedBase).toString(),
+      routedQuote: ((candle?.routedQuoteVolume ?? 0n) + delta.routedQuote).toString(),
+      routedCount: delta.routedCount,
     };
     return candle === undefined
       ? tx.run(statements.insertCandle, { ...row, open: delta.open })

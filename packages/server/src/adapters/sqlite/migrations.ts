@@ -1,6 +1,8 @@
+import type { SqlDatabase } from './driver.js';
 import { AMM_MIGRATION } from './migration-amm.js';
 import { FORGOTTEN_ORDERS_MIGRATION } from './migration-forgotten-orders.js';
 import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
+import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 
 /**
  * Versioned schema changes, applied in order, each in its own transaction. Never edit a migration
@@ -15,6 +17,8 @@ export interface Migration {
    * procedure for a table rebuild) and checked in full before it commits.
    */
   readonly rebuildsReferencedTable?: true;
+  /** Work past SQL's reach (exact sums of decimal text), in the migration's transaction after its SQL. */
+  readonly after?: (db: SqlDatabase) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -382,4 +386,5 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  ROUTED_CANDLES_MIGRATION,
 ];

@@ -37,6 +37,7 @@ export function migrate(db: SqlDatabase, migrations: readonly Migration[] = MIGR
 function applyMigration(db: SqlDatabase, migration: Migration, now: number): void {
   inTransaction(db, () => {
     db.exec(migration.sql);
+    migration.after?.(db);
     if (migration.rebuildsReferencedTable && db.prepare('PRAGMA foreign_key_check').all().length > 0) {
       throw new Error(`migration ${migration.version} would break a foreign key`);
     }

@@ -94,11 +94,36 @@ export class PoolHistory {
     });
   }
 
-  /** The candle of `interval` that holds the pool's last swap, or undefined when it never swapped. */
+  /**
+   * The candle of `interval` that holds the pool's last swap. A pool that never swapped gets the
+   * candle of `interval` running now, at its current rate (every price its reserves' ratio) with
+   * no volume, as the published answer is one candle object; undefined only for a pool whose
+   * tokens the registry does not list.
+   */
   async latest(pool: PoolRecord, interval: Interval, inverted: boolean): Promise<PoolCandleBody | undefined> {
     const last = await this.candles.lastWithSwaps(pool.id);
-    if (last === undefined) return undefined;
-    return (await this.poolCandles(pool, windowOf(last.startMs, last.startMs, interval), inverted)).at(-1);
+    if (last !== undefined)
+      return (await this.poolCandles(pool, windowOf(last.startMs, last.startMs, interval), inverted)).at(-1);
+    const decimals = this.decimalsOf(pool);
+    const now = this.clock.now();
+    const [bucket] = (await this.cut.of(windowOf(now, now, interval), true)).buckets;
+    if (decimals === undefined || bucket === undefined) return undefined;
+    const reserves = bucket.poolCloses.get(pool.id)?.reserves ?? { a: pool.tokenReserveA, b: pool.tokenReserveB };
+    const still: PoolCandle = {
+      poolId: pool.id,
+      startMs: bucket.startMs,
+      open: reserves,
+      high: reserves,
+      low: reserves,
+      close: reserves,
+      lpSupply: pool.lpTokenReserve,
+      aIn: 0n,
+      bIn: 0n,
+      aOut: 0n,
+      bOut: 0n,
+      swaps: 0,
+    };
+    return this.candleOf(pool, [still], bucket, decimals, inverted);
   }
 
   private decimalsOf(pool: PoolRecord): { a: number; b: number } | undefined {
@@ -134,7 +159,8 @@ export class PoolHistory {
       high: inverted ? price(low.a, low.b) : price(high.a, high.b),
       low: inverted ? price(high.a, high.b) : price(low.a, low.b),
       close: price(last.close.a, last.close.b),
-      avg: price(movedA, movedB),
+      // Without a swap in the bucket nothing traded: the average is the rate the pool held.
+      avg: movedA === 0n && movedB === 0n ? price(last.close.a, last.close.b) : price(movedA, movedB),
       volume: floorOf(volume).toString(),
       liquidity: floorOf(liquidity).toString(),
       volumeUsd: usdText(bucket.snapshot, volume),

@@ -70,9 +70,18 @@ function sum(values: readonly bigint[]): bigint {
   return values.reduce((total, value) => total + value, 0n);
 }
 
-/** Raw units of `token` a book traded in a bucket. */
-function volumeOf(book: BookPrice, candles: readonly Candle[], token: string): bigint {
+/** Raw units of `token` a book traded in a bucket, its swaps with its pool included. */
+function tradedOf(book: BookPrice, candles: readonly Candle[], token: string): bigint {
   return sum(candles.map((candle) => (token === book.baseId ? candle.baseVolume : candle.quoteVolume)));
+}
+
+/**
+ * Raw units of `token` a book traded in a bucket against resting orders: the swaps with its pool
+ * are left out, as the pool's own candles count them and the exchange counts each trade once.
+ */
+function volumeOf(book: BookPrice, candles: readonly Candle[], token: string): bigint {
+  const routed = sum(candles.map((candle) => (token === book.baseId ? candle.routedBaseVolume : candle.routedQuoteVolume)));
+  return tradedOf(book, candles, token) - routed;
 }
 
 function holds(book: BookPrice, token: TokenRecord): boolean {
@@ -215,7 +224,7 @@ export class PriceHistory {
       for (const [bookId, candles] of bucket.candles) {
         const book = books.get(bookId);
         if (book === undefined) continue;
-        trades += candles.reduce((count, candle) => count + candle.tradeCount, 0);
+        trades += candles.reduce((count, candle) => count + candle.tradeCount - candle.routedTradeCount, 0);
         const value =
           tinybarValue(bucket.snapshot, book.quoteId, volumeOf(book, candles, book.quoteId)) ??
           tinybarValue(bucket.snapshot, book.baseId, volumeOf(book, candles, book.baseId));
@@ -256,8 +265,8 @@ export class PriceHistory {
       close = at(lastCandle.closeTicks);
       high = at(isBase ? highTicks : lowTicks);
       low = at(isBase ? lowTicks : highTicks);
-      const base = volumeOf(link, linkCandles, link.baseId);
-      const quote = volumeOf(link, linkCandles, link.quoteId);
+      const base = tradedOf(link, linkCandles, link.baseId);
+      const quote = tradedOf(link, linkCandles, link.quoteId);
       avg = times(other.rate, isBase ? ratio(quote, base) : ratio(base, quote));
     }
     const perToken = (value: Ratio) => times(value, wholeUnit(token));

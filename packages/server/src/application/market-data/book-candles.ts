@@ -17,6 +17,9 @@ function merge(folded: FoldedCandle, candle: Candle): FoldedCandle {
     baseVolume: folded.baseVolume + candle.baseVolume,
     quoteVolume: folded.quoteVolume + candle.quoteVolume,
     tradeCount: folded.tradeCount + candle.tradeCount,
+    routedBaseVolume: folded.routedBaseVolume + candle.routedBaseVolume,
+    routedQuoteVolume: folded.routedQuoteVolume + candle.routedQuoteVolume,
+    routedTradeCount: folded.routedTradeCount + candle.routedTradeCount,
   };
 }
 
@@ -33,8 +36,8 @@ export function foldCandles(candles: readonly Candle[], window: HistoryWindow): 
     if (last !== undefined && last.startMs === startMs) {
       folded[folded.length - 1] = merge(last, candle);
     } else {
-      const { openTicks, highTicks, lowTicks, closeTicks, baseVolume, quoteVolume, tradeCount } = candle;
-      folded.push({ startMs, openTicks, highTicks, lowTicks, closeTicks, baseVolume, quoteVolume, tradeCount });
+      const { bookId: _bookId, ...figures } = candle;
+      folded.push({ ...figures, startMs });
     }
   }
   return folded;

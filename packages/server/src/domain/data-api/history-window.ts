@@ -21,8 +21,11 @@ export const INTERVAL_MS: Readonly<Record<Interval, number>> = {
 /** Weeks start on Monday 00:00 UTC; unix time began on a Thursday. */
 const WEEK_OFFSET_MS = 4 * DAY_MS;
 
-/** Most buckets one history request may span (MINUTE: about a week; FIVEMIN: about five weeks), a bound against abuse. */
+/** Most buckets one history request may span (FIVEMIN: about five weeks), a bound against abuse. */
 export const MAX_BUCKETS = 10_000;
+
+/** Most minutes of the native coin's price history one request may span: a week, 10,080 points. */
+export const MAX_MINUTES = 7 * 24 * 60;
 
 /** The start (unix ms) of the bucket of `interval` that holds `ms`; from FIVEMIN up, every bucket is whole 5-minute candles. */
 export function bucketStart(ms: number, interval: Interval): number {
@@ -85,9 +88,21 @@ export function parseHistoryQuery(query: HistoryQuery, allowed: readonly Interva
   return boundedWindow(fromMs, toMs, parseInterval(query.interval, allowed));
 }
 
-/** `from` and `to` (unix seconds, from <= to) of the minute-by-minute history, as whole minutes. */
+/**
+ * `from` and `to` (unix seconds, from <= to) of the minute-by-minute history: the minutes that
+ * begin at or after `from` and before `to`, so a span of a week is 10,080 points wherever it
+ * starts, and at most a week is served.
+ */
 export function parseMinuteQuery(query: Pick<HistoryQuery, 'from' | 'to'>): HistoryWindow {
-  return boundedWindow(seconds(query.from, 'from'), seconds(query.to, 'to'), 'MINUTE');
+  const fromMs = seconds(query.from, 'from');
+  const toMs = seconds(query.to, 'to');
+  if (fromMs > toMs) throw new AppError('INVALID_TIME_RANGE', 'from must not be after to');
+  const firstMinute = (ms: number) => bucketStart(ms + MINUTE_MS - 1, 'MINUTE');
+  const window: HistoryWindow = { interval: 'MINUTE', startMs: firstMinute(fromMs), endMs: firstMinute(toMs) };
+  if (window.endMs - window.startMs > MAX_MINUTES * MINUTE_MS) {
+    throw new AppError('INVALID_TIME_RANGE', `from and to span more than a week (${MAX_MINUTES} minutes)`);
+  }
+  return window;
 }
 
 /** How a route that shows recent history fills in a missing `from` and how wide it lets a window be. */

@@ -6,6 +6,7 @@ import { AppError } from '../../domain/errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { RequestLog } from './request-log.js';
+import { describeSchemaErrors } from './schema-errors.js';
 
 /** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -40,6 +41,8 @@ export async function createBaseApp(
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // A field and its form in words, never a regular expression or a union's summary.
+    schemaErrorFormatter: (errors, dataVar) => new Error(describeSchemaErrors(errors, dataVar)),
     // The data API docs' own samples call `/pools/` and `/farms/`: a trailing slash names the same route.
     routerOptions: { maxParamLength: 128, ignoreTrailingSlash: true },
     // Our own hook answers 503 in the catalogue's shape while the server drains.

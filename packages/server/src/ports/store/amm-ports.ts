@@ -1,13 +1,16 @@
 import type { AmmChanges, KnownPair } from '../../domain/amm/amm-batch.js';
 import type { PoolCandle } from '../../domain/amm/pool-candle.js';
 import type { StakingTotals } from '../../domain/amm/staking-ledger.js';
+import type { CreatedPairRef } from '../pair-ledger-ids.js';
 
 /** A pool the factory created, with what the store keeps of it. */
 export interface ChainPool {
   readonly poolId: number;
   /** Lower-case pair address. */
   readonly address: string;
+  /** The pair contract's ledger id `0.0.N` (pair-ledger-ids.ts). */
   readonly contractId: string;
+  /** The same id: a pair is its own LP token. */
   readonly lpTokenId: string;
   readonly lpTokenName: string;
   readonly lpTokenSymbol: string;
@@ -32,6 +35,10 @@ export interface AmmStore {
   /** The pairs recorded from the chain, by lower-case address, with their state. */
   pairs(): Promise<Map<string, KnownPair>>;
   stakingTotals(): Promise<StakingTotals>;
+  /** Pairs recorded under their address for a contract id, before pairs had ledger ids. */
+  unnamedPairs(): Promise<CreatedPairRef[]>;
+  /** Gives such pools their pair's ledger id, as contract id and LP token id. */
+  namePairs(names: readonly { readonly poolId: number; readonly contractId: string }[]): Promise<void>;
   /** Writes a batch and moves the cursor, in one transaction: a crash keeps both or neither. */
   commit(batch: AmmBatch): Promise<void>;
   /**

@@ -7,11 +7,15 @@ export interface Candle {
   readonly highTicks: bigint;
   readonly lowTicks: bigint;
   readonly closeTicks: bigint;
-  /** Raw base units traded. */
+  /** Raw base units traded: every trade of the tape, the taker's swaps with the book's pool too. */
   readonly baseVolume: bigint;
-  /** Raw quote units traded. */
+  /** Raw quote units traded, as baseVolume. */
   readonly quoteVolume: bigint;
   readonly tradeCount: number;
+  /** Of those, raw base units of the swaps with the book's pool, which the pool's candles count as well. */
+  readonly routedBaseVolume: bigint;
+  readonly routedQuoteVolume: bigint;
+  readonly routedTradeCount: number;
 }
 
 /** Reads the 5-minute candles, the source of every price history and volume of the data API. */

@@ -2,6 +2,7 @@ import type { DevnetWallet } from '@dex/contracts';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmmIndexer } from '../../../adapters/chain/amm-indexer.js';
+import { devnetPairLedgerIds } from '../../../adapters/chain/devnet-pair-ids.js';
 import { AmmChain } from '../../../test-support/amm-chain.js';
 import { dataGet, type Harness, ManualClock, startHarness } from '../../../test-support/harness.js';
 import { answerProblems } from '../../../test-support/published-shapes.js';
@@ -59,7 +60,7 @@ beforeAll(async () => {
   await chain.enterStaking(staker, 100n * E6);
   await chain.at(T + 2 * HOUR + 800);
   await chain.rewardStaking(10n * E6);
-  await new AmmIndexer(chain.context, chain.amm, harness.services.store, harness.services.logger).catchUp();
+  await new AmmIndexer(chain.context, chain.amm, harness.services.store, harness.services.logger, devnetPairLedgerIds).catchUp();
   const one = await chain.pairState(pair1);
   const two = await chain.pairState(pair2);
   [rW1, rU1, rW2, rS2] = [one.reserveA, one.reserveB, two.reserveA, two.reserveB];
@@ -92,9 +93,10 @@ describe('pools from the chain', () => {
     const supply1 = (await chain.pairState(pair1)).lpSupply;
     expect(body[0]).toEqual({
       id: 1,
-      contractId: pair1.toLowerCase(),
+      // The devnet's ledger ids of its pairs (contract-ids.ts); a pair is its own LP token.
+      contractId: '0.0.1000000001',
       lpToken: {
-        id: pair1.toLowerCase(),
+        id: '0.0.1000000001',
         name: 'SaucerSwap LP Token',
         symbol: 'SSLP',
         decimals: 8,

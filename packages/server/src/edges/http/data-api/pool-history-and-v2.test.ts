@@ -39,13 +39,18 @@ describe('pool routes of a pool recorded by hand, without history', () => {
     },
   );
 
-  it('answers the candles of a recorded pool with [] and its latest candle with 404 NO_PRICE_HISTORY', async () => {
+  it('answers the candles of a pool without swaps with [], and its latest candle at its current rate with no volume', async () => {
     expect(await get(`/pools/conversionRates/1?${RANGE}`)).toMatchObject({ status: 200, body: [] });
     expect(await get(`/pools/conversionRates/1?${RANGE}&inverted=TRUE`)).toMatchObject({ status: 200, body: [] });
+    // 251 USDC for 1,000 WHBAR: 0.251 USDC a WHBAR, 3.98... WHBAR a USDC inverted; today's candle so far.
+    const day = Date.UTC(2026, 10, 22) / 1_000;
+    const rate = { open: 0.251, high: 0.251, low: 0.251, close: 0.251, avg: 0.251 };
     expect(await get('/pools/conversionRates/latest/1?interval=DAY&inverted=false')).toMatchObject({
-      status: 404,
-      body: { code: 'NO_PRICE_HISTORY', error: 'Pool 1 has no swaps to make a candle from' },
+      status: 200,
+      body: { poolId: 1, ...rate, volume: '0', volumeUsd: '0', startTimestampSeconds: day, timestampSeconds: 1795348800 },
     });
+    const inverted = await get<Record<string, number>>('/pools/conversionRates/latest/1?inverted=true');
+    expect(inverted.body).toMatchObject({ open: 1 / 0.251, close: 1 / 0.251, volume: '0' });
     expect(await get(`/pools/conversionRates/9?${RANGE}`)).toMatchObject({ status: 404, body: { code: 'POOL_NOT_FOUND' } });
     expect(await get('/pools/conversionRates/latest/9')).toMatchObject({ status: 404, body: { code: 'POOL_NOT_FOUND' } });
   });

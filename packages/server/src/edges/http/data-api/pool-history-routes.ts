@@ -93,7 +93,7 @@ function conversionRateRoutes(app: TypedApp, { pools, history, docs }: PoolHisto
       schema: {
         ...schema(
           'Latest pool candle',
-          `The candle (\`interval\`, default FIVEMIN) of the pool's last swap; 404 NO_PRICE_HISTORY for a pool without swaps. ${FIGURES}`,
+          `The candle (\`interval\`, default FIVEMIN) of the pool's last swap; for a pool without swaps, the candle running now at the pool's current rate with no volume. ${FIGURES}`,
           PoolCandle,
           400,
           404,
@@ -107,8 +107,8 @@ function conversionRateRoutes(app: TypedApp, { pools, history, docs }: PoolHisto
       const inverted = parseFlag(request.query.inverted, 'inverted');
       const pool = await pools.find(request.params.poolId);
       const candle = await history.latest(pool, interval, inverted);
-      // The published answer is one candle object: with no swap to make it from, there is none to give.
-      if (candle === undefined) throw new AppError('NO_PRICE_HISTORY', `Pool ${pool.id} has no swaps to make a candle from`);
+      // Only a pool whose tokens are not listed has no rate to give.
+      if (candle === undefined) throw new AppError('NO_PRICE_HISTORY', `Pool ${pool.id} has no listed tokens to price`);
       return candle;
     },
   );

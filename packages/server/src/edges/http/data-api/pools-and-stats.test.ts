@@ -153,12 +153,22 @@ describe('stats', () => {
     ]);
   });
 
+  it('gives the last week as 10,080 minutes, however far into a minute it is asked', async () => {
+    await harness.services.store.trades.append([storedFill(harness, 1, START - 8 * 24 * 3_600_000, 25_000, 10)]);
+    for (const offset of [0, 17]) {
+      const to = START / 1_000 - offset;
+      const { status, body } = await get<unknown[]>(`/stats/hbarHistoricalPrices?from=${to - 7 * 24 * 3_600}&to=${to}`);
+      expect(status).toBe(200);
+      expect(body).toHaveLength(10_080);
+    }
+  });
+
   it.each([
     ['to=2', 'MISSING_PARAMETER'],
     ['from=1', 'MISSING_PARAMETER'],
     ['from=20&to=10', 'INVALID_TIME_RANGE'],
     ['from=1.5&to=10', 'INVALID_TIME_RANGE'],
-    ['from=0&to=600060', 'INVALID_TIME_RANGE'],
+    ['from=0&to=604860', 'INVALID_TIME_RANGE'],
   ])('answers /stats/hbarHistoricalPrices?%s with 400 %s', async (query, code) => {
     expect(await get(`/stats/hbarHistoricalPrices?${query}`)).toMatchObject({ status: 400, body: { code } });
   });

@@ -31,8 +31,6 @@ const QUERY: Record<string, string> = {
 
 /** Published paths that answer an error here, and why. */
 const REFUSED: Record<string, { status: number; code: string }> = {
-  // One candle object is published; a pool without swaps has none to give.
-  '/pools/conversionRates/latest/{poolId}': { status: 404, code: 'NO_PRICE_HISTORY' },
   // The exchange has no V2 pools.
   '/v2/pools/{poolId}': { status: 404, code: 'POOL_NOT_FOUND' },
   '/v2/pools/conversionRates/{poolId}': { status: 404, code: 'POOL_NOT_FOUND' },

@@ -58,7 +58,7 @@ export async function statsRoutes(fastify: FastifyInstance, options: StatsRoutes
       schema: {
         ...schema(
           'HBAR price history',
-          'The USD price of HBAR at the end of every minute overlapping `from`..`to` (unix seconds, at most 10,000 minutes), from the native/USD book, from its first trade on.',
+          'The USD price of HBAR at the end of every minute that begins in `from`..`to` (unix seconds, `to` excluded; at most a week, 10,080 minutes), from the native/USD book, from its first trade on.',
           Type.Array(NativeUsdPoint),
           400,
         ),

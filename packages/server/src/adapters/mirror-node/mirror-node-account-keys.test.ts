@@ -1,50 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { privateKeyToAddress } from 'viem/accounts';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AccountKeyLookupError } from '../../ports/account-keys.js';
+import { json, type MirrorHandler, startMirror, stopMirror, useFakeMirror } from '../../test-support/fake-mirror-node.js';
 import { ManualClock } from '../../test-support/harness.js';
 import { MirrorNodeAccountKeys, type MirrorNodeAccountKeysOptions } from './mirror-node-account-keys.js';
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-
-/** A stand-in mirror node on 127.0.0.1: answers per path, records every request it sees. */
-interface FakeMirror {
-  readonly server: Server;
-  readonly url: string;
-  readonly routes: Map<string, Handler>;
-  readonly requests: string[];
-}
-
-async function startMirror(): Promise<FakeMirror> {
-  const routes = new Map<string, Handler>();
-  const requests: string[] = [];
-  const server = createServer((request, response) => {
-    const url = request.url ?? '/';
-    requests.push(url);
-    const handler = routes.get(new URL(url, 'http://mirror').pathname);
-    if (handler === undefined) json(404, NOT_FOUND)(request, response);
-    else handler(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, routes, requests };
-}
-
-async function stopMirror(mirror: FakeMirror): Promise<void> {
-  mirror.server.closeAllConnections();
-  await new Promise<void>((resolve, reject) => mirror.server.close((error) => (error ? reject(error) : resolve())));
-}
-
-function json(status: number, body: unknown): Handler {
-  return (_request, response) => {
-    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-    response.end(typeof body === 'string' ? body : JSON.stringify(body));
-  };
-}
-
-const NOT_FOUND = { _status: { messages: [{ message: 'Not found' }] } };
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /** RFC 4648 base32 without padding, as the mirror node shows aliases. */
@@ -92,18 +54,10 @@ const SECP256K1_KEY = secp256k1.getPublicKey(SECP256K1_SECRET, true);
 const SECP256K1_ADDRESS = privateKeyToAddress(`0x${hex(SECP256K1_SECRET)}`).toLowerCase();
 
 describe('MirrorNodeAccountKeys', () => {
-  let mirror: FakeMirror;
+  const mirror = useFakeMirror();
   let clock: ManualClock;
 
-  beforeAll(async () => {
-    mirror = await startMirror();
-  });
-  afterAll(async () => {
-    await stopMirror(mirror);
-  });
   beforeEach(() => {
-    mirror.routes.clear();
-    mirror.requests.length = 0;
     clock = new ManualClock();
   });
 
@@ -111,7 +65,7 @@ describe('MirrorNodeAccountKeys', () => {
     return new MirrorNodeAccountKeys({ baseUrl: mirror.url, clock, ...options });
   }
 
-  function serve(id: string, handler: Handler): void {
+  function serve(id: string, handler: MirrorHandler): void {
     mirror.routes.set(`/api/v1/accounts/${id}`, handler);
   }
 

@@ -9,13 +9,9 @@ import {
 import { TtlCache } from '../../domain/ttl-cache.js';
 import { AccountKeyLookupError, type AccountKeyRegistry } from '../../ports/account-keys.js';
 import type { Clock } from '../../ports/clock.js';
+import { MirrorNodeClient, type MirrorNodeClientOptions, MirrorNodeError } from './mirror-node-client.js';
 
-export interface MirrorNodeAccountKeysOptions {
-  /** The mirror node's REST root, e.g. `https://mainnet-public.mirrornode.hedera.com`; a path prefix and query are kept. */
-  readonly baseUrl: string;
-  readonly fetch?: typeof fetch;
-  /** For the whole exchange, body included. Default 3000. */
-  readonly timeoutMs?: number;
+export interface MirrorNodeAccountKeysOptions extends MirrorNodeClientOptions {
   /** How long a found key is reused. Default 60 000. */
   readonly cacheTtlMs?: number;
   /** How long "no usable key" is reused. Default 5 000. */
@@ -25,26 +21,8 @@ export interface MirrorNodeAccountKeysOptions {
   readonly clock: Clock;
 }
 
-/** An account answer is about 2 KiB without its transactions; anything far larger is not one. */
-const MAX_BODY_BYTES = 256 * 1024;
-const MAX_REDIRECTS = 3;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reads a body up to MAX_BODY_BYTES, so a broken or hostile upstream cannot fill memory. */
-async function readBody(response: Response): Promise<string> {
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new AccountKeyLookupError(`the mirror node sent more than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The key of a mirror node account body; undefined for deleted or keyless accounts and keys other than one ED25519/ECDSA key. */
@@ -87,21 +65,14 @@ function copyOf(key: AccountKey): AccountKey {
  * concurrent lookups of one id sharing one request.
  */
 export class MirrorNodeAccountKeys implements AccountKeyRegistry {
-  private readonly base: URL;
-  private readonly fetch: typeof fetch;
-  private readonly timeoutMs: number;
+  private readonly mirror: MirrorNodeClient;
   private readonly clock: Clock;
   private readonly found: TtlCache<AccountKey>;
   private readonly missing: TtlCache<true>;
   private readonly pending = new Map<string, Promise<AccountKey | undefined>>();
 
   constructor(options: MirrorNodeAccountKeysOptions) {
-    this.base = new URL(options.baseUrl);
-    if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') {
-      throw new Error('the mirror node URL must be http or https');
-    }
-    this.fetch = options.fetch ?? globalThis.fetch;
-    this.timeoutMs = options.timeoutMs ?? 3_000;
+    this.mirror = new MirrorNodeClient(options);
     this.clock = options.clock;
     const maxEntries = options.maxEntries ?? 10_000;
     this.found = new TtlCache(options.cacheTtlMs ?? 60_000, maxEntries);
@@ -135,36 +106,12 @@ export class MirrorNodeAccountKeys implements AccountKeyRegistry {
 
   /** The parsed account body, or undefined when the mirror node does not know the account (404). */
   private async fetchAccount(accountId: string): Promise<unknown> {
-    let url = new URL(this.base);
-    url.pathname = `${this.base.pathname.replace(/\/+$/, '')}/api/v1/accounts/${accountId}`;
-    // Only the key is needed; the recent transactions would multiply the body size.
-    url.searchParams.set('transactions', 'false');
-    const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      for (let redirects = 0; ; redirects++) {
-        const response = await this.fetch(url, { signal, redirect: 'manual', headers: { accept: 'application/json' } });
-        if (response.status === 200) return JSON.parse(await readBody(response));
-        await response.body?.cancel();
-        if (response.status === 404) return undefined;
-        const location = response.headers.get('location');
-        if (!REDIRECT_STATUSES.has(response.status) || location === null) {
-          throw new AccountKeyLookupError(`the mirror node answered ${response.status} for account ${accountId}`);
-        }
-        const next = new URL(location, url);
-        // Never carry the request (and whatever credentials the base URL holds) to another host.
-        if (next.origin !== url.origin) throw new AccountKeyLookupError('the mirror node redirected to another host');
-        if (redirects >= MAX_REDIRECTS) throw new AccountKeyLookupError('the mirror node redirected too often');
-        url = next;
-      }
+      // Only the key is needed; the recent transactions would multiply the body size.
+      return await this.mirror.get(`accounts/${accountId}`, `account ${accountId}`, { transactions: 'false' });
     } catch (error) {
-      if (error instanceof AccountKeyLookupError) throw error;
-      const reason =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? `no answer within ${this.timeoutMs} ms`
-          : error instanceof SyntaxError
-            ? 'the body is not JSON'
-            : 'the request failed';
-      throw new AccountKeyLookupError(`the mirror node could not be asked for account ${accountId}: ${reason}`, { cause: error });
+      if (error instanceof MirrorNodeError) throw new AccountKeyLookupError(error.message, { cause: error });
+      throw error;
     }
   }
 }
