@@ -29,6 +29,12 @@ export class StateHasher {
     return this.add(words);
   }
 
+  /** Adds a string: its UTF-16 code units, then their count. */
+  addText(value: string): this {
+    for (let index = 0; index < value.length; index++) this.mix(value.charCodeAt(index));
+    return this.add(value.length);
+  }
+
   digest(): string {
     let a = this.h1 ^ this.length;
     let b = this.h2 ^ this.length;

@@ -1,4 +1,4 @@
-import { type Client, createClient, getBooks, getOpenOrders, type OrderbookItem, placeOrders } from '@dex/sdk';
+import { ApiError, type Client, createClient, getBooks, getOpenOrders, type OrderbookItem, placeOrders } from '@dex/sdk';
 import { Backoff } from './backoff.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
@@ -68,6 +68,8 @@ export class MarketMaker {
   private toCancel: number[] = [];
   private readonly cycle: Backoff;
   private booksReadAt = Number.NEGATIVE_INFINITY;
+  /** Refresh rounds so far: where the next round starts among the books. */
+  private rounds = 0;
   private cleared = false;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
@@ -162,7 +164,11 @@ export class MarketMaker {
     if (now - this.booksReadAt >= this.settings.booksRefreshMs) await this.readBooks(now);
     if (!this.cleared) await this.clearLeftovers();
     await this.reconcile();
-    for (const book of this.books.values()) {
+    // Each round starts one book further on, and a 429 ends the round: the account's limit is
+    // shared, so the books first in line would otherwise spend it all and starve the last.
+    const books = [...this.books.values()];
+    const first = this.rounds++ % Math.max(1, books.length);
+    for (const book of [...books.slice(first), ...books.slice(0, first)]) {
       if (!this.running) return;
       if (!book.quoting.ready(now)) continue;
       try {
@@ -171,6 +177,7 @@ export class MarketMaker {
       } catch (error) {
         const retryInMs = book.quoting.failed(now, error);
         this.failed(error, 'quoting a book failed', { book: book.grid.id, retryInMs });
+        if (error instanceof ApiError && error.status === 429) break;
       }
     }
     await this.flushCancels();

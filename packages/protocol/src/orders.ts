@@ -30,6 +30,14 @@ const BookId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength
   description: 'Order book id, as a number or a string',
 });
 export const OrderKind = Type.Union([Type.Literal('LIMIT'), Type.Literal('MARKET')]);
+/** Binance's self-trade prevention modes; not signed, sent with the save like the OCO links. */
+export const SelfTradePreventionMode = Type.Union(
+  [Type.Literal('EXPIRE_MAKER'), Type.Literal('EXPIRE_TAKER'), Type.Literal('EXPIRE_BOTH')],
+  {
+    description:
+      'When the order would trade with a resting order of the same account: EXPIRE_MAKER (default) cancels the resting order and matching goes on, EXPIRE_TAKER cancels the rest of this order, EXPIRE_BOTH both; reason SELF_TRADE',
+  },
+);
 export const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')]);
 const OrderId = Type.Integer({ minimum: 1, description: 'Order id' });
 const BookIdText = Type.String({ description: 'Order book id, a decimal string (as the live API sends it)' });
@@ -124,6 +132,7 @@ export const SaveBody = Type.Object(
           signature: Type.String({ maxLength: 200, description: 'Mode byte 0x00, then 65 bytes (secp256k1) or 64 (Ed25519)' }),
           orderbookId: BookId,
           type: OrderKind,
+          selfTradePrevention: Type.Optional(SelfTradePreventionMode),
         },
         { additionalProperties: false },
       ),
@@ -153,6 +162,7 @@ export const SavedOrderSchema = Type.Object({
     orderHash: Type.String(),
     signature: Type.String(),
     isAMMEnabled: Type.Boolean(),
+    selfTradePrevention: SelfTradePreventionMode,
     filledAmount: Type.String({ description: 'Raw input token units spent so far' }),
     hcsInitialTransactionId: NotOnThisLedger,
     createdAt: IsoTime,

@@ -17,6 +17,8 @@ export interface OpenOrder {
   readonly price: bigint;
   readonly quantity: number;
   readonly remaining: number;
+  /** Its owner, for self-trade prevention; none: never checked. */
+  readonly owner?: string;
 }
 
 /** Compares `[price, size]` levels best first for a side: bids by falling price, asks by rising price. */

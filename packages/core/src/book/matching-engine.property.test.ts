@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ReferenceBook } from '../test-support/reference-book.js';
 import type { EngineEvent } from './events.js';
 import { MatchingEngine } from './matching-engine.js';
-import { BUY, type EngineCommand, SELL, type Side } from './types.js';
+import { BUY, type EngineCommand, SELF_TRADE_PREVENTIONS, SELL, type Side } from './types.js';
 
 /** Random flows around a mid price of 100, with cancels of earlier ids and the odd halt. */
 const flow = fc
@@ -19,6 +19,9 @@ const flow = fc
           ioc: fc.integer({ min: 0, max: 9 }).map((value) => value < 2),
           makerOnly: fc.integer({ min: 0, max: 9 }).map((value) => value === 0),
           takerOnce: fc.integer({ min: 0, max: 9 }).map((value) => value === 0),
+          // A few owners, so that orders often meet their own; now and then none at all.
+          owner: fc.constantFrom(undefined, 'a', 'b', 'c'),
+          selfTradePrevention: fc.constantFrom(undefined, ...SELF_TRADE_PREVENTIONS),
         }),
       },
       { weight: 4, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
@@ -40,6 +43,8 @@ const flow = fc
           timeInForce: step.ioc && !step.makerOnly ? 'IOC' : 'GTC',
           makerOnly: step.makerOnly,
           takerOnce: step.takerOnce,
+          ...(step.owner === undefined ? {} : { owner: step.owner }),
+          ...(step.selfTradePrevention === undefined ? {} : { selfTradePrevention: step.selfTradePrevention }),
           time,
         });
       } else if (step.kind === 'cancel') {
@@ -86,6 +91,10 @@ describe('MatchingEngine invariants', () => {
             : [],
         );
         expect(fills).toEqual(reference.fills);
+        const selfTrades = events.flatMap((event) =>
+          event.type === 'order' && event.reason === 'SELF_TRADE' ? [event.orderId] : [],
+        );
+        expect(selfTrades).toEqual(reference.selfTrades);
       }),
       { numRuns: 300 },
     );
@@ -134,6 +143,20 @@ describe('MatchingEngine invariants', () => {
           } else {
             expect(['CANCELED', 'REJECTED']).toContain(terminal.get(id));
           }
+        }
+      }),
+    );
+  });
+
+  it('never fills an order against one of its own owner', () => {
+    fc.assert(
+      fc.property(flow, (commands) => {
+        const owners = new Map<number, string | undefined>();
+        for (const command of commands) if (command.type === 'place') owners.set(command.id, command.owner);
+        for (const event of run(commands).events) {
+          if (event.type !== 'fill') continue;
+          const owner = owners.get(event.makerId);
+          if (owner !== undefined) expect(owners.get(event.takerId)).not.toBe(owner);
         }
       }),
     );

@@ -1,13 +1,13 @@
 import { BookPool } from '../amm/book-pool.js';
 import type { PoolBound, PoolGrid, PoolReserves } from '../amm/pool-leg.js';
 import { MAX_PRICE_TICKS } from '../grid.js';
+import type { LevelSource } from '../quote.js';
 import { StateHasher } from '../state-hash.js';
-import { BookSide } from './book-side.js';
 import type { DepthSnapshot, OpenOrder } from './book-views.js';
 import type { EventSink, OrderEvent } from './events.js';
-import { OrderIndex } from './order-index.js';
-import { NONE, OrderSlots } from './order-slots.js';
+import { NONE } from './order-slots.js';
 import type { PriceLevel } from './price-level.js';
+import { RestingOrders } from './resting-orders.js';
 import {
   BUY,
   type CancelReason,
@@ -16,6 +16,7 @@ import {
   type PlaceOrder,
   type RejectReason,
   SELL,
+  type SelfTradePrevention,
   type Side,
 } from './types.js';
 
@@ -43,6 +44,9 @@ export interface MatchingEngineOptions {
  * - `takerOnce` orders take at most one fill. The remainder then rests like any GTC order when it no
  *   longer crosses the book; when it still crosses it is cancelled with TAKER_ONCE, because resting
  *   it would leave a crossed book. IOC remainders are always cancelled.
+ * - Self-trade prevention: an order never trades with a resting order of its own owner; the
+ *   incoming order's mode (`SelfTradePrevention`, default EXPIRE_MAKER) cancels the resting order
+ *   (SELF_TRADE) and matching goes on, or cancels the incoming order's remainder, or both.
  * - A halted book rejects new orders with MARKET_HALTED; cancels still work.
  * - A taker that opts in to the pool (see `poolLeg`) swaps with it before each level it reaches
  *   while the pool's marginal price beats the level's (ties go to the book), and past the last
@@ -51,14 +55,12 @@ export interface MatchingEngineOptions {
  *   out as an event through the sink, in the order it happened.
  */
 export class MatchingEngine {
-  private readonly bids = new BookSide(BUY);
-  private readonly asks = new BookSide(SELL);
-  /** Open order id -> slot in `slots`. */
-  private readonly orders = new OrderIndex();
-  private readonly slots = new OrderSlots();
+  private readonly book = new RestingOrders();
   private updateId: number;
   private halted: boolean;
   private readonly bookPool: BookPool | undefined;
+  /** Set while matching when self-trade prevention cancelled the incoming order's remainder. */
+  private takerExpired = false;
 
   constructor(
     private readonly emit: EventSink,
@@ -88,7 +90,7 @@ export class MatchingEngine {
   }
 
   get openOrderCount(): number {
-    return this.orders.size;
+    return this.book.size;
   }
 
   /** Applies one command: the form used by journals and replays. Returns false when refused. */
@@ -130,13 +132,16 @@ export class MatchingEngine {
     const { id, side, price, quantity, time } = order;
     this.emitOrder(id, 'OPEN', side, price, 0, quantity, null, time);
 
+    this.takerExpired = false;
     const remaining = order.makerOnly ? quantity : this.match(order);
     const filled = quantity - remaining;
     if (remaining === 0) {
       this.emitOrder(id, 'FILLED', side, price, filled, 0, null, time);
+    } else if (this.takerExpired) {
+      this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'SELF_TRADE', time);
     } else if (order.timeInForce === 'IOC') {
       this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'IMMEDIATE_OR_CANCEL', time);
-    } else if (order.takerOnce && filled > 0 && this.crosses(side, price)) {
+    } else if (order.takerOnce && filled > 0 && this.book.crosses(side, price)) {
       this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'TAKER_ONCE', time);
     } else {
       this.rest(order, remaining, filled);
@@ -151,11 +156,11 @@ export class MatchingEngine {
    * a duplicate, or its quantities are impossible), because that means the stored state is corrupt.
    */
   restore(order: OpenOrder): void {
-    const { id, side, price, quantity, remaining } = order;
+    const { id, side, price, quantity, remaining, owner } = order;
     const valid =
       Number.isSafeInteger(id) &&
       id >= 0 &&
-      !this.orders.has(id) &&
+      !this.book.has(id) &&
       typeof price === 'bigint' &&
       price >= 1n &&
       price <= MAX_PRICE_TICKS &&
@@ -163,27 +168,23 @@ export class MatchingEngine {
       Number.isSafeInteger(remaining) &&
       remaining >= 1 &&
       remaining <= quantity &&
-      !this.crosses(side, price);
+      !this.book.crosses(side, price);
     if (!valid) throw new Error(`order ${id} cannot rest on this book`);
-    const level = (side === BUY ? this.bids : this.asks).levelAt(price);
+    const level = this.book.side(side).levelAt(price);
     if (level.total > MAX - remaining) throw new Error(`order ${id} overflows its price level`);
-    const slot = this.slots.allocate(id, quantity, remaining, level);
-    level.append(this.slots, slot);
-    this.orders.add(id, slot);
+    this.book.add(id, quantity, remaining, level, owner);
   }
 
   /** Takes an open order off the book. Returns false when no such order is open. */
   cancel(id: number, reason: CancelReason, time: number): boolean {
-    const slot = this.orders.get(id);
+    const slot = this.book.slotOf(id);
     if (slot === NONE) return false;
-    const slots = this.slots;
+    const { slots } = this.book;
     const level = slots.level(slot);
     const side = level.side;
     const filled = slots.quantity(slot) - slots.remaining(slot);
-    level.remove(slots, slot);
-    slots.release(slot);
-    this.orders.delete(id);
-    if (level.count === 0) (side === BUY ? this.bids : this.asks).drop(level);
+    this.book.remove(slot);
+    if (level.count === 0) this.book.side(side).drop(level);
     this.emitDepth(side, level.price, level.total, time);
     this.emitOrder(id, 'CANCELED', side, level.price, filled, 0, reason, time);
     return true;
@@ -195,9 +196,9 @@ export class MatchingEngine {
    * or would end up larger than it was placed (the caller then places the quantity anew).
    */
   replenish(id: number, quantity: number, time: number): boolean {
-    const slot = this.orders.get(id);
+    const slot = this.book.slotOf(id);
     if (slot === NONE || !Number.isSafeInteger(quantity) || quantity < 1) return false;
-    const slots = this.slots;
+    const { slots } = this.book;
     const remaining = slots.remaining(slot) + quantity;
     const level = slots.level(slot);
     if (remaining > slots.quantity(slot) || level.total > MAX - quantity) return false;
@@ -208,85 +209,58 @@ export class MatchingEngine {
   }
 
   getOrder(id: number): OpenOrder | undefined {
-    const slot = this.orders.get(id);
-    if (slot === NONE) return undefined;
-    const slots = this.slots;
-    const level = slots.level(slot);
-    return { id, side: level.side, price: level.price, quantity: slots.quantity(slot), remaining: slots.remaining(slot) };
+    return this.book.get(id);
   }
 
   bestBid(): bigint | undefined {
-    return this.bids.best()?.price;
+    return this.book.bids.best()?.price;
   }
 
   bestAsk(): bigint | undefined {
-    return this.asks.best()?.price;
+    return this.book.asks.best()?.price;
   }
 
   /** Visits the levels of one side best first until `visit` returns false. */
   forEachLevel(side: Side, visit: (price: bigint, quantity: number) => boolean): void {
-    const levels = (side === BUY ? this.bids : this.asks).levels;
-    for (let index = levels.length - 1; index >= 0; index--) {
-      const level = levels[index] as PriceLevel;
-      if (!visit(level.price, level.total)) return;
-    }
+    this.book.forEachLevel(side, visit);
+  }
+
+  /** The levels an incoming order of `owner` would meet (RestingOrders.levelsFor): what a market buy's budget affords is walked on them. */
+  levelsFor(owner: string | undefined, mode: SelfTradePrevention = 'EXPIRE_MAKER'): LevelSource {
+    return this.book.levelsFor(owner, mode);
   }
 
   /** The aggregated book, best levels first, at most `maxLevels` per side. */
   depth(maxLevels = MAX): DepthSnapshot {
-    return {
-      bids: this.bids.top(maxLevels),
-      asks: this.asks.top(maxLevels),
-      lastUpdateId: this.updateId,
-    };
+    return this.book.depth(maxLevels, this.updateId);
   }
 
-  /** Hash of everything that decides future matching: flags, update id, every order in priority order. */
+  /** Hash of everything that decides future matching: flags, update id, pool, every order in priority order with its owner. */
   stateHash(): string {
     const hasher = new StateHasher().add(this.halted ? 1 : 0).add(this.updateId);
     const pool = this.bookPool?.reserves;
     if (pool !== undefined) hasher.addBig(pool.base).addBig(pool.quote);
-    for (const bookSide of [this.bids, this.asks]) {
-      const levels = bookSide.levels;
-      hasher.add(levels.length);
-      for (let index = levels.length - 1; index >= 0; index--) {
-        const level = levels[index] as PriceLevel;
-        hasher.addWord64(level.price).add(level.count);
-        for (let slot = level.head; slot !== NONE; slot = this.slots.next(slot)) {
-          hasher.add(this.slots.id(slot)).add(this.slots.quantity(slot)).add(this.slots.remaining(slot));
-        }
-      }
-    }
+    this.book.hashInto(hasher);
     return hasher.digest();
   }
 
   private validate(order: PlaceOrder): RejectReason | null {
     const { id, price, quantity } = order;
     if (!Number.isSafeInteger(id) || id < 0 || (order.makerOnly && order.timeInForce === 'IOC')) return 'INVALID_ORDER';
-    if (this.orders.has(id)) return 'DUPLICATE_ID';
+    if (this.book.has(id)) return 'DUPLICATE_ID';
     if (this.halted) return 'MARKET_HALTED';
     if (!Number.isSafeInteger(quantity) || quantity < 1) return 'INVALID_QUANTITY';
     const minimumPrice = order.timeInForce === 'IOC' ? 0n : 1n;
     if (typeof price !== 'bigint' || price < minimumPrice || price > MAX_PRICE_TICKS) return 'INVALID_PRICE';
-    if (order.makerOnly && this.crosses(order.side, price)) return 'WOULD_TAKE';
+    if (order.makerOnly && this.book.crosses(order.side, price)) return 'WOULD_TAKE';
     return null;
-  }
-
-  /** Whether a price on `side` would trade with the best opposite order. */
-  private crosses(side: Side, price: bigint): boolean {
-    if (side === BUY) {
-      const best = this.asks.best();
-      return best !== undefined && best.price <= price;
-    }
-    const best = this.bids.best();
-    return best !== undefined && best.price >= price;
   }
 
   /** Fills the taker against the pool and the opposite side; returns the taker's remaining quantity. */
   private match(taker: PlaceOrder): number {
     const { side, price: limit } = taker;
     const buying = side === BUY;
-    const opposite = buying ? this.asks : this.bids;
+    const opposite = this.book.side(buying ? SELL : BUY);
     const routed = taker.useAmm === true && !taker.takerOnce && this.bookPool !== undefined;
     let remaining = taker.quantity;
     for (;;) {
@@ -297,8 +271,10 @@ export class MatchingEngine {
           level === undefined ? this.swap(taker, limit, 'limit', remaining) : this.swap(taker, level.price, 'before', remaining);
       }
       if (level === undefined || remaining === 0) return remaining;
+      const before = remaining;
       remaining = this.matchLevel(taker, level, remaining);
-      if (taker.takerOnce) return remaining;
+      // A level whose orders were all the taker's own gave it no fill: a takerOnce order goes on.
+      if (this.takerExpired || (taker.takerOnce && remaining < before)) return remaining;
     }
   }
 
@@ -321,13 +297,30 @@ export class MatchingEngine {
     return left;
   }
 
-  /** Fills the taker against one level's makers, oldest first; returns the taker's remaining quantity. */
+  /**
+   * Fills the taker against one level's makers, oldest first; returns the taker's remaining
+   * quantity. A maker of the taker's own owner is never filled: self-trade prevention cancels it,
+   * or stops the taker (`takerExpired`), as the taker's mode says.
+   */
   private matchLevel(taker: PlaceOrder, level: PriceLevel, remaining: number): number {
-    const { id: takerId, side, time } = taker;
-    const slots = this.slots;
-    const opposite = side === BUY ? this.asks : this.bids;
+    const { id: takerId, side, time, owner } = taker;
+    const { slots } = this.book;
+    const opposite = this.book.side(side === BUY ? SELL : BUY);
+    const guarded = this.book.holds(owner);
+    const mode = taker.selfTradePrevention ?? 'EXPIRE_MAKER';
+    const before = level.total;
     let maker = level.head;
     while (maker !== NONE && remaining > 0) {
+      const next = slots.next(maker);
+      if (guarded && slots.owner(maker) === owner) {
+        if (mode !== 'EXPIRE_TAKER') this.expireMaker(maker, level, time);
+        if (mode !== 'EXPIRE_MAKER') {
+          this.takerExpired = true;
+          break;
+        }
+        maker = next;
+        continue;
+      }
       const makerId = slots.id(maker);
       const makerLeft = slots.remaining(maker);
       const quantity = Math.min(makerLeft, remaining);
@@ -335,7 +328,6 @@ export class MatchingEngine {
       slots.setRemaining(maker, makerRemaining);
       level.total -= quantity;
       remaining -= quantity;
-      const next = slots.next(maker);
       this.emit({
         type: 'fill',
         makerId,
@@ -349,9 +341,7 @@ export class MatchingEngine {
       });
       const makerFilled = slots.quantity(maker) - makerRemaining;
       if (makerRemaining === 0) {
-        level.remove(slots, maker);
-        slots.release(maker);
-        this.orders.delete(makerId);
+        this.book.remove(maker);
         this.emitOrder(makerId, 'FILLED', opposite.side, level.price, makerFilled, 0, null, time);
       } else {
         this.emitOrder(makerId, 'PARTIALLY_FILLED', opposite.side, level.price, makerFilled, makerRemaining, null, time);
@@ -360,21 +350,28 @@ export class MatchingEngine {
       if (taker.takerOnce) break;
     }
     if (level.count === 0) opposite.drop(level);
-    this.emitDepth(opposite.side, level.price, level.total, time);
+    if (level.total !== before || level.count === 0) this.emitDepth(opposite.side, level.price, level.total, time);
     return remaining;
+  }
+
+  /** Cancels a resting order that its owner's incoming order met (SELF_TRADE); the caller emits the level's depth. */
+  private expireMaker(slot: number, level: PriceLevel, time: number): void {
+    const { slots } = this.book;
+    const id = slots.id(slot);
+    const filled = slots.quantity(slot) - slots.remaining(slot);
+    this.book.remove(slot);
+    this.emitOrder(id, 'CANCELED', level.side, level.price, filled, 0, 'SELF_TRADE', time);
   }
 
   private rest(order: PlaceOrder, remaining: number, filled: number): void {
     const { id, side, price, time } = order;
-    const level = (side === BUY ? this.bids : this.asks).levelAt(price);
+    const level = this.book.side(side).levelAt(price);
     if (level.total > MAX - remaining) {
       // Only a level that already holds orders can overflow, so the level stays in place.
       this.emitOrder(id, 'CANCELED', side, price, filled, 0, 'LEVEL_FULL', time);
       return;
     }
-    const slot = this.slots.allocate(id, order.quantity, remaining, level);
-    level.append(this.slots, slot);
-    this.orders.add(id, slot);
+    this.book.add(id, order.quantity, remaining, level, order.owner);
     this.emitDepth(side, price, level.total, time);
     if (filled > 0) this.emitOrder(id, 'PARTIALLY_FILLED', side, price, filled, remaining, null, time);
   }

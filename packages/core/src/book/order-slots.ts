@@ -17,6 +17,7 @@ export class OrderSlots {
   private prevs: Int32Array;
   private nexts: Int32Array;
   private levels: (PriceLevel | undefined)[];
+  private owners: (string | undefined)[];
   private freeHead = NONE;
   private used = 0;
 
@@ -27,9 +28,10 @@ export class OrderSlots {
     this.prevs = new Int32Array(initialCapacity);
     this.nexts = new Int32Array(initialCapacity);
     this.levels = new Array<PriceLevel | undefined>(initialCapacity).fill(undefined);
+    this.owners = new Array<string | undefined>(initialCapacity).fill(undefined);
   }
 
-  allocate(id: number, quantity: number, remaining: number, level: PriceLevel): number {
+  allocate(id: number, quantity: number, remaining: number, level: PriceLevel, owner: string | undefined): number {
     let slot = this.freeHead;
     if (slot !== NONE) {
       this.freeHead = this.nexts[slot] as number;
@@ -43,11 +45,13 @@ export class OrderSlots {
     this.prevs[slot] = NONE;
     this.nexts[slot] = NONE;
     this.levels[slot] = level;
+    this.owners[slot] = owner;
     return slot;
   }
 
   release(slot: number): void {
     this.levels[slot] = undefined;
+    this.owners[slot] = undefined;
     this.nexts[slot] = this.freeHead;
     this.freeHead = slot;
   }
@@ -84,6 +88,10 @@ export class OrderSlots {
     this.nexts[slot] = next;
   }
 
+  owner(slot: number): string | undefined {
+    return this.owners[slot];
+  }
+
   level(slot: number): PriceLevel {
     return this.levels[slot] as PriceLevel;
   }
@@ -102,5 +110,7 @@ export class OrderSlots {
     this.nexts = widen(this.nexts, (size) => new Int32Array(size));
     this.levels.length = capacity;
     this.levels.fill(undefined, this.used);
+    this.owners.length = capacity;
+    this.owners.fill(undefined, this.used);
   }
 }

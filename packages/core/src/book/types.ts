@@ -19,7 +19,7 @@ export type RejectReason =
 
 /**
  * Why an order left the book before it filled. The engine itself uses IMMEDIATE_OR_CANCEL,
- * TAKER_ONCE and LEVEL_FULL; the others arrive with a cancel command from the service.
+ * TAKER_ONCE, LEVEL_FULL and SELF_TRADE; the others arrive with a cancel command from the service.
  */
 export type CancelReason =
   | 'USER'
@@ -33,7 +33,16 @@ export type CancelReason =
   | 'TAKER_ONCE'
   | 'LEVEL_FULL'
   | 'CANCEL_AFTER'
-  | 'DISCONNECT';
+  | 'DISCONNECT'
+  | 'SELF_TRADE';
+
+/**
+ * What happens when an order would trade with a resting order of its own owner, in Binance's
+ * words: EXPIRE_MAKER cancels the resting order and matching goes on, EXPIRE_TAKER cancels what is
+ * left of the incoming order, EXPIRE_BOTH both. The incoming order's mode decides.
+ */
+export type SelfTradePrevention = 'EXPIRE_MAKER' | 'EXPIRE_TAKER' | 'EXPIRE_BOTH';
+export const SELF_TRADE_PREVENTIONS: readonly SelfTradePrevention[] = ['EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH'];
 
 export type OrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'REJECTED';
 
@@ -57,6 +66,10 @@ export interface PlaceOrder {
    * beats the book's next level (takerOnce orders never do, as they take a single fill).
    */
   readonly useAmm?: boolean;
+  /** Who the order belongs to; orders of one owner never trade with each other. None: no check. */
+  readonly owner?: string;
+  /** Default EXPIRE_MAKER. */
+  readonly selfTradePrevention?: SelfTradePrevention;
   readonly time: number;
 }
 

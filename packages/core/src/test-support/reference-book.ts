@@ -14,16 +14,20 @@ interface ReferenceOrder {
   price: bigint;
   quantity: number;
   remaining: number;
+  owner?: string | undefined;
   sequence: number;
 }
 
 /**
- * A deliberately simple order book: one flat array, sorted afresh for every match. Slow and
- * obviously right; the fast engine is checked against it on random flows.
+ * A deliberately simple order book: one flat array, sorted afresh for every match, with
+ * self-trade prevention applied to the best crossing order as it comes. Slow and obviously right;
+ * the fast engine is checked against it on random flows.
  */
 export class ReferenceBook {
   orders: ReferenceOrder[] = [];
   fills: ReferenceFill[] = [];
+  /** Orders self-trade prevention cancelled, in order. */
+  selfTrades: number[] = [];
   halted = false;
   private sequence = 0;
 
@@ -36,6 +40,7 @@ export class ReferenceBook {
 
     let remaining = order.quantity;
     let fills = 0;
+    let expired = false;
     while (remaining > 0 && !(order.takerOnce && fills === 1)) {
       const candidates = this.orders.filter(crossing);
       if (candidates.length === 0) break;
@@ -43,6 +48,19 @@ export class ReferenceBook {
         a.price !== b.price ? ((order.side === 0 ? a.price < b.price : a.price > b.price) ? -1 : 1) : a.sequence - b.sequence,
       );
       const maker = candidates[0] as ReferenceOrder;
+      if (order.owner !== undefined && maker.owner === order.owner) {
+        const mode = order.selfTradePrevention ?? 'EXPIRE_MAKER';
+        if (mode !== 'EXPIRE_TAKER') {
+          this.orders = this.orders.filter((resting) => resting !== maker);
+          this.selfTrades.push(maker.id);
+        }
+        if (mode !== 'EXPIRE_MAKER') {
+          expired = true;
+          this.selfTrades.push(order.id);
+          break;
+        }
+        continue;
+      }
       const quantity = Math.min(maker.remaining, remaining);
       maker.remaining -= quantity;
       remaining -= quantity;
@@ -51,7 +69,7 @@ export class ReferenceBook {
       if (maker.remaining === 0) this.orders = this.orders.filter((resting) => resting !== maker);
     }
     const stillCrosses = this.orders.some(crossing);
-    const rests = remaining > 0 && order.timeInForce === 'GTC' && !(order.takerOnce && fills > 0 && stillCrosses);
+    const rests = remaining > 0 && !expired && order.timeInForce === 'GTC' && !(order.takerOnce && fills > 0 && stillCrosses);
     if (rests) {
       this.orders.push({ ...order, remaining, sequence: this.sequence++ });
     }

@@ -93,6 +93,23 @@ describe('placeOrders', () => {
     expect(String(listed.lastUpdateId)).toBe(history.events[1]?.id);
   });
 
+  it("sends a self-trade prevention mode with the save: an order meeting the account's own is cancelled", async () => {
+    const client = createClient({ baseUrl: api.url, signer: wallet() });
+    // A price inside the spread the other tests left: the account's own ask is the best one.
+    const depth = (await (await fetch(`${api.url}/depth/${book.id}`)).json()) as { bids: string[][]; asks: string[][] };
+    const inside = ((Number(depth.bids[0]?.[0] ?? '0.1') + Number(depth.asks[0]?.[0] ?? '10')) / 2).toFixed(4);
+    await placeOrders(client, { orders: [limitOrderRequest(book, { side: 'sell', price: inside, size: '1' })] });
+    const result = await placeOrders(client, {
+      orders: [limitOrderRequest(book, { side: 'buy', price: inside, size: '1' })],
+      selfTradePrevention: 'EXPIRE_TAKER',
+    });
+    expect(result.orders[0]?.meta).toMatchObject({
+      status: 'CANCELED',
+      reason: 'SELF_TRADE',
+      selfTradePrevention: 'EXPIRE_TAKER',
+    });
+  });
+
   it('links two orders one-cancels-other', async () => {
     const client = createClient({ baseUrl: api.url, signer: wallet() });
     const result = await placeOrders(client, {

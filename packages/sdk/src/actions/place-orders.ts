@@ -1,4 +1,4 @@
-import type { Eip712Domain } from '@dex/core';
+import type { Eip712Domain, SelfTradePrevention } from '@dex/core';
 import type { Client } from '../client.js';
 import type { OcoLink, OrderRequest, SaveOrdersResult } from '../order-types.js';
 import { type BuildOrdersErrorType, buildOrders } from './build-orders.js';
@@ -13,6 +13,11 @@ export interface PlaceOrdersParameters {
   readonly domain?: Eip712Domain | undefined;
   /** See {@link signOrders}. */
   readonly maxFeePips?: number | undefined;
+  /**
+   * What matching does when an order would trade with one of the account's own resting orders:
+   * EXPIRE_MAKER (the server's default) cancels the resting one, EXPIRE_TAKER this one, EXPIRE_BOTH both.
+   */
+  readonly selfTradePrevention?: SelfTradePrevention | undefined;
 }
 
 export type PlaceOrdersReturnType = SaveOrdersResult;
@@ -39,5 +44,9 @@ export async function placeOrders(client: Client, parameters: PlaceOrdersParamet
     domain: parameters.domain,
     maxFeePips: parameters.maxFeePips,
   });
-  return saveOrders(client, { items, ocoLinks: parameters.ocoLinks });
+  const { selfTradePrevention } = parameters;
+  return saveOrders(client, {
+    items: selfTradePrevention === undefined ? items : items.map((item) => ({ ...item, selfTradePrevention })),
+    ocoLinks: parameters.ocoLinks,
+  });
 }

@@ -71,6 +71,8 @@ export interface AppDeps {
   readonly quotaCounters: QuotaCounters;
   /** The order routes' token buckets (ORDER_RATE_LIMIT), this process's or Redis's; null: no limit. */
   readonly rateBuckets: RateBuckets | null;
+  /** The login routes' token buckets per client address (AUTH_RATE_LIMIT); null: no limit. */
+  readonly loginBuckets: RateBuckets | null;
   /** The built market web page served at `/`; null: none. */
   readonly webAssets: WebAssets | null;
 }
@@ -108,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
   await app.register(signatureRoutes, { caller, domain: deps.domain });
-  await app.register(authRoutes, { login: deps.login });
+  await app.register(authRoutes, { login: deps.login, rateBuckets: deps.loginBuckets });
   await app.register(accountRoutes, { tokens, registry, fees: deps.fees, directory: deps.directory, funds: deps.funds });
   await app.register(orderRoutes, {
     tokens,

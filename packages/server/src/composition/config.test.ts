@@ -60,6 +60,7 @@ describe('loadConfig defaults', () => {
       challengeTtlSeconds: 300,
       verifyWorkers: 1,
       orderRateLimit: null,
+      authRateLimit: { capacity: 200, refillPerSecond: 20 },
       dataApi: {
         port: null,
         prefix: '/data',

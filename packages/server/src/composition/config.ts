@@ -61,6 +61,8 @@ export interface Config {
   readonly verifyWorkers: number;
   /** Token buckets on the order routes, per IP and per account; null when switched off. */
   readonly orderRateLimit: { perIp: RateBucket; perAccount: RateBucket } | null;
+  /** Token bucket per client address on `/auth/*` (challenges and verifies); null when AUTH_RATE_LIMIT is off. */
+  readonly authRateLimit: RateBucket | null;
   readonly dataApi: DataApiConfig;
   /** Port of the metrics listener (`GET /metrics`, Prometheus text) on HOST; null: no metrics are served. */
   readonly metricsPort: number | null;
@@ -310,6 +312,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
           perAccount: bucket(env, 'ORDER_RATE_LIMIT_ACCOUNT', '100/50'),
         }
       : null,
+    // On everywhere, with room for a bench's or a bot's burst of logins from one address.
+    authRateLimit: flag(env, 'AUTH_RATE_LIMIT', true) ? bucket(env, 'AUTH_RATE_LIMIT_IP', '200/20') : null,
     dataApi,
     metricsPort: metricsPortOf(env, port, dataApi.port),
     streams: {

@@ -6,10 +6,7 @@ import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
 import { NatsEngineSubscriber } from '../adapters/nats/nats-engine-feed.js';
-import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
 import { FeeSchedule } from '../application/accounts/fee-schedule.js';
-import { AccessTokens } from '../application/auth/access-tokens.js';
-import { AccountDirectory } from '../application/auth/trading-identity.js';
 import { WalletLogin } from '../application/auth/wallet-login.js';
 import { CommandLogDesk } from '../application/engine/command-log-desk.js';
 import { ReplicatedBooks } from '../application/market-data/replicated-books.js';
@@ -27,7 +24,7 @@ import { Closers } from './closers.js';
 import { openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
 import type { ServedDeps } from './server.js';
-import { accountKeysOf, dependenciesOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
+import { dependenciesOf, identitiesOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
 import { openSharedState } from './shared-state-choice.js';
 import { openConfiguredStore } from './store-choice.js';
 
@@ -93,8 +90,7 @@ export async function openGatewayServices(
     );
     const domain = signingDomainOf(config, chain);
     const hasher = new OrderHasher(domain, keccak256);
-    const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
-    const directory = new AccountDirectory(accountKeysOf(config, store, clock));
+    const { directory, tokens } = identitiesOf(config, store, clock);
     const fees = new FeeSchedule(store.feeOverrides);
     const funds = chain === null ? null : new ChainFundsReader(chain, clock, logger);
     return {
@@ -122,6 +118,7 @@ export async function openGatewayServices(
       metrics,
       quotaCounters: shared.quotaCounters,
       rateBuckets: shared.rateBuckets,
+      loginBuckets: shared.loginBuckets,
       metricsExposition: prom,
       webAssets: webPageOf(config, logger),
       leaseLost: new Promise<Error>(() => {}),

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redactUrl } from '../edges/redact-url.js';
 import { type Harness, startHarness } from '../test-support/harness.js';
+import { StreamClient, streamUrl, UpgradeRefused } from '../test-support/stream-client.js';
 import { createLogger } from './logging.js';
 
 const SECRET_NAMES = ['token', 'access_token', 'api_key', 'apiKey'] as const;
@@ -44,6 +47,15 @@ describe('redactUrl', () => {
   it('redacts an empty value and stops at a fragment', () => {
     expect(redactUrl('/ws?token=&page=1')).toBe('/ws?token=[redacted]&page=1');
     expect(redactUrl('/ws?token=abc#top')).toBe('/ws?token=[redacted]#top');
+  });
+
+  it('replaces a JWT or an API key wherever it stands, also written with escapes', () => {
+    const key = '0F3C2B1A-9D8E-4F7A-8B6C-5D4E3F2A1B0C';
+    expect(redactUrl(`/ws/user-events/${SAMPLE_JWT}`)).toBe('/ws/user-events/[redacted]');
+    expect(redactUrl(`/books?page=1#${SAMPLE_JWT}`)).toBe('/books?page=1#[redacted]');
+    expect(redactUrl(`/books?token%3D${SAMPLE_JWT}`)).toBe('/books?token%3D[redacted]');
+    expect(redactUrl(`/data/tokens/${key.toLowerCase()}?x-api-key=${key}`)).toBe('/data/tokens/[redacted]?x-api-key=[redacted]');
+    expect(redactUrl(`/x/%65%79J${SAMPLE_JWT.slice(3)}`)).toBe('/x/[redacted]');
   });
 
   it.each([
@@ -204,6 +216,56 @@ describe('request logs through the real app', () => {
     const response = await harness.app.inject({ method: 'GET', url: `/books?%74oken=${jwt}` });
     expect(response.statusCode).toBe(200);
     expect(harness.logs()).not.toMatch(JWT_LIKE);
+  });
+});
+
+/** Sends `head` (a request line and headers) on a raw socket and reads the answer's status line. */
+async function rawRequest(url: string, head: string): Promise<string> {
+  const { port, hostname } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.write(`${head}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').split('\r\n')[0] ?? '';
+}
+
+describe('credentials a client puts in the wrong place', () => {
+  let harness: Harness;
+  beforeEach(async () => {
+    harness = await startHarness({ LOG_LEVEL: 'debug' }, { listen: true });
+  });
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('never reach the log, in a query, a path, a fragment, a stream parameter, a request id or with escapes', async () => {
+    const jwt = await harness.services.tokens.issue('0.0.5');
+    const apiKey = randomUUID().toUpperCase();
+    const escaped = [...jwt].map((char) => `%${char.charCodeAt(0).toString(16)}`).join('');
+    const requests = [
+      `GET /books?x-api-key=${apiKey} HTTP/1.1`,
+      `GET /books?jwt=${jwt} HTTP/1.1`,
+      `GET /books?token%3D${jwt} HTTP/1.1`,
+      `GET /books?page=1&${apiKey}=1 HTTP/1.1`,
+      `GET /ws/user-events/${jwt} HTTP/1.1`,
+      `GET /books/${apiKey} HTTP/1.1`,
+      `GET /books#${jwt} HTTP/1.1`,
+      `GET /depth/${escaped} HTTP/1.1`,
+      `GET /books HTTP/1.1\r\nX-Request-Id: ${jwt}`,
+    ];
+    for (const head of requests) expect(await rawRequest(harness.url, head)).toMatch(/^HTTP\/1\.1 [2-4]\d\d /);
+    for (const query of [`books=${jwt}&token=${jwt}`, `token=${jwt}&books=${apiKey}`]) {
+      await StreamClient.open(streamUrl(harness.url, 'depth', {}).replace(/\?.*$/, `?${query}`)).then(
+        (client) => client.close(),
+        (error: unknown) => expect(error).toBeInstanceOf(UpgradeRefused),
+      );
+    }
+    await StreamClient.open(`${streamUrl(harness.url, 'user-events', {})}/${jwt}`).catch(() => {});
+    const logs = harness.logs();
+    expect(logs).toContain('[redacted]');
+    expect(logs).not.toMatch(JWT_LIKE);
+    expect(logs).not.toContain(jwt.split('.')[2]);
+    expect(logs.toLowerCase()).not.toContain(apiKey.toLowerCase());
   });
 });
 

@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { redactUrl } from '../edges/redact-url.js';
+import { redactJwts, redactUrl } from '../edges/redact-url.js';
 import type { LogLevel } from './config.js';
 
 /**
  * Structured JSON logs. Requests are logged by method, redacted URL, request id and client
- * address only; headers never reach a log line, so neither do Authorization or x-api-key.
+ * address only; headers never reach a log line, so neither do Authorization or x-api-key, and any
+ * JWT in any line is replaced as the line is written.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
@@ -28,6 +29,9 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         ],
         censor: '[redacted]',
       },
+      // Whatever a line holds (an error message that echoes a path, a client's request id), no JWT
+      // leaves the process in it.
+      hooks: { streamWrite: redactJwts },
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,

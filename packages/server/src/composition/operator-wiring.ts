@@ -3,10 +3,11 @@ import { generateKeyPair } from '../adapters/accounts/key-pairs.js';
 import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
 import { postgresStoreFiles } from '../adapters/postgres/postgres-store-files.js';
 import { sqliteStoreFiles } from '../adapters/sqlite/store-files.js';
+import { AccountDirectory } from '../application/auth/trading-identity.js';
 import type { OperatorIo } from '../edges/cli/operator-io.js';
 
 /** What a caller of the operator CLI chooses; the adapters behind the rest are this module's to pick. */
-export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'newKeyPair' | 'devnet' | 'amm' | 'storeFiles'> & {
+export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'tradingName' | 'newKeyPair' | 'devnet' | 'amm' | 'storeFiles'> & {
   /** DATA_DIR of the service whose devnet chain funds accounts and runs the AMM; without it neither is reached. */
   readonly devnetDataDir?: string;
   /**
@@ -19,9 +20,12 @@ export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'newKeyPair' | 'devn
 
 /** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, and the running devnet chain and its AMM. */
 export function operatorIo({ devnetDataDir, storeFile, ...setting }: OperatorSetting): OperatorIo {
+  const accounts = new DevnetAccountKeys(setting.store.accountKeys);
+  const directory = new AccountDirectory(accounts);
   return {
     ...setting,
-    accounts: new DevnetAccountKeys(setting.store.accountKeys),
+    accounts,
+    tradingName: (account) => directory.canonical(account),
     newKeyPair: generateKeyPair,
     ...(devnetDataDir === undefined
       ? {}

@@ -50,10 +50,19 @@ const EXPIRY_SWEEP_MS = 1_000;
 /** How often nonces that can no longer be used are forgotten. */
 const NONCE_PURGE_MS = 60_000;
 
-export function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRegistry {
+function accountKeysOf(config: Config, store: Store, clock: Clock): AccountKeyRegistry {
   return config.mirrorNodeUrl === null
     ? new DevnetAccountKeys(store.accountKeys)
     : new MirrorNodeAccountKeys({ baseUrl: config.mirrorNodeUrl, clock });
+}
+
+/** Who an account is (its keys, the one name it trades under) and the access tokens issued to it under that name. */
+export function identitiesOf(config: Config, store: Store, clock: Clock): { directory: AccountDirectory; tokens: AccessTokens } {
+  const directory = new AccountDirectory(accountKeysOf(config, store, clock));
+  const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock, (account) =>
+    directory.canonical(account),
+  );
+  return { directory, tokens };
 }
 
 /** Expires orders, fires dead-man switches and forgets spent nonces on timers; returns their stop. */
@@ -159,13 +168,12 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       confirmCancels: chain !== null,
       metrics,
     });
-    const tokens = new AccessTokens(resolveJwtSecret(config), config.network, config.jwtTtlSeconds, clock);
+    const { directory, tokens } = identitiesOf(config, store, clock);
     const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
     closers.add(() => verifier.close());
 
     const domain = signingDomainOf(config, chain);
     const hasher = new OrderHasher(domain, keccak256);
-    const directory = new AccountDirectory(accountKeysOf(config, store, clock));
     const fees = new FeeSchedule(store.feeOverrides);
     const funds = chain === null ? null : new ChainFundsReader(chain, clock, logger);
     const settlement =
@@ -204,6 +212,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
       metrics,
       quotaCounters: shared.quotaCounters,
       rateBuckets: shared.rateBuckets,
+      loginBuckets: shared.loginBuckets,
       metricsExposition: prom,
       webAssets: webPageOf(config, logger),
       leaseLost: lease?.lost ?? new Promise<Error>(() => {}),

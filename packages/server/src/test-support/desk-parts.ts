@@ -163,6 +163,7 @@ export function limitCandidate(
       signedOrder: JSON.stringify(wire),
       signature: `0x00${'ab'.repeat(65)}`,
       useAmm: extra.useAmm ?? false,
+      selfTradePrevention: 'EXPIRE_MAKER',
     },
     terms: { kind: 'sized', side, priceTicks, quantitySteps },
     makerOnly: false,

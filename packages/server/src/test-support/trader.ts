@@ -99,16 +99,30 @@ export class Trader {
 
   /** A fresh Ed25519 ledger account registered in the devnet's account registry. */
   static async ed25519(host: TraderHost): Promise<Trader> {
-    const { services } = host;
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
-    const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew('ED25519', raw, services.clock.now());
-    // With settlement on, the reactor checks its signatures against the devnet's key registry.
-    const chain = services.settlement?.chain;
-    if (chain !== undefined) await DevnetIssuer.of(chain).publishKey(record);
+    const record = await Trader.register(host, 'ED25519', raw);
     const trader = new Trader(host, record.accountId, record.evmAddress, { type: 'ed25519', privateKey });
     await trader.login();
     return trader;
+  }
+
+  /** A ledger account with a secp256k1 key registered in the devnet's registry, logged in as `0.0.X`; its swapper is the key's alias address. */
+  static async ledgerSecp256k1(host: TraderHost, privateKey: Hex = generatePrivateKey()): Promise<Trader> {
+    const account = privateKeyToAccount(privateKey);
+    const record = await Trader.register(host, 'ECDSA_SECP256K1', Buffer.from(account.publicKey.slice(2), 'hex'));
+    const trader = new Trader(host, record.accountId, record.evmAddress, { type: 'secp256k1', account });
+    await trader.login();
+    return trader;
+  }
+
+  /** Registers a key under the next devnet id; with settlement on, the reactor checks signatures against the chain's copy of the registry. */
+  private static async register(host: TraderHost, keyType: 'ED25519' | 'ECDSA_SECP256K1', publicKey: Uint8Array) {
+    const { services } = host;
+    const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew(keyType, publicKey, services.clock.now());
+    const chain = services.settlement?.chain;
+    if (chain !== undefined) await DevnetIssuer.of(chain).publishKey(record);
+    return record;
   }
 
   get app(): FastifyInstance {

@@ -2,8 +2,9 @@ import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getAddress, type Hex, parseEventLogs, type TransactionReceipt } from 'viem';
 import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
-import { NOTHING_SENT, type UnsentCancellation } from '../../ports/store/settlement-ports.js';
+import { NOTHING_SENT, type UnsentCancellation, type UnsentFloor } from '../../ports/store/settlement-ports.js';
 import type { ChainContext } from './chain-context.js';
+import { FailingItems } from './failing-items.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import type { ReactorIndexer } from './reactor-indexer.js';
 import { WorkLoop } from './work-loop.js';
@@ -18,13 +19,14 @@ const MAX_HASHES = 500;
  */
 export class CancelRelay {
   private readonly loop: WorkLoop;
+  private readonly failing = new FailingItems();
 
   constructor(
     private readonly chain: ChainContext,
     private readonly transactions: OperatorTransactions,
     private readonly indexer: ReactorIndexer,
     private readonly store: Store,
-    logger: Logger,
+    private readonly logger: Logger,
     /** Brings the store in line with the chain first: after an outage the fills a floor or cancel waits for may be gone. */
     private readonly verify: () => Promise<void> = async () => {},
   ) {
@@ -44,45 +46,79 @@ export class CancelRelay {
     return this.loop.stop();
   }
 
-  /** Sends one batch of cancellations, or the pending nonce floors; false when nothing waits. */
+  /**
+   * Sends every swapper's batch of cancellations and every pending nonce floor, each alone: one
+   * that fails is reported and waits a while (failing-items.ts), and the others go on. Throws only
+   * when nothing could be sent and something failed (the node is out of reach, say), so the loop
+   * backs off; false when nothing waits.
+   */
   private async relayNext(): Promise<boolean> {
     await this.verify();
-    const { cancellations } = this.store;
-    const unsent = await cancellations.unsent(MAX_HASHES);
-    if (unsent.length > 0) {
-      const swapper = unsent[0]?.swapper as string;
-      const mine = unsent.filter((cancellation) => cancellation.swapper === swapper);
-      const { hash, receipt } = await this.transactions.send('cancelFor', [
-        getAddress(swapper),
-        mine.map((cancellation) => cancellation.orderHash as Hex),
-      ]);
-      const orderIds = mine.map((cancellation) => cancellation.orderId);
-      await cancellations.markSent(orderIds, hash);
-      const mined = await receipt.catch(async (error: unknown) => {
-        await cancellations.markSent(orderIds, null);
-        throw error;
-      });
-      await this.indexer.applyReceipt(mined);
-      await this.confirmFromState(mine, mined);
-      return true;
-    }
-    const floors = await cancellations.unsentFloors();
-    for (const { account, floor, swapper } of floors) {
-      if (swapper === null) {
-        await cancellations.markFloorSent(account, floor, NOTHING_SENT);
-        continue;
+    this.failing.nextRound();
+    const unsent = await this.store.cancellations.unsent(MAX_HASHES, this.failing.waiting('swapper'));
+    const bySwapper = new Map<string, UnsentCancellation[]>();
+    for (const cancellation of unsent)
+      bySwapper.set(cancellation.swapper, [...(bySwapper.get(cancellation.swapper) ?? []), cancellation]);
+    const items = [
+      ...[...bySwapper].map(([swapper, mine]) => ({ key: `swapper:${swapper}`, send: () => this.cancelOrders(mine) })),
+      ...(await this.store.cancellations.unsentFloors()).map((floor) => ({
+        key: `floor:${floor.account}`,
+        send: () => this.raiseFloor(floor),
+      })),
+    ];
+    let sent = 0;
+    let firstError: unknown;
+    for (const { key, send } of items) {
+      if (!this.failing.due(key)) continue;
+      try {
+        await send();
+        this.failing.succeeded(key);
+        sent++;
+      } catch (error) {
+        const retryInRounds = this.failing.failed(key);
+        this.logger.warn({ err: error, item: key, retryInRounds }, 'a cancellation could not be relayed; the others go on');
+        firstError ??= error;
       }
-      const { hash, receipt } = await this.transactions.send('cancelAllFor', [getAddress(swapper), floor]);
-      await cancellations.markFloorSent(account, floor, hash);
-      const mined = await receipt.catch(async (error: unknown) => {
-        await cancellations.markFloorSent(account, floor, null);
-        throw error;
-      });
-      await this.indexer.applyReceipt(mined);
-      // Mined is enough: the reactor's floor only rises, so it is now at least this one.
-      await cancellations.markFloorMined(account, floor, mined.blockNumber);
     }
-    return floors.length > 0;
+    if (sent === 0 && firstError !== undefined) throw firstError;
+    return sent > 0;
+  }
+
+  /** One swapper's cancellations in one `cancelFor`. */
+  private async cancelOrders(mine: readonly UnsentCancellation[]): Promise<void> {
+    const { cancellations } = this.store;
+    const swapper = (mine[0] as UnsentCancellation).swapper;
+    const { hash, receipt } = await this.transactions.send('cancelFor', [
+      getAddress(swapper),
+      mine.map((cancellation) => cancellation.orderHash as Hex),
+    ]);
+    const orderIds = mine.map((cancellation) => cancellation.orderId);
+    await cancellations.markSent(orderIds, hash);
+    const mined = await receipt.catch(async (error: unknown) => {
+      await cancellations.markSent(orderIds, null);
+      throw error;
+    });
+    await this.indexer.applyReceipt(mined);
+    await this.confirmFromState(mine, mined);
+  }
+
+  /** One account's raised nonce floor in one `cancelAllFor`. */
+  private async raiseFloor({ account, floor, swapper }: UnsentFloor): Promise<void> {
+    const { cancellations } = this.store;
+    // Nothing of the account can reach the reactor: there is nothing to send.
+    if (swapper === null) {
+      await cancellations.markFloorSent(account, floor, NOTHING_SENT);
+      return;
+    }
+    const { hash, receipt } = await this.transactions.send('cancelAllFor', [getAddress(swapper), floor]);
+    await cancellations.markFloorSent(account, floor, hash);
+    const mined = await receipt.catch(async (error: unknown) => {
+      await cancellations.markFloorSent(account, floor, null);
+      throw error;
+    });
+    await this.indexer.applyReceipt(mined);
+    // Mined is enough: the reactor's floor only rises, so it is now at least this one.
+    await cancellations.markFloorMined(account, floor, mined.blockNumber);
   }
 
   /**

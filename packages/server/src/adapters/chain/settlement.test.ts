@@ -3,9 +3,11 @@ import { BUY, parseWireOrder, SELL } from '@dex/core';
 import type { UserEventMessage } from '@dex/protocol';
 import { type Address, createPublicClient, getAddress, type Hex, http, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeFile } from '../../composition/store-choice.js';
 import { fund, tokenBalance } from '../../test-support/funded-trader.js';
 import { type Harness, ManualClock, startHarness, Trader } from '../../test-support/harness.js';
 import { StreamClient, streamUrl } from '../../test-support/stream-client.js';
+import { openDatabase } from '../sqlite/driver.js';
 import { DevnetIssuer } from './devnet-issuer.js';
 import { ReactorIndexer } from './reactor-indexer.js';
 import { settledFillWordSlot } from './settled-fill-ids.js';
@@ -282,6 +284,39 @@ describe('cancellation on the devnet chain', () => {
       return floor === highest + 1n ? floor : undefined;
     }, 'the floor on the reactor');
   });
+  it('refuses a nonce floor the reactor cannot take, and relays every other floor past one that fails, also after a restart', async () => {
+    const attacker = await fundedTrader((host) => Trader.secp256k1(host));
+    await attacker.limit(1, SELL, 29_000, 10);
+    const tooHigh = (1n << 256n).toString();
+    const refused = await attacker.request<{ error: string }>('POST', '/cancel/all', { nonceFloor: tooHigh });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('nonceFloor exceeds the uint256 range');
+    // What the API took before it was bounded: the row stays, and fails alone on every try.
+    await h.restart(async () => {
+      const db = await openDatabase(storeFile(h.config));
+      try {
+        db.prepare('INSERT INTO nonce_floor_relays (account, floor, tx_hash) VALUES (?, ?, NULL)').run(attacker.account, tooHigh);
+      } finally {
+        db.close();
+      }
+    });
+    const victim = await fundedTrader((host) => Trader.secp256k1(host));
+    const order = await victim.limit(1, SELL, 29_100, 10);
+    const floor = (await storedOrder(order.id)).nonce + 1n;
+    expect((await victim.request('POST', '/cancel/all', { nonceFloor: floor.toString() })).status).toBe(202);
+    const { chain } = settlement();
+    await eventually(async () => {
+      const onChain = await chain.public.readContract({
+        address: chain.reactor,
+        abi: PartialFillLimitOrderReactor.abi,
+        functionName: 'nonceFloor',
+        args: [getAddress(victim.swapper)],
+      });
+      return onChain === floor ? onChain : undefined;
+    }, "the victim's floor on the reactor");
+    expect(h.logs()).toContain('a cancellation could not be relayed; the others go on');
+  });
+
   it('picks up a cancellation the swapper sends in the same block as a settlement the service applied from its receipt', async () => {
     const maker = await fundedTrader((host) => Trader.secp256k1(host));
     const taker = await fundedTrader((host) => Trader.secp256k1(host));

@@ -6,7 +6,7 @@ import {
   InvalidAccountKeyError,
   parsePublicKeyHex,
 } from '../../domain/accounts/account-keys.js';
-import { TtlCache } from '../../domain/ttl-cache.js';
+import { CachedLookups } from '../../domain/cached-lookups.js';
 import { AccountKeyLookupError, type AccountKeyRegistry } from '../../ports/account-keys.js';
 import type { Clock } from '../../ports/clock.js';
 import { MirrorNodeClient, type MirrorNodeClientOptions, MirrorNodeError } from './mirror-node-client.js';
@@ -67,42 +67,29 @@ function copyOf(key: AccountKey): AccountKey {
 export class MirrorNodeAccountKeys implements AccountKeyRegistry {
   private readonly mirror: MirrorNodeClient;
   private readonly clock: Clock;
-  private readonly found: TtlCache<AccountKey>;
-  private readonly missing: TtlCache<true>;
-  private readonly pending = new Map<string, Promise<AccountKey | undefined>>();
+  private readonly keys: CachedLookups<AccountKey>;
 
   constructor(options: MirrorNodeAccountKeysOptions) {
     this.mirror = new MirrorNodeClient(options);
     this.clock = options.clock;
-    const maxEntries = options.maxEntries ?? 10_000;
-    this.found = new TtlCache(options.cacheTtlMs ?? 60_000, maxEntries);
-    this.missing = new TtlCache(options.negativeCacheTtlMs ?? 5_000, maxEntries);
+    this.keys = new CachedLookups({
+      foundTtlMs: options.cacheTtlMs ?? 60_000,
+      missingTtlMs: options.negativeCacheTtlMs ?? 5_000,
+      maxEntries: options.maxEntries ?? 10_000,
+    });
   }
 
   async lookup(accountId: string): Promise<AccountKey | undefined> {
     // The id becomes part of a URL path: only the strict shard.realm.num form goes out.
     if (!isLedgerId(accountId)) return undefined;
-    const now = this.clock.now();
-    const cached = this.found.get(accountId, now);
-    if (cached !== undefined) return copyOf(cached);
-    if (this.missing.get(accountId, now) !== undefined) return undefined;
-    let request = this.pending.get(accountId);
-    if (request === undefined) {
-      request = this.fetchKey(accountId).finally(() => this.pending.delete(accountId));
-      this.pending.set(accountId, request);
-    }
-    const key = await request;
+    const key = await this.keys.get(accountId, this.now, async (id) => {
+      const body = await this.fetchAccount(id);
+      return body === undefined ? undefined : accountKeyOf(id, body);
+    });
     return key === undefined ? undefined : copyOf(key);
   }
 
-  private async fetchKey(accountId: string): Promise<AccountKey | undefined> {
-    const body = await this.fetchAccount(accountId);
-    const key = body === undefined ? undefined : accountKeyOf(accountId, body);
-    const now = this.clock.now();
-    if (key === undefined) this.missing.set(accountId, true, now);
-    else this.found.set(accountId, key, now);
-    return key;
-  }
+  private readonly now = (): number => this.clock.now();
 
   /** The parsed account body, or undefined when the mirror node does not know the account (404). */
   private async fetchAccount(accountId: string): Promise<unknown> {

@@ -1,4 +1,5 @@
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
+import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
 
 /**
  * Versioned schema changes of a PostgreSQL store, applied in order, each in its own transaction.
@@ -390,4 +391,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     `,
   },
   ROUTED_CANDLES_MIGRATION,
+  SELF_TRADE_MIGRATION,
 ];

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChallengeBook, type ChallengeBookOptions } from '../../application/auth/challenge-book.js';
-import type { Challenge } from '../../ports/login-challenges.js';
-import { CHALLENGE_ACCOUNTS, challengeRuns } from '../../test-support/challenge-runs.js';
+import { ChallengeBook } from '../../application/auth/challenge-book.js';
+import type { Challenge, ChallengeBounds } from '../../ports/login-challenges.js';
+import { CHALLENGE_ACCOUNTS, CHALLENGE_REQUESTERS, challengeRuns } from '../../test-support/challenge-runs.js';
 import { REDIS_AVAILABLE, useTestRedis } from '../../test-support/redis.js';
 import { RedisLoginChallenges } from './redis-login-challenges.js';
 
@@ -12,12 +12,18 @@ function compose(nonce: string, expiresAt: number): string {
 
 describe.skipIf(!REDIS_AVAILABLE)('RedisLoginChallenges', () => {
   const redis = useTestRedis();
-  const open = (options: Partial<ChallengeBookOptions> = {}) =>
-    new RedisLoginChallenges(redis.redis(), redis.prefix(), { ttlMs: 60_000, perAccount: 5, total: 1_000, ...options });
+  const open = (options: Partial<ChallengeBounds> = {}) =>
+    new RedisLoginChallenges(redis.redis(), redis.prefix(), {
+      ttlMs: 60_000,
+      perAccount: 5,
+      perRequester: 10,
+      total: 1_000,
+      ...options,
+    });
 
   it('lets a challenge issued by one gateway be answered at another, once', async () => {
     const [first, second] = [open(), open()];
-    const challenge = await first.issue('0.0.1001', 5_000, compose);
+    const challenge = await first.issue('0.0.1001', '192.0.2.1', 5_000, compose);
     expect(challenge).toEqual({ nonce: challenge.nonce, message: compose(challenge.nonce, 65_000), expiresAt: 65_000 });
     expect(await second.pending('0.0.1001', 5_001)).toEqual([challenge]);
     expect(await second.consume('0.0.2002', challenge.nonce, 5_001)).toBe(false);
@@ -28,7 +34,7 @@ describe.skipIf(!REDIS_AVAILABLE)('RedisLoginChallenges', () => {
 
   it('answers no more than one of many concurrent consumes of a challenge', async () => {
     const gateways = [open(), open(), open()];
-    const { nonce } = await open().issue('0.0.1001', 0, compose);
+    const { nonce } = await open().issue('0.0.1001', '192.0.2.1', 0, compose);
     const outcomes = await Promise.all(
       Array.from({ length: 30 }, (_, i) => (gateways[i % 3] as RedisLoginChallenges).consume('0.0.1001', nonce, 1)),
     );
@@ -38,7 +44,7 @@ describe.skipIf(!REDIS_AVAILABLE)('RedisLoginChallenges', () => {
   const ACCOUNTS = CHALLENGE_ACCOUNTS;
   const run = challengeRuns(60);
 
-  it('behaves as the in-process book: single use, expiry, both bounds and pending, step by step', async () => {
+  it('behaves as the in-process book: single use, expiry, every bound, refusals and pending, step by step', async () => {
     await fc.assert(
       fc.asyncProperty(run, async ({ actions, ...options }) => {
         await redis.forget();
@@ -52,7 +58,15 @@ describe.skipIf(!REDIS_AVAILABLE)('RedisLoginChallenges', () => {
         for (const step of actions) {
           if (step.kind === 'issue') {
             const account = ACCOUNTS[step.account] ?? '';
-            issued.push({ account, own: book.issue(account, now, compose), theirs: await shared.issue(account, now, compose) });
+            const requester = CHALLENGE_REQUESTERS[step.requester] ?? '';
+            const [own, theirs] = await Promise.all([
+              Promise.resolve()
+                .then(() => book.issue(account, requester, now, compose))
+                .catch(() => undefined),
+              shared.issue(account, requester, now, compose).catch(() => undefined),
+            ]);
+            expect(theirs === undefined).toBe(own === undefined);
+            if (own !== undefined && theirs !== undefined) issued.push({ account, own, theirs });
           } else if (step.kind === 'consume' && issued.length > 0) {
             const { account: owner, own, theirs } = issued[step.pick % issued.length] as (typeof issued)[number];
             // Usually the owner answers; sometimes another account tries the nonce.

@@ -1,29 +1,27 @@
 import type { Redis } from 'ioredis';
 import { newLoginNonce } from '../../domain/accounts/login-nonce.js';
-import { failingAs } from '../../domain/errors.js';
-import type { Challenge, LoginChallenges } from '../../ports/login-challenges.js';
-
-export interface RedisChallengeOptions {
-  /** How long a challenge can be answered. */
-  readonly ttlMs: number;
-  /** Open challenges kept per account; a new one pushes out the account's oldest. */
-  readonly perAccount: number;
-  /** Open challenges kept in all; bounds memory against floods of challenge requests. */
-  readonly total: number;
-}
+import { AppError, failingAs } from '../../domain/errors.js';
+import { BOOK_FULL, type Challenge, type ChallengeBounds, type LoginChallenges } from '../../ports/login-challenges.js';
 
 /**
  * What every script shares. KEYS[1]: every open challenge, scored by issue order; KEYS[2]: the
- * challenges by nonce, each `account \n expiresAt \n message`; ARGV[1]: the prefix of an account's
- * own set of nonces. Every challenge lives equally long, so issue order is expiry order: expired
- * ones are at the front, as in the in-process book. Times are the service's clock, passed in.
+ * challenges by nonce, each `account \n requester \n expiresAt \n message`; ARGV[1] and ARGV[2]:
+ * the prefixes of an account's and of a requester's own set of nonces. Every challenge lives
+ * equally long, so issue order is expiry order: expired ones are at the front, as in the
+ * in-process book. Times are the service's clock, passed in.
  */
 const SHARED = `
-local all, data, own = KEYS[1], KEYS[2], ARGV[1]
+local all, data, own, asked = KEYS[1], KEYS[2], ARGV[1], ARGV[2]
+local function field(entry, index)
+  local at = 1
+  for _ = 1, index - 1 do at = string.find(entry, '\\n', at, true) + 1 end
+  return string.sub(entry, at, (string.find(entry, '\\n', at, true) or 0) - 1)
+end
 local function drop(nonce)
   local entry = redis.call('HGET', data, nonce)
   if entry then
-    redis.call('ZREM', own .. string.match(entry, '^[^\\n]*'), nonce)
+    redis.call('ZREM', own .. field(entry, 1), nonce)
+    redis.call('ZREM', asked .. field(entry, 2), nonce)
     redis.call('HDEL', data, nonce)
   end
   redis.call('ZREM', all, nonce)
@@ -33,44 +31,65 @@ local function expire(now)
     local first = redis.call('ZRANGE', all, 0, 0)[1]
     if not first then return end
     local entry = redis.call('HGET', data, first)
-    if entry and tonumber(string.match(entry, '^[^\\n]*\\n([^\\n]*)')) > now then return end
+    if entry and tonumber(field(entry, 3)) > now then return end
     drop(first)
   end
 end
 `;
 
-/** KEYS[3]: the issue counter. ARGV: prefix, account, nonce, entry, now, per account, total, keep ms. */
+/**
+ * KEYS[3]: the issue counter. ARGV: the two prefixes, account, requester, nonce, entry, now, per
+ * account, per requester, total, keep ms. Answers 0 when the book is full (nothing changed), else 1.
+ */
 const ISSUE = `${SHARED}
-local account, nonce = ARGV[2], ARGV[3]
-expire(tonumber(ARGV[5]))
-local order = redis.call('INCR', KEYS[3])
+local account, requester, nonce = ARGV[3], ARGV[4], ARGV[5]
+expire(tonumber(ARGV[7]))
+local theirs = asked .. requester
+local asked_so_far = redis.call('ZCARD', theirs)
+if asked_so_far >= tonumber(ARGV[9]) or (asked_so_far > 0 and redis.call('ZCARD', all) >= tonumber(ARGV[10])) then
+  drop(redis.call('ZRANGE', theirs, 0, 0)[1])
+end
+if redis.call('ZCARD', all) >= tonumber(ARGV[10]) then return 0 end
 local mine = own .. account
-redis.call('HSET', data, nonce, ARGV[4])
+local held = redis.call('ZRANGE', mine, 0, -1)
+if #held >= tonumber(ARGV[8]) then
+  -- The oldest challenge of whichever requester holds the most of the account's, the asker counted with its new one.
+  local owners, counts, most = {}, {[requester] = 1}, 1
+  for i, held_nonce in ipairs(held) do
+    owners[i] = field(redis.call('HGET', data, held_nonce), 2)
+    counts[owners[i]] = (counts[owners[i]] or 0) + 1
+    if counts[owners[i]] > most then most = counts[owners[i]] end
+  end
+  for i, held_nonce in ipairs(held) do
+    if counts[owners[i]] == most then drop(held_nonce) break end
+  end
+end
+local order = redis.call('INCR', KEYS[3])
+redis.call('HSET', data, nonce, ARGV[6])
 redis.call('ZADD', all, order, nonce)
 redis.call('ZADD', mine, order, nonce)
-if redis.call('ZCARD', mine) > tonumber(ARGV[6]) then drop(redis.call('ZRANGE', mine, 0, 0)[1]) end
-while redis.call('ZCARD', all) > tonumber(ARGV[7]) do drop(redis.call('ZRANGE', all, 0, 0)[1]) end
-for _, name in ipairs({all, data, KEYS[3], mine}) do redis.call('PEXPIRE', name, ARGV[8]) end
+redis.call('ZADD', theirs, order, nonce)
+for _, name in ipairs({all, data, KEYS[3], mine, theirs}) do redis.call('PEXPIRE', name, ARGV[11]) end
 return 1
 `;
 
-/** ARGV: prefix, account, now. Answers the account's open challenges, oldest first: nonce, entry, nonce, entry... */
+/** ARGV: the two prefixes, account, now. Answers the account's open challenges, oldest first: nonce, entry, nonce, entry... */
 const PENDING = `${SHARED}
-expire(tonumber(ARGV[3]))
+expire(tonumber(ARGV[4]))
 local out = {}
-for _, nonce in ipairs(redis.call('ZRANGE', own .. ARGV[2], 0, -1)) do
+for _, nonce in ipairs(redis.call('ZRANGE', own .. ARGV[3], 0, -1)) do
   out[#out + 1] = nonce
   out[#out + 1] = redis.call('HGET', data, nonce)
 end
 return out
 `;
 
-/** ARGV: prefix, account, nonce, now. Answers 1 when the account's challenge was open and is now used. */
+/** ARGV: the two prefixes, account, nonce, now. Answers 1 when the account's challenge was open and is now used. */
 const CONSUME = `${SHARED}
-expire(tonumber(ARGV[4]))
-local entry = redis.call('HGET', data, ARGV[3])
-if not entry or string.match(entry, '^[^\\n]*') ~= ARGV[2] then return 0 end
-drop(ARGV[3])
+expire(tonumber(ARGV[5]))
+local entry = redis.call('HGET', data, ARGV[4])
+if not entry or field(entry, 1) ~= ARGV[3] then return 0 end
+drop(ARGV[4])
 return 1
 `;
 
@@ -88,7 +107,7 @@ interface Scripts {
 
 /**
  * Login challenges in Redis, shared by every gateway: a challenge one issues, another can consume,
- * once. The same rules as the in-process book (expiry, single use, both bounds), each operation
+ * once. The same rules as the in-process book (expiry, single use, every bound), each operation
  * one atomic script.
  */
 export class RedisLoginChallenges implements LoginChallenges {
@@ -97,7 +116,7 @@ export class RedisLoginChallenges implements LoginChallenges {
   constructor(
     redis: Redis,
     private readonly prefix: string,
-    private readonly options: RedisChallengeOptions,
+    private readonly bounds: ChallengeBounds,
   ) {
     redis.defineCommand('challengeIssue', { numberOfKeys: 3, lua: ISSUE });
     redis.defineCommand('challengePending', { numberOfKeys: 2, lua: PENDING });
@@ -105,34 +124,44 @@ export class RedisLoginChallenges implements LoginChallenges {
     this.scripts = redis as unknown as Scripts;
   }
 
-  async issue(account: string, now: number, compose: (nonce: string, expiresAt: number) => string): Promise<Challenge> {
+  async issue(
+    account: string,
+    requester: string,
+    now: number,
+    compose: (nonce: string, expiresAt: number) => string,
+  ): Promise<Challenge> {
     const nonce = newLoginNonce();
-    const expiresAt = now + this.options.ttlMs;
+    const expiresAt = now + this.bounds.ttlMs;
     const message = compose(nonce, expiresAt);
-    const { perAccount, total, ttlMs } = this.options;
-    const entry = `${account}\n${expiresAt}\n${message}`;
-    await failingAs(
+    const { perAccount, perRequester, total, ttlMs } = this.bounds;
+    // A requester is an address; a line break in it would break the entry's fields.
+    const asker = requester.replace(/\n/g, ' ');
+    const entry = `${account}\n${asker}\n${expiresAt}\n${message}`;
+    const issued = await failingAs(
       'STORAGE_UNAVAILABLE',
       this.scripts.challengeIssue(
         ...this.keys(),
         `${this.prefix}challenges:issued`,
-        this.ownPrefix,
+        ...this.prefixes(),
         account,
+        asker,
         nonce,
         entry,
         now,
         perAccount,
+        perRequester,
         total,
         ttlMs + KEPT_AFTER_TTL_MS,
       ),
     );
+    if (issued === 0) throw new AppError('RATE_LIMITED', BOOK_FULL);
     return { nonce, message, expiresAt };
   }
 
   async pending(account: string, now: number): Promise<Challenge[]> {
     const reply = await failingAs(
       'STORAGE_UNAVAILABLE',
-      this.scripts.challengePending(...this.keys(), this.ownPrefix, account, now),
+      this.scripts.challengePending(...this.keys(), ...this.prefixes(), account, now),
     );
     const challenges: Challenge[] = [];
     for (let at = 0; at + 1 < reply.length; at += 2) challenges.push(challengeOf(reply[at] as string, reply[at + 1] as string));
@@ -143,7 +172,7 @@ export class RedisLoginChallenges implements LoginChallenges {
     return (
       (await failingAs(
         'STORAGE_UNAVAILABLE',
-        this.scripts.challengeConsume(...this.keys(), this.ownPrefix, account, nonce, now),
+        this.scripts.challengeConsume(...this.keys(), ...this.prefixes(), account, nonce, now),
       )) === 1
     );
   }
@@ -152,14 +181,14 @@ export class RedisLoginChallenges implements LoginChallenges {
     return [`${this.prefix}challenges:open`, `${this.prefix}challenges:entries`];
   }
 
-  private get ownPrefix(): string {
-    return `${this.prefix}challenges:of:`;
+  private prefixes(): [string, string] {
+    return [`${this.prefix}challenges:of:`, `${this.prefix}challenges:asked-by:`];
   }
 }
 
-/** A challenge from its nonce and entry: `account \n expiresAt \n message` (the message may hold newlines). */
+/** A challenge from its nonce and entry: `account \n requester \n expiresAt \n message` (the message may hold newlines). */
 function challengeOf(nonce: string, entry: string): Challenge {
-  const first = entry.indexOf('\n');
-  const second = entry.indexOf('\n', first + 1);
-  return { nonce, message: entry.slice(second + 1), expiresAt: Number(entry.slice(first + 1, second)) };
+  const [, , expiresAt] = entry.split('\n', 3);
+  const start = entry.split('\n', 3).join('\n').length + 1;
+  return { nonce, message: entry.slice(start), expiresAt: Number(expiresAt) };
 }

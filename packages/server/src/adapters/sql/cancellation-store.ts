@@ -42,6 +42,7 @@ function cancellationStatements(dialect: SqlDialect) {
       `SELECT c.order_id, o.order_hash, ${swapper('o')} AS swapper
        FROM order_cancellations c JOIN orders o ON o.id = c.order_id
        WHERE c.tx_hash IS NULL AND (c.finalized_at IS NULL OR c.lost_at IS NOT NULL) AND ${NO_FILL_IN_FLIGHT}
+         AND ${swapper('o')} NOT IN ${dialect.jsonList('text')}
        ORDER BY c.order_id LIMIT ?`,
     ),
     sent: sql(`UPDATE order_cancellations SET tx_hash = ? WHERE order_id IN ${dialect.jsonList('integer')}`),
@@ -92,8 +93,8 @@ export function sqlCancellationStore(db: SqlClient): SqlCancellationStore {
         ...[...floors].map(([account, floor]) => tx.run(statements.floor, account, floor.toString())),
       ]);
     },
-    async unsent(limit) {
-      return (await db.all(statements.unsent, limit)).map((row) => ({
+    async unsent(limit, skipped = []) {
+      return (await db.all(statements.unsent, JSON.stringify(skipped), limit)).map((row) => ({
         orderId: row.order_id,
         orderHash: row.order_hash,
         swapper: row.swapper,

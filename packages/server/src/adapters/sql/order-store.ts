@@ -1,3 +1,4 @@
+import type { SelfTradePrevention } from '@dex/core';
 import type {
   FillRole,
   OrderEventRecord,
@@ -37,6 +38,7 @@ interface OrderRow {
   deadline: number;
   oco_order_id: number | null;
   use_amm: number;
+  self_trade_prevention: SelfTradePrevention;
   signed_order: string;
   signature: string;
   created_at: number;
@@ -77,6 +79,7 @@ function toOrder(row: OrderRow): OrderRecord {
     deadline: row.deadline,
     ocoOrderId: row.oco_order_id,
     useAmm: row.use_amm === 1,
+    selfTradePrevention: row.self_trade_prevention,
     signedOrder: row.signed_order,
     signature: row.signature,
     createdAt: row.created_at,

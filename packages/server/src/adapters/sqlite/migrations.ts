@@ -387,4 +387,12 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   ROUTED_CANDLES_MIGRATION,
+  {
+    version: 16,
+    name: 'self-trade prevention: what matching does when an order meets one of its account',
+    sql: `
+      ALTER TABLE orders ADD COLUMN self_trade_prevention TEXT NOT NULL DEFAULT 'EXPIRE_MAKER'
+        CHECK (self_trade_prevention IN ('EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH'));
+    `,
+  },
 ];

@@ -48,6 +48,7 @@ describe('migrations', () => {
         { version: 13, name: "the book each nonce was built for: only that book's engine may take it" },
         { version: 14, name: "each order event's place among its order's events" },
         { version: 15, name: "book candles count the swaps with the book's pool, apart as well" },
+        { version: 16, name: 'self-trade prevention: what matching does when an order meets one of its account' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([

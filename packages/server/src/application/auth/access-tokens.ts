@@ -36,6 +36,11 @@ export class AccessTokens {
     network: Network,
     private readonly ttlSeconds: number,
     private readonly clock: Clock,
+    /**
+     * The name an account trades under (AccountDirectory.canonical), asked at every verify: a token
+     * issued to a 0x address before it became a ledger account's alias acts as that account.
+     */
+    private readonly canonical: (account: string) => Promise<string> = async (account) => account,
   ) {
     this.key = new TextEncoder().encode(secret);
     this.issuer = `dex-exchange/${network}`;
@@ -69,7 +74,7 @@ export class AccessTokens {
       if (typeof sub !== 'string' || sub === '' || iat === undefined || exp === undefined) throw new AppError('INVALID_TOKEN');
       if (exp - iat > this.ttlSeconds || iat > this.clock.now() / 1000 + MAX_ISSUED_AHEAD_SECONDS)
         throw new AppError('INVALID_TOKEN');
-      return { account: sub, expiresAt: exp * 1000 };
+      return { account: await this.canonical(sub), expiresAt: exp * 1000 };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof errors.JOSEError) throw new AppError('INVALID_TOKEN', undefined, { cause: error });

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHALLENGE_ACCOUNTS, challengeRuns } from '../../test-support/challenge-runs.js';
-import { type Challenge, ChallengeBook, type ChallengeBookOptions } from './challenge-book.js';
+import { AppError } from '../../domain/errors.js';
+import type { ChallengeBounds } from '../../ports/login-challenges.js';
+import { CHALLENGE_ACCOUNTS, CHALLENGE_REQUESTERS, challengeRuns } from '../../test-support/challenge-runs.js';
+import { type Challenge, ChallengeBook } from './challenge-book.js';
 
 const TTL = 60_000;
 
@@ -9,9 +11,12 @@ function compose(nonce: string, expiresAt: number): string {
   return `sign in with nonce ${nonce} before ${expiresAt}`;
 }
 
-function book(options: Partial<ChallengeBookOptions> = {}): ChallengeBook {
-  return new ChallengeBook({ ttlMs: TTL, perAccount: 5, total: 1_000, ...options });
+function book(options: Partial<ChallengeBounds> = {}): ChallengeBook {
+  return new ChallengeBook({ ttlMs: TTL, perAccount: 5, perRequester: 10, total: 1_000, ...options });
 }
+
+/** The requester of most tests. */
+const ME = '192.0.2.1';
 
 function nonces(challenges: readonly Challenge[]): string[] {
   return challenges.map((challenge) => challenge.nonce);
@@ -20,7 +25,7 @@ function nonces(challenges: readonly Challenge[]): string[] {
 describe('ChallengeBook', () => {
   it('issues a challenge that expires one ttl later, with the message composed around its nonce', () => {
     const challenges = book();
-    const challenge = challenges.issue('0.0.1001', 5_000, compose);
+    const challenge = challenges.issue('0.0.1001', ME, 5_000, compose);
     expect(challenge.expiresAt).toBe(5_000 + TTL);
     expect(challenge.message).toBe(`sign in with nonce ${challenge.nonce} before ${5_000 + TTL}`);
     expect(challenges.pending('0.0.1001', 5_000)).toEqual([challenge]);
@@ -29,7 +34,7 @@ describe('ChallengeBook', () => {
 
   it('lets a challenge be consumed once only', () => {
     const challenges = book();
-    const { nonce } = challenges.issue('0.0.1001', 0, compose);
+    const { nonce } = challenges.issue('0.0.1001', ME, 0, compose);
     expect(challenges.consume('0.0.1001', nonce, 1)).toBe(true);
     expect(challenges.consume('0.0.1001', nonce, 2)).toBe(false);
     expect(challenges.pending('0.0.1001', 2)).toEqual([]);
@@ -38,7 +43,7 @@ describe('ChallengeBook', () => {
 
   it("does not let one account consume another account's challenge", () => {
     const challenges = book();
-    const { nonce } = challenges.issue('0.0.1001', 0, compose);
+    const { nonce } = challenges.issue('0.0.1001', ME, 0, compose);
     expect(challenges.consume('0.0.2002', nonce, 1)).toBe(false);
     expect(challenges.consume('0.0.1001', 'not-a-nonce', 1)).toBe(false);
     expect(challenges.consume('0.0.1001', nonce, 1)).toBe(true);
@@ -46,8 +51,8 @@ describe('ChallengeBook', () => {
 
   it('expires a challenge exactly at expiresAt and not a millisecond before', () => {
     const challenges = book();
-    const first = challenges.issue('0.0.1001', 1_000, compose);
-    const second = challenges.issue('0.0.1001', 1_000, compose);
+    const first = challenges.issue('0.0.1001', ME, 1_000, compose);
+    const second = challenges.issue('0.0.1001', ME, 1_000, compose);
     expect(nonces(challenges.pending('0.0.1001', first.expiresAt - 1))).toEqual([first.nonce, second.nonce]);
     expect(challenges.consume('0.0.1001', first.nonce, first.expiresAt - 1)).toBe(true);
     expect(challenges.pending('0.0.1001', second.expiresAt)).toEqual([]);
@@ -55,47 +60,66 @@ describe('ChallengeBook', () => {
     expect(challenges.size).toBe(0);
   });
 
-  it("keeps at most perAccount challenges per account, pushing out the account's oldest", () => {
+  it("keeps at most perAccount challenges per account, pushing out the account's oldest of the one requester", () => {
     const challenges = book({ perAccount: 3 });
-    const other = challenges.issue('0.0.2002', 0, compose);
-    const issued = [1, 2, 3, 4].map((now) => challenges.issue('0.0.1001', now, compose));
+    const other = challenges.issue('0.0.2002', ME, 0, compose);
+    const issued = [1, 2, 3, 4].map((now) => challenges.issue('0.0.1001', ME, now, compose));
     expect(nonces(challenges.pending('0.0.1001', 5))).toEqual(nonces(issued.slice(1)));
     expect(challenges.consume('0.0.1001', issued[0]?.nonce ?? '', 5)).toBe(false);
     expect(challenges.pending('0.0.2002', 5)).toEqual([other]);
     expect(challenges.size).toBe(4);
   });
 
-  it('keeps at most total challenges, pushing out the one that would expire first', () => {
+  it("never lets a requester push out another's challenge while it holds as many of the account's", () => {
+    const challenges = book({ perAccount: 3 });
+    const victims = challenges.issue('0.0.1001', '198.51.100.7', 0, compose);
+    for (let now = 1; now <= 50; now++) challenges.issue('0.0.1001', ME, now, compose);
+    expect(nonces(challenges.pending('0.0.1001', 51))[0]).toBe(victims.nonce);
+    // Only as many other addresses as the bound (this one and two more), each holding one, push it out.
+    challenges.issue('0.0.1001', '203.0.113.1', 52, compose);
+    expect(nonces(challenges.pending('0.0.1001', 53))).toContain(victims.nonce);
+    challenges.issue('0.0.1001', '203.0.113.2', 53, compose);
+    expect(nonces(challenges.pending('0.0.1001', 54))).not.toContain(victims.nonce);
+  });
+
+  it('keeps at most perRequester challenges of one requester, pushing out its own oldest', () => {
+    const challenges = book({ perRequester: 2 });
+    const kept = challenges.issue('0.0.9', '198.51.100.7', 0, compose);
+    const [, second, third] = ['0.0.1', '0.0.2', '0.0.3'].map((account, index) =>
+      challenges.issue(account, ME, index + 1, compose),
+    );
+    expect(challenges.pending('0.0.1', 4)).toEqual([]);
+    expect(challenges.pending('0.0.2', 4)).toEqual([second]);
+    expect(challenges.pending('0.0.3', 4)).toEqual([third]);
+    expect(challenges.pending('0.0.9', 4)).toEqual([kept]);
+  });
+
+  it('refuses a new challenge while total are open, and pushes out none of them', () => {
     const challenges = book({ total: 3 });
-    const a1 = challenges.issue('a', 1, compose);
-    const b2 = challenges.issue('b', 2, compose);
-    const a3 = challenges.issue('a', 3, compose);
-    const c4 = challenges.issue('c', 4, compose);
-    expect(challenges.size).toBe(3);
-    expect(nonces(challenges.pending('a', 5))).toEqual([a3.nonce]);
-    expect(nonces(challenges.pending('b', 5))).toEqual([b2.nonce]);
-    const c6 = challenges.issue('c', 6, compose);
-    expect(challenges.pending('b', 7)).toEqual([]);
-    expect(nonces(challenges.pending('c', 7))).toEqual([c4.nonce, c6.nonce]);
-    expect(challenges.consume('a', a1.nonce, 7)).toBe(false);
+    const open = ['10.0.0.1', '10.0.0.2', '10.0.0.3'].map((requester, now) => challenges.issue('a', requester, now, compose));
+    expect(() => challenges.issue('b', '10.0.0.4', 4, compose)).toThrow(AppError);
+    expect(nonces(challenges.pending('a', 5))).toEqual(nonces(open));
+    // Its own oldest makes room for a requester's next one, so a requester of the full book still logs in.
+    const again = challenges.issue('a', '10.0.0.1', 6, compose);
+    expect(nonces(challenges.pending('a', 7))).toEqual([...nonces(open.slice(1)), again.nonce]);
     expect(challenges.size).toBe(3);
   });
 
   it('evicts an expired challenge before a live one', () => {
     const challenges = book({ ttlMs: 10, total: 3 });
-    challenges.issue('y', 0, compose);
-    const x1 = challenges.issue('x', 1, compose);
-    challenges.issue('y', 2, compose);
-    challenges.issue('z', 10, compose);
+    challenges.issue('y', ME, 0, compose);
+    const x1 = challenges.issue('x', ME, 1, compose);
+    challenges.issue('y', ME, 2, compose);
+    challenges.issue('z', ME, 10, compose);
     expect(nonces(challenges.pending('x', 10))).toEqual([x1.nonce]);
   });
 
   it('returns pending challenges as a snapshot that later issues do not change', () => {
-    const challenges = book({ ttlMs: 10, total: 2 });
-    challenges.issue('a', 0, compose);
+    const challenges = book({ ttlMs: 10, perRequester: 1 });
+    challenges.issue('a', ME, 0, compose);
     const seen = challenges.pending('a', 1);
-    challenges.issue('b', 1, compose);
-    challenges.issue('b', 2, compose);
+    challenges.issue('b', ME, 1, compose);
+    expect(challenges.pending('a', 2)).toEqual([]);
     expect(seen).toHaveLength(1);
   });
 
@@ -103,7 +127,7 @@ describe('ChallengeBook', () => {
     const challenges = book({ perAccount: 10_000, total: 10_000 });
     const seen = new Set<string>();
     for (let index = 0; index < 5_000; index++) {
-      const { nonce } = challenges.issue('0.0.1001', 0, compose);
+      const { nonce } = challenges.issue('0.0.1001', ME, 0, compose);
       expect(nonce).toMatch(/^[A-Za-z0-9_-]+$/);
       const bytes = Buffer.from(nonce, 'base64url');
       expect(bytes.length).toBeGreaterThanOrEqual(16);
@@ -116,19 +140,22 @@ describe('ChallengeBook', () => {
   describe('against a model', () => {
     interface Held {
       readonly account: string;
+      readonly requester: string;
       readonly nonce: string;
       readonly expiresAt: number;
     }
 
     /**
      * The rules written plainly: every challenge held, oldest first. Every operation first drops
-     * the expired ones; the per-account bound drops the account's oldest, the total bound the
-     * oldest of all.
+     * the expired ones. An issue drops the requester's oldest when it holds perRequester or total
+     * are held, is refused when total are still held, and drops the oldest of the account's challenges whose
+     * requester holds the most of them (the asker counted with its new one) when the account
+     * holds perAccount.
      */
     class Model {
       held: Held[] = [];
 
-      constructor(private readonly options: ChallengeBookOptions) {}
+      constructor(private readonly options: ChallengeBounds) {}
 
       expire(now: number): void {
         this.held = this.held.filter((entry) => entry.expiresAt > now);
@@ -139,12 +166,20 @@ describe('ChallengeBook', () => {
         return this.held.filter((entry) => entry.account === account);
       }
 
-      issue(account: string, now: number, nonce: string): void {
+      issue(account: string, requester: string, now: number, nonce: string): boolean {
         this.expire(now);
-        this.held.push({ account, nonce, expiresAt: now + this.options.ttlMs });
+        const asked = this.held.filter((entry) => entry.requester === requester);
+        const full = this.held.length >= this.options.total;
+        if (asked.length >= this.options.perRequester || (asked.length > 0 && full)) this.drop(asked[0]);
+        if (this.held.length >= this.options.total) return false;
         const own = this.held.filter((entry) => entry.account === account);
-        if (own.length > this.options.perAccount) this.drop(own[0]);
-        while (this.held.length > this.options.total) this.drop(this.held[0]);
+        if (own.length >= this.options.perAccount) {
+          const count = (who: string) => own.filter((entry) => entry.requester === who).length + (who === requester ? 1 : 0);
+          const most = Math.max(count(requester), ...own.map((entry) => count(entry.requester)));
+          this.drop(own.find((entry) => count(entry.requester) === most));
+        }
+        this.held.push({ account, requester, nonce, expiresAt: now + this.options.ttlMs });
+        return true;
       }
 
       consume(account: string, nonce: string, now: number): boolean {
@@ -161,7 +196,7 @@ describe('ChallengeBook', () => {
     const ACCOUNTS = CHALLENGE_ACCOUNTS;
     const run = challengeRuns(120);
 
-    it('behaves like the model: single use, expiry, both caps, pending and an exact size throughout', () => {
+    it('behaves like the model: single use, expiry, every bound, pending and an exact size throughout', () => {
       fc.assert(
         fc.property(run, ({ actions, ...options }) => {
           const challenges = new ChallengeBook(options);
@@ -172,11 +207,20 @@ describe('ChallengeBook', () => {
           for (const step of actions) {
             if (step.kind === 'issue') {
               const account = ACCOUNTS[step.account] ?? '';
-              const challenge = challenges.issue(account, now, compose);
-              expect(challenge.expiresAt).toBe(now + options.ttlMs);
-              issued.push(challenge);
-              owner.set(challenge.nonce, account);
-              model.issue(account, now, challenge.nonce);
+              const requester = CHALLENGE_REQUESTERS[step.requester] ?? '';
+              let challenge: Challenge | undefined;
+              try {
+                challenge = challenges.issue(account, requester, now, compose);
+              } catch (error) {
+                expect(error).toBeInstanceOf(AppError);
+              }
+              const nonce = challenge?.nonce ?? `refused-${issued.length}`;
+              expect(model.issue(account, requester, now, nonce)).toBe(challenge !== undefined);
+              if (challenge !== undefined) {
+                expect(challenge.expiresAt).toBe(now + options.ttlMs);
+                issued.push(challenge);
+                owner.set(challenge.nonce, account);
+              }
             } else if (step.kind === 'consume') {
               const challenge = issued.length > 0 ? issued[step.pick % issued.length] : undefined;
               const nonce = challenge?.nonce ?? 'never-issued';

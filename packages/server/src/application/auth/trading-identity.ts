@@ -26,25 +26,40 @@ export function normaliseAccountId(value: string): string | undefined {
 export class AccountDirectory {
   constructor(private readonly keys: AccountKeyRegistry) {}
 
-  /** The identity of an account, or undefined when the ledger has no usable key for it. */
+  /**
+   * The identity of an account, or undefined when the ledger has no usable key for it. An account
+   * with a secp256k1 key trades under the EVM address its orders name as swapper: the same name as
+   * a login with the address itself, so one key is one account whichever name logged in, and its
+   * funds, nonce floor, order cap and streams are checked once. An Ed25519 account keeps its
+   * `0.0.X` (its long-zero swapper cannot log in as a 0x address: no key signs for it).
+   */
   async identify(account: string): Promise<TradingIdentity | undefined> {
     if (!isLedgerId(account)) {
       const address = account as Address;
       return { account, swapper: address, signer: { type: 'secp256k1-address', address } };
     }
-    let key: Awaited<ReturnType<AccountKeyRegistry['lookup']>>;
+    const key = await this.asked(() => this.keys.lookup(account));
+    if (key === undefined) return undefined;
+    if (key.keyType === 'ED25519')
+      return { account, swapper: key.evmAddress, signer: { type: 'ed25519', publicKey: key.publicKey } };
+    const address = key.evmAddress;
+    return { account: address, swapper: address, signer: { type: 'secp256k1-address', address } };
+  }
+
+  /** The name an account trades under (see identify): a ledger account with a secp256k1 key is its EVM address. */
+  async canonical(account: string): Promise<string> {
+    if (!isLedgerId(account)) return account;
+    return (await this.identify(account))?.account ?? account;
+  }
+
+  /** A registry lookup; a registry that cannot answer is a 503, never a guess. */
+  private async asked<T>(lookup: () => Promise<T>): Promise<T> {
     try {
-      key = await this.keys.lookup(account);
+      return await lookup();
     } catch (error) {
       if (error instanceof AccountKeyLookupError) throw new AppError('ACCOUNT_LOOKUP_FAILED', undefined, { cause: error });
       throw error;
     }
-    if (key === undefined) return undefined;
-    const signer: SignerKey =
-      key.keyType === 'ED25519'
-        ? { type: 'ed25519', publicKey: key.publicKey }
-        : { type: 'secp256k1-address', address: key.evmAddress };
-    return { account, swapper: key.evmAddress, signer };
   }
 
   /** The identity of an authenticated account; one whose key vanished since login cannot trade. */

@@ -36,10 +36,11 @@ export class WalletLogin {
     private readonly network: { name: Network; chainId: number },
   ) {}
 
-  async challenge(account: string): Promise<string> {
+  /** A challenge of `account` for the client at `requester` (its address: the bounds of login-challenges.ts are kept per requester). */
+  async challenge(account: string, requester: string): Promise<string> {
     if ((await this.directory.identify(account)) === undefined) throw new AppError('UNKNOWN_ACCOUNT');
     const now = this.clock.now();
-    const issued = await this.challenges.issue(account, now, (nonce, expiresAt) =>
+    const issued = await this.challenges.issue(account, requester, now, (nonce, expiresAt) =>
       [
         `${SERVICE_NAME} asks you to sign in with account ${account}.`,
         'Signing proves you hold its key; it costs nothing and moves no funds.',
@@ -67,8 +68,9 @@ export class WalletLogin {
       identity === undefined
         ? undefined
         : (await this.challenges.pending(account, now)).find((challenge) => signs(identity, challenge.message, signature));
-    if (answered === undefined || !(await this.challenges.consume(account, answered.nonce, now)))
+    if (identity === undefined || answered === undefined || !(await this.challenges.consume(account, answered.nonce, now)))
       throw new AppError('LOGIN_FAILED');
-    return this.tokens.issue(account);
+    // The name it trades under: a 0x alias of a ledger account logs in as that account.
+    return this.tokens.issue(identity.account);
   }
 }

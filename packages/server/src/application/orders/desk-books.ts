@@ -43,6 +43,7 @@ export class DeskBooks {
         price: record.priceTicks,
         quantity: record.quantitySteps,
         remaining: record.quantitySteps - record.filledSteps,
+        owner: record.account,
       });
       resting.set(record.bookId, book);
     }
@@ -174,6 +175,9 @@ export class DeskBooks {
         makerOnly: order.makerOnly,
         takerOnce: order.takerOnce,
         useAmm: order.useAmm,
+        // One account's orders never trade with each other (a 0x alias is its ledger account).
+        owner: order.account,
+        selfTradePrevention: order.selfTradePrevention,
         time: turn.time,
       },
     ]);
@@ -184,7 +188,8 @@ export class DeskBooks {
   /** Whole size steps a quote budget buys up to a price: from the book, and the pool for an order that opted in. */
   private affordable(engine: MatchingEngine, market: Market, order: LiveOrder, budget: bigint, limitTicks: bigint): number {
     const pool = order.useAmm && engine.pool !== undefined ? { reserves: engine.pool, grid: market.grid } : undefined;
-    return affordableSteps(engine, market.grid, budget, limitTicks, pool);
+    // The levels the order would meet: its account's own orders do not fill it.
+    return affordableSteps(engine.levelsFor(order.account, order.selfTradePrevention), market.grid, budget, limitTicks, pool);
   }
 
   /** Runs the cancels that events asked for (OCO partners), until none is left. */

@@ -120,6 +120,7 @@ export class OrderAcceptance {
         outputAmount: candidate.outputAmount,
         ocoOrderId,
         useAmm: fields.useAmm,
+        selfTradePrevention: fields.selfTradePrevention,
         status: 'OPEN',
         reason: null,
         filledSteps: 0,

@@ -8,6 +8,7 @@ import {
   type PartialFillLimitOrder,
   parseOrderSignature,
   parseWireOrder,
+  type SelfTradePrevention,
   toWireOrder,
   type WireOrder,
 } from '@dex/core';
@@ -32,6 +33,8 @@ export interface SaveItem {
   readonly signature: string;
   readonly orderbookId: number | string;
   readonly type: 'LIMIT' | 'MARKET';
+  /** Not signed, like the OCO links: what matching does when the order meets the account's own; default EXPIRE_MAKER. */
+  readonly selfTradePrevention?: SelfTradePrevention;
 }
 
 export interface OcoLink {
@@ -62,6 +65,7 @@ interface Checked {
   readonly type: 'LIMIT' | 'MARKET';
   readonly terms: OrderTerms;
   readonly useAmm: boolean;
+  readonly selfTradePrevention: SelfTradePrevention;
 }
 
 /**
@@ -154,6 +158,7 @@ export class OrderIntake {
           signedOrder: JSON.stringify(item.wire),
           signature: item.signatureHex,
           useAmm: item.useAmm,
+          selfTradePrevention: item.selfTradePrevention,
         },
         terms: item.terms,
         makerOnly: item.order.makerOnly,
@@ -247,6 +252,7 @@ export class OrderIntake {
       terms,
       // A book without a pool route takes the order as it would without the opt-in.
       useAmm: market.book.isAmmEnabled && optedIn(item.order),
+      selfTradePrevention: item.selfTradePrevention ?? 'EXPIRE_MAKER',
     };
   }
 

@@ -71,6 +71,7 @@ export function savedOrderOf(order: OrderRecord, signed: WireOrder): SavedOrder 
       orderHash: order.orderHash,
       signature: order.signature,
       isAMMEnabled: order.useAmm,
+      selfTradePrevention: order.selfTradePrevention,
       filledAmount: order.filledInput.toString(),
       hcsInitialTransactionId: null,
       createdAt: isoTime(order.createdAt),

@@ -1,4 +1,4 @@
-import type { Side } from '@dex/core';
+import type { SelfTradePrevention, Side } from '@dex/core';
 import type { OrderProgress, OrderRecord, OrderType } from './order-records.js';
 import { decodeSignedOrder } from './stored-signed-order.js';
 
@@ -29,6 +29,8 @@ export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
   readonly ocoOrderId: number | null;
   /** Whether it takes from the book's pool as well, where the pool beats the book. */
   readonly useAmm: boolean;
+  /** What matching does when it meets a resting order of the same account. */
+  readonly selfTradePrevention: SelfTradePrevention;
   /** The signed input: what the order may spend in all (lower-case token address, raw amount). */
   readonly inputToken: string;
   readonly inputAmount: bigint;
@@ -57,6 +59,7 @@ export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
     deadlineMs: record.deadline * 1000,
     ocoOrderId: record.ocoOrderId,
     useAmm: record.useAmm,
+    selfTradePrevention: record.selfTradePrevention,
     status: record.status,
     reason: record.reason,
     filledSteps: record.filledSteps,

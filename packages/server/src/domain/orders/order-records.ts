@@ -1,3 +1,4 @@
+import type { SelfTradePrevention } from '@dex/core';
 import type { NewTrade, TakerDirection } from './trade-records.js';
 
 /** Orders, their history and what one engine turn changes: the desk's records, which the store keeps. */
@@ -41,6 +42,8 @@ export interface OrderRecord extends OrderProgress {
   readonly ocoOrderId: number | null;
   /** Whether the order opted in to trade with the book's pool (only on a book that routes to one). */
   readonly useAmm: boolean;
+  /** What matching does when it meets a resting order of the same account (sent with the save; default EXPIRE_MAKER). */
+  readonly selfTradePrevention: SelfTradePrevention;
   /** The signed order as JSON text, exactly as it was verified (wire form). */
   readonly signedOrder: string;
   /** 0x-prefixed signature with its mode byte. */

@@ -17,6 +17,11 @@ export interface OperatorIo {
   readonly err: (line: string) => void;
   /** The registry of account keys in the store: `account add` and the faucet register through it. */
   readonly accounts: AccountRegistrar;
+  /**
+   * The name an account trades under (AccountDirectory.canonical): a ledger account with a
+   * secp256k1 key in the store's registry is its EVM address. Fee overrides are kept under it.
+   */
+  readonly tradingName: (account: string) => Promise<string>;
   /** Fresh key pairs for the devnet faucet. */
   readonly newKeyPair: NewKeyPair;
   /** The funding of the running service's devnet chain; rejects with DevnetNotRunningError when none runs. */

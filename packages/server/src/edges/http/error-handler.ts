@@ -2,6 +2,7 @@ import { CoreError } from '@dex/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
 import { StoreUnavailableError } from '../../ports/store/ports.js';
+import { redactUrl } from '../redact-url.js';
 import { noteAnsweredError } from './request-log.js';
 
 /** Longest request path echoed back in a 404 message. */
@@ -40,7 +41,8 @@ export function toAppError(error: unknown): AppError {
 
 /** 404 for a path no route serves, naming the path (shortened). */
 export function answerNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const path = request.url.split('?')[0] ?? '';
+  // The path may hold a credential sent in the wrong place: the message is logged.
+  const path = redactUrl(request.url.split('?')[0] ?? '');
   const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
   const notFound = new AppError('NOT_FOUND', `No route ${request.method} ${shown}`);
   noteAnsweredError(request, { code: notFound.code, message: notFound.message });

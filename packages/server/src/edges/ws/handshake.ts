@@ -5,6 +5,7 @@ import type { MarketRegistry } from '../../application/markets/market-registry.j
 import { AppError } from '../../domain/errors.js';
 import { single } from '../../domain/query-values.js';
 import { writeRawError } from '../http/client-errors.js';
+import { redactUrl } from '../redact-url.js';
 import type { StreamName } from './protocol.js';
 
 /** What an accepted handshake grants: the account and the books it follows (null: every book). */
@@ -57,7 +58,9 @@ function flag(url: URL, name: string): boolean {
 }
 
 function echo(text: string): string {
-  return text.length > MAX_ECHOED ? `${text.slice(0, MAX_ECHOED)}…` : text;
+  // A credential sent in the wrong parameter is never echoed (the message is logged too).
+  const shown = redactUrl(text);
+  return shown.length > MAX_ECHOED ? `${shown.slice(0, MAX_ECHOED)}…` : shown;
 }
 
 /** `books`: a comma-separated list of book ids; required for depth, absent means every book for user events. */

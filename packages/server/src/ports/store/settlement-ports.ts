@@ -88,6 +88,13 @@ export interface SettlementStore {
 export const NOTHING_SENT = 'none';
 
 /** A requested cancellation the operator has not sent to the reactor yet. */
+/** A raised nonce floor to send, with the swapper the account's latest order names (null: none). */
+export interface UnsentFloor {
+  readonly account: string;
+  readonly floor: bigint;
+  readonly swapper: string | null;
+}
+
 export interface UnsentCancellation {
   readonly orderId: number;
   readonly orderHash: string;
@@ -103,8 +110,11 @@ export interface ConfirmedCancellation {
 }
 
 export interface CancellationStore {
-  /** Requested cancellations not sent yet whose orders have no fill in flight, oldest first. */
-  unsent(limit: number): Promise<UnsentCancellation[]>;
+  /**
+   * Requested cancellations not sent yet whose orders have no fill in flight, oldest first, but
+   * none of the `skipped` swappers (whose cancellations failed lately and wait).
+   */
+  unsent(limit: number, skipped?: readonly string[]): Promise<UnsentCancellation[]>;
   /** Records the transaction that carries these cancellations; null sends them again (it was not mined in time). */
   markSent(orderIds: readonly number[], txHash: string | null): Promise<void>;
   /**
@@ -118,7 +128,7 @@ export interface CancellationStore {
    * Raised nonce floors the operator has not sent yet, with the swapper the account's latest order
    * names (null when it has none: nothing of it can reach the reactor).
    */
-  unsentFloors(): Promise<{ account: string; floor: bigint; swapper: string | null }[]>;
+  unsentFloors(): Promise<UnsentFloor[]>;
   /** Records the transaction that raises the floor; null sends it again (it was not mined in time). */
   markFloorSent(account: string, floor: bigint, txHash: string | null): Promise<void>;
   /** Records the block of the mined transaction that raised the floor on the reactor. */

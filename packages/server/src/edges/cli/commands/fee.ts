@@ -7,8 +7,10 @@ import { MAX_PIPS, need, UsageError, type Values, wholeNumber } from '../operato
 
 /** The account and book a fee override is about: the account as the API names it, an existing book. */
 async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: string; bookId: number }> {
-  const account = normaliseAccountId(need(values, 'account'));
-  if (account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  const given = normaliseAccountId(need(values, 'account'));
+  if (given === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
+  // Kept under the name the account trades under: a secp256k1 ledger account's is its EVM address.
+  const account = await io.tradingName(given);
   const bookText = need(values, 'book');
   const books = await io.store.books.list();
   const bookId = parseBookId(bookText);

@@ -10,6 +10,7 @@ import { single } from '../../../domain/query-values.js';
 import type { FundsReader } from '../../../ports/funds.js';
 import { requirePrincipal } from '../access.js';
 import { errorResponses } from '../schemas.js';
+import { noStore } from '../security-headers.js';
 
 /** A book id as a bytes32 value in 0x-hex, the form the live API gives market ids in. */
 export function marketIdOf(bookId: number): string {
@@ -37,6 +38,7 @@ export async function accountRoutes(
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { tokens, registry, fees, directory, funds } = options;
   const tags = ['account'];
+  app.addHook('onSend', noStore);
   const security = [{ bearer: [] }];
 
   app.get(

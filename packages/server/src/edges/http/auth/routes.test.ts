@@ -109,7 +109,8 @@ describe('POST /auth/verify', () => {
       signature: await wallet.signMessage({ message }),
     });
     expect(status).toBe(200);
-    await expectTokenFor(record.accountId, body);
+    // It trades under its key's address, as a login with the address itself does: one key, one account.
+    await expectTokenFor(record.evmAddress, body);
   });
 
   it('accepts each challenge once', async () => {

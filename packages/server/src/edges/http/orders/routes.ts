@@ -1,3 +1,4 @@
+import { parseRawAmount } from '@dex/core';
 import {
   BuildBody,
   BuildResponse,
@@ -30,6 +31,7 @@ import type { RateBuckets } from '../../../ports/rate-buckets.js';
 import { requirePrincipal } from '../access.js';
 import { rateLimitHook } from '../rate-limit.js';
 import { errorResponses } from '../schemas.js';
+import { noStore } from '../security-headers.js';
 import type { TypedApp } from '../typed-app.js';
 
 const CANCEL_MESSAGE =
@@ -51,6 +53,17 @@ export interface OrderRoutesOptions {
 const tags = ['orders'];
 const security = [{ bearer: [] }];
 
+/** What a request costs of the order rate limit: a batch its size (orders built, saved or cancelled), anything else 1. */
+function batchSize(request: FastifyRequest): number {
+  const body = request.body;
+  const batch = Array.isArray(body)
+    ? body
+    : typeof body === 'object' && body !== null
+      ? ['orderRequests', 'items', 'orderIds'].map((field) => (body as Record<string, unknown>)[field]).find(Array.isArray)
+      : undefined;
+  return Math.max(1, batch?.length ?? 1);
+}
+
 /** What each group of order routes needs: the services, and the account of an authenticated request. */
 interface OrderRouteContext {
   readonly options: OrderRoutesOptions;
@@ -63,10 +76,14 @@ export async function orderRoutes(fastify: FastifyInstance, options: OrderRoutes
 
   // Authenticate before the body is even read: a caller without a token learns nothing else.
   const principals = new WeakMap<FastifyRequest, Principal>();
+  app.addHook('onSend', noStore);
   app.addHook('onRequest', async (request) => {
     principals.set(request, await requirePrincipal(request, options.tokens));
   });
-  app.addHook('preHandler', rateLimitHook(options.rateBuckets, { account: (request) => principals.get(request)?.account }));
+  app.addHook(
+    'preHandler',
+    rateLimitHook(options.rateBuckets, { account: (request) => principals.get(request)?.account, cost: batchSize }),
+  );
   const accountOf = (request: FastifyRequest): string => {
     const principal = principals.get(request);
     if (principal === undefined) throw new AppError('MISSING_AUTHORIZATION');
@@ -168,7 +185,8 @@ function cancelRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext):
       },
     },
     async (request, reply) => {
-      const floor = BigInt(request.body.nonceFloor);
+      // At most 2^256 - 1: the reactor's floor is a uint256, and a larger one could never be relayed.
+      const floor = parseRawAmount(request.body.nonceFloor, 'nonceFloor');
       const accepted = await desk.cancelBelowFloor(accountOf(request), floor);
       return reply.status(202).send({
         status: 'PENDING' as const,
