@@ -1,34 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {AmmMath} from "./amm/AmmMath.sol";
+import {IAllowanceTransfer} from "./interfaces/IAllowanceTransfer.sol";
 import {IERC20} from "./interfaces/IERC20.sol";
 import {IPairFactory, IPairSwap} from "./interfaces/IPairs.sol";
 import {OrderHashing} from "./lib/OrderHashing.sol";
-import {OrderSignatures} from "./lib/OrderSignatures.sol";
+import {OrderSignatures, SignatureCheck} from "./lib/OrderSignatures.sol";
 import {Fill, PartialFillLimitOrder, PoolFill, SignedOrder} from "./lib/OrderTypes.sol";
 
 /// Settles the fills the exchange's off-chain engine matched, and is the source of truth for
 /// order state: how much of each order is filled, which orders are cancelled, and each swapper's
 /// nonce floor.
 ///
-/// Every fill is checked against both signed orders: the signature (verified once per order
-/// hash), the reactor, the deadline, the swapper's nonce floor and cancellations, the tokens, the
-/// roles (`makerOnly` never takes, `takerOnce` takes once), the signed limit price over all the
-/// order's fills, the fee caps and the signed input amount. A fill that fails any check, or whose
-/// transfers fail, is skipped with a `FillRejected` event and the rest of the batch settles.
+/// Each fill goes through the same stages: resolve (each signed order checked once per batch:
+/// signature, reactor, deadline, floor, cancellation), validate (the fill against both orders:
+/// tokens, roles, amounts, the signed rates over all the order's fills, the fee caps), then, in
+/// one call that reverts as a whole, record (progress and the fill id) and transfer, and finally
+/// emit. A fill that fails any stage is skipped with a `FillRejected` event naming whose order
+/// is at fault, and the rest of the batch settles.
+///
+/// Funds move through Permit2, as on the live reactor: each side's input is pulled from its
+/// swapper into the reactor (a failure, or a token that delivers less than it was asked, is the
+/// payer's), then paid out to each recipient (a failure is the recipient's order's: a recipient
+/// that cannot receive a token blocks only its own order) and to the fee recipient. The reactor
+/// holds nothing between fills.
 ///
 /// A pool fill is a taker's swap with the AMM pair of its tokens (found through the factory the
-/// owner set, never named by the operator), checked against the taker's order the same way; the
-/// pair's own invariant is the maker's limit, so a pool that moved since the engine priced the
-/// swap refuses it (`PoolMoved`) and only that fill is skipped.
+/// owner set, never named by the operator): the taker's input goes from the taker into the pair,
+/// the pair pays the reactor, and the reactor pays the taker and the fee recipient.
 ///
 /// Rounding: the operator states both amounts of a fill; the contract checks them exactly
 /// (integer cross-multiplication, nothing rounded). The limit price holds for what an order has
-/// paid and received in all its fills together, not for each fill alone: where one size step at
-/// one tick is a fraction of a raw unit, a fill's amount is rounded, and an order that received
-/// a fraction more in one fill may receive that fraction less in another, never less than its
-/// signed rate over all. Fees are rates in pips (1e-6) of what each side receives: the taker's
-/// fee rounds up and the maker's down, both against the taker.
+/// paid and received in all its fills together, not for each fill alone. Fees are rates in pips
+/// (1e-6) of what each side receives, rounded down, so no fee ever exceeds its signed cap. A maker
+/// rebate (in pips of what the maker pays) is paid out of the taker's fee, never more than the
+/// fill's `rebateCapPips` share of it: the maker pays that much less.
 contract PartialFillLimitOrderReactor {
     enum Reject {
         None,
@@ -56,7 +63,19 @@ contract PartialFillLimitOrderReactor {
         TakerTransfer,
         TransferReverted,
         NoPool,
-        PoolMoved
+        PoolMoved,
+        /// The maker's output recipient could not receive the taker's token.
+        MakerRefused,
+        /// The taker's output recipient could not receive the maker's token.
+        TakerRefused,
+        /// The fee recipient could not receive a fee.
+        FeeRefused,
+        /// The pair failed the swap for a reason other than its price.
+        PoolFailed,
+        /// The ledger's key service did not answer (reverted, ran out of gas): try again later.
+        KeyServiceFailed,
+        /// A rebate and a maker fee at once, or a rebate cap above the whole taker fee.
+        BadRebate
     }
 
     /// Whose order a rejected fill is blamed on; `None` when neither signed order is at fault.
@@ -72,12 +91,51 @@ contract PartialFillLimitOrderReactor {
         Party party;
     }
 
+    /// The roles whose change waits `changeDelay` and is then taken up by the new holder.
+    enum Role {
+        Owner,
+        Operator,
+        FeeRecipient,
+        PairFactory
+    }
+
+    /// A proposed change of a role, which its new holder may take up from `readyAt`.
+    struct PendingChange {
+        address holder;
+        uint64 readyAt;
+    }
+
     error NotOwner();
     error NotOperator();
     error NotSelf();
-    error TransferFailed(bool maker);
-    error PoolRefused();
+    error Locked();
+    error NoChangeReady();
+    /// A fill's stage failed inside the self-call: the outcome it reports.
+    error Refused(Reject reason, Party party);
 
+    /// The live reactor's record of a taker's fill; `principalFilled` is what the order paid (its
+    /// input token) and `outputAmount` what it received before its fee.
+    event TakerFill(
+        bytes32 indexed orderHash,
+        address indexed filler,
+        address indexed swapper,
+        uint256 nonce,
+        uint256 principalFilled,
+        uint256 outputAmount,
+        uint256 takerFee
+    );
+    /// The live reactor's record of a maker's fill; the rebate is paid in the maker's input token.
+    event MakerFill(
+        bytes32 indexed orderHash,
+        address indexed filler,
+        address indexed swapper,
+        uint256 nonce,
+        uint256 principalFilled,
+        uint256 outputAmount,
+        uint256 makerFee,
+        uint256 rebate
+    );
+    /// The fill id the service keys its trades by, with both sides' fees (a pool fill has `PoolFilled`).
     event Filled(
         uint64 indexed fillId,
         bytes32 indexed makerHash,
@@ -103,6 +161,8 @@ contract PartialFillLimitOrderReactor {
     );
     event OrderCancelled(bytes32 indexed orderHash, address indexed swapper, address indexed by);
     event NonceFloorRaised(address indexed swapper, uint256 nonceFloor, address indexed by);
+    event RoleChangeProposed(Role indexed role, address holder, uint64 readyAt);
+    event OwnerChanged(address owner);
     event OperatorChanged(address operator);
     event FeeRecipientChanged(address feeRecipient);
     event PairFactoryChanged(address pairFactory);
@@ -115,7 +175,10 @@ contract PartialFillLimitOrderReactor {
     bytes32 private constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
 
-    address public immutable owner;
+    /// The Permit2 (AllowanceTransfer) contract every fill pulls through.
+    IAllowanceTransfer public immutable permit2;
+    /// How long a proposed owner, operator, fee recipient or pair factory waits before it can take over.
+    uint256 public immutable changeDelay;
     bytes32 private immutable nameHash;
     bytes32 private immutable versionHash;
     uint256 private immutable deployChainId;
@@ -128,19 +191,24 @@ contract PartialFillLimitOrderReactor {
         uint128 received;
     }
 
+    address public owner;
     address public operator;
     address public feeRecipient;
-    /// Each order's progress, per order hash; its first half is what earlier versions called `filled`.
+    /// The AMM factory whose pairs pool fills swap with; none until the owner sets it.
+    address public pairFactory;
+    mapping(Role => PendingChange) public pendingChange;
+    /// Each order's progress, per order hash.
     mapping(bytes32 => Progress) public progress;
     mapping(address => mapping(bytes32 => bool)) public cancelled;
-    /// Orders with a nonce below their swapper's floor are void.
-    mapping(address => uint256) public nonceFloor;
+    /// The floor a swapper set itself, and the one the operator set for it: orders below either
+    /// are void, and the operator's never stops the swapper raising its own.
+    mapping(address => uint256) public swapperFloor;
+    mapping(address => uint256) public operatorFloor;
     mapping(bytes32 => uint256) private orderFlags;
     /// One bit per settled fill id.
     mapping(uint256 => uint256) private settledFillWords;
-    /// The AMM factory whose pairs pool fills swap with; none until the owner sets it. Declared last
-    /// so the storage slots above keep their places.
-    address public pairFactory;
+    /// Set while a call that changes state runs, so a token's hook cannot reenter.
+    bool private transient entered;
 
     modifier onlyOwner() {
         if (msg.sender != owner) revert NotOwner();
@@ -152,8 +220,25 @@ contract PartialFillLimitOrderReactor {
         _;
     }
 
-    constructor(string memory name, string memory version, address operator_, address feeRecipient_) {
+    /// No call that changes state runs inside another (a token's transfer hook calling back).
+    modifier locked() {
+        if (entered) revert Locked();
+        entered = true;
+        _;
+        entered = false;
+    }
+
+    constructor(
+        string memory name,
+        string memory version,
+        IAllowanceTransfer permit2_,
+        uint256 changeDelay_,
+        address operator_,
+        address feeRecipient_
+    ) {
         owner = msg.sender;
+        permit2 = permit2_;
+        changeDelay = changeDelay_;
         nameHash = keccak256(bytes(name));
         versionHash = keccak256(bytes(version));
         deployChainId = block.chainid;
@@ -162,19 +247,26 @@ contract PartialFillLimitOrderReactor {
         feeRecipient = feeRecipient_;
     }
 
-    function setOperator(address operator_) external onlyOwner {
-        operator = operator_;
-        emit OperatorChanged(operator_);
+    /// Proposes a new holder of `role`; it can take over after `changeDelay` (`acceptRole`). The
+    /// first pair factory needs no wait: nothing routes to a pool before there is one.
+    function proposeRole(Role role, address holder) external onlyOwner {
+        if (role == Role.PairFactory && pairFactory == address(0)) {
+            setRole(role, holder);
+            return;
+        }
+        uint64 readyAt = uint64(block.timestamp + changeDelay);
+        pendingChange[role] = PendingChange(holder, readyAt);
+        emit RoleChangeProposed(role, holder, readyAt);
     }
 
-    function setFeeRecipient(address feeRecipient_) external onlyOwner {
-        feeRecipient = feeRecipient_;
-        emit FeeRecipientChanged(feeRecipient_);
-    }
-
-    function setPairFactory(address pairFactory_) external onlyOwner {
-        pairFactory = pairFactory_;
-        emit PairFactoryChanged(pairFactory_);
+    /// Takes up a proposed role once its wait is over: the new owner, operator or fee recipient
+    /// itself (so a mistyped address never takes over), the owner for a pair factory.
+    function acceptRole(Role role) external {
+        PendingChange memory change = pendingChange[role];
+        address taker = role == Role.PairFactory ? owner : change.holder;
+        if (change.readyAt == 0 || block.timestamp < change.readyAt || msg.sender != taker) revert NoChangeReady();
+        delete pendingChange[role];
+        setRole(role, change.holder);
     }
 
     function domainSeparator() public view returns (bytes32) {
@@ -191,6 +283,13 @@ contract PartialFillLimitOrderReactor {
         return progress[orderHash].paid;
     }
 
+    /// Orders of `swapper` with a nonce below this are void.
+    function nonceFloor(address swapper) public view returns (uint256) {
+        uint256 own = swapperFloor[swapper];
+        uint256 operators = operatorFloor[swapper];
+        return own > operators ? own : operators;
+    }
+
     function isFillSettled(uint64 fillId) public view returns (bool) {
         return settledFillWords[fillId >> 8] & (1 << (fillId & 0xff)) != 0;
     }
@@ -201,17 +300,18 @@ contract PartialFillLimitOrderReactor {
     function settle(SignedOrder[] calldata orders, Fill[] calldata fills, PoolFill[] calldata poolFills)
         external
         onlyOperator
+        locked
         returns (Outcome[] memory outcomes)
     {
         bytes32[] memory digests = new bytes32[](orders.length);
         Reject[] memory states = new Reject[](orders.length);
         for (uint256 i = 0; i < orders.length; i++) {
             digests[i] = orderDigest(orders[i].order);
-            states[i] = checkOrder(orders[i], digests[i]);
+            states[i] = resolve(orders[i], digests[i]);
         }
         outcomes = new Outcome[](fills.length + poolFills.length);
         for (uint256 i = 0; i < fills.length; i++) {
-            outcomes[i] = settleOne(orders, digests, states, fills[i]);
+            outcomes[i] = settleFill(orders, digests, states, fills[i]);
         }
         for (uint256 i = 0; i < poolFills.length; i++) {
             outcomes[fills.length + i] = settlePoolFill(orders, digests, states, poolFills[i]);
@@ -219,30 +319,33 @@ contract PartialFillLimitOrderReactor {
     }
 
     /// The swapper cancels its own orders by hash.
-    function cancel(bytes32[] calldata orderHashes) external {
+    function cancel(bytes32[] calldata orderHashes) external locked {
         cancelOrders(msg.sender, orderHashes);
     }
 
     /// The operator cancels a swapper's orders (the service's `POST /cancel`).
-    function cancelFor(address swapper, bytes32[] calldata orderHashes) external onlyOperator {
+    function cancelFor(address swapper, bytes32[] calldata orderHashes) external onlyOperator locked {
         cancelOrders(swapper, orderHashes);
     }
 
-    /// The swapper voids every order with a nonce below `floor`. The floor only rises.
-    function cancelAll(uint256 floor) external {
-        raiseNonceFloor(msg.sender, floor);
+    /// The swapper voids every order with a nonce below `floor`. Its own floor only rises.
+    function cancelAll(uint256 floor) external locked {
+        if (floor <= swapperFloor[msg.sender]) return;
+        swapperFloor[msg.sender] = floor;
+        emit NonceFloorRaised(msg.sender, floor, msg.sender);
     }
 
     /// The operator raises a swapper's nonce floor (the service's `POST /cancel/all`).
-    function cancelAllFor(address swapper, uint256 floor) external onlyOperator {
-        raiseNonceFloor(swapper, floor);
+    function cancelAllFor(address swapper, uint256 floor) external onlyOperator locked {
+        if (floor <= operatorFloor[swapper]) return;
+        operatorFloor[swapper] = floor;
+        emit NonceFloorRaised(swapper, floor, msg.sender);
     }
 
-    /// Frees what the reactor recorded for orders past their deadline: the filled amount, the flags
-    /// and the swapper's cancellation. `checkOrder` refuses an expired order before it reads any of
-    /// them, so they are dead storage; without this, state grows with every order ever settled or
-    /// cancelled. Anyone may call it; an order not expired yet is left as it is.
-    function forgetExpired(PartialFillLimitOrder[] calldata orders) external {
+    /// Frees what the reactor recorded for orders past their deadline: the progress, the flags and
+    /// the swapper's cancellation. `resolve` refuses an expired order before it reads any of them,
+    /// so they are dead storage. Anyone may call it; an order not expired yet is left as it is.
+    function forgetExpired(PartialFillLimitOrder[] calldata orders) external locked {
         for (uint256 i = 0; i < orders.length; i++) {
             PartialFillLimitOrder calldata order = orders[i];
             if (order.info.deadline >= block.timestamp) continue;
@@ -253,84 +356,140 @@ contract PartialFillLimitOrderReactor {
         }
     }
 
-    /// Moves the tokens of one fill; reverts as a whole, so a failed transfer leaves no trace.
-    /// External only so `settle` can contain its failure.
+    /// Records and moves one book fill; reverts as a whole (`Refused` names the failing stage), so
+    /// a failed fill leaves no trace. External only so `settle` can contain its failure.
+    /// `amounts`: maker pays, taker pays, maker's fee, taker's fee, maker's rebate.
     function transferFill(
-        address maker,
-        address taker,
-        address makerToken,
-        address takerToken,
-        address makerRecipient,
-        address takerRecipient,
-        uint256[4] calldata amounts
+        PartialFillLimitOrder calldata maker,
+        PartialFillLimitOrder calldata taker,
+        bytes32 makerHash,
+        bytes32 takerHash,
+        uint64 fillId,
+        uint256[5] calldata amounts
     ) external {
         if (msg.sender != address(this)) revert NotSelf();
-        // amounts: maker pays, taker pays, maker's fee, taker's fee
-        pull(makerToken, maker, takerRecipient, amounts[0] - amounts[3], true);
-        pull(makerToken, maker, feeRecipient, amounts[3], true);
-        pull(takerToken, taker, makerRecipient, amounts[1] - amounts[2], false);
-        pull(takerToken, taker, feeRecipient, amounts[2], false);
+        record(makerHash, amounts[0], amounts[1]);
+        recordTaken(fillId, takerHash, amounts[1], amounts[0]);
+        address makerToken = maker.input.token;
+        address takerToken = taker.input.token;
+        collect(makerToken, maker.info.swapper, amounts[0] - amounts[4], Party.Maker);
+        collect(takerToken, taker.info.swapper, amounts[1], Party.Taker);
+        deliver(makerToken, taker.output.recipient, amounts[0] - amounts[3], Reject.TakerRefused, Party.Taker);
+        deliver(takerToken, maker.output.recipient, amounts[1] - amounts[2], Reject.MakerRefused, Party.Maker);
+        deliver(makerToken, feeRecipient, amounts[3] - amounts[4], Reject.FeeRefused, Party.None);
+        deliver(takerToken, feeRecipient, amounts[2], Reject.FeeRefused, Party.None);
     }
 
-    /// Moves the tokens of one pool fill: the taker's input into the pair, the pair's output to the
+    /// Records and moves one pool fill: the taker's input into the pair, the pair's output to the
     /// reactor and on to the taker and the fee recipient; reverts as a whole. External only so
-    /// `settle` can contain its failure.
-    function transferPoolFill(PartialFillLimitOrder calldata taker, address pair, uint256[3] calldata amounts)
-        external
-    {
+    /// `settle` can contain its failure. `amounts`: taker pays, pair pays, taker's fee.
+    function transferPoolFill(
+        PartialFillLimitOrder calldata taker,
+        bytes32 takerHash,
+        uint64 fillId,
+        address pair,
+        uint256[3] calldata amounts
+    ) external {
         if (msg.sender != address(this)) revert NotSelf();
-        // amounts: taker pays, pair pays, taker's fee
-        pull(taker.input.token, taker.info.swapper, pair, amounts[0], false);
-        bool outIsToken0 = taker.output.token < taker.input.token;
+        recordTaken(fillId, takerHash, amounts[0], amounts[1]);
+        address tokenIn = taker.input.token;
+        address tokenOut = taker.output.token;
+        uint256 pairHeld = balanceOf(tokenIn, pair);
+        pull(tokenIn, taker.info.swapper, pair, amounts[0], Party.Taker);
+        // A token that keeps part of a transfer delivers less than the taker signed to pay.
+        if (!grew(tokenIn, pair, pairHeld, amounts[0])) revert Refused(Reject.TakerTransfer, Party.Taker);
+        uint256 held = balanceOf(tokenOut, address(this));
+        bool outIsToken0 = tokenOut < tokenIn;
         try IPairSwap(pair).swap(outIsToken0 ? amounts[1] : 0, outIsToken0 ? 0 : amounts[1], address(this)) {}
         catch {
-            revert PoolRefused();
+            revert Refused(poolPriced(pair, tokenIn, outIsToken0, amounts[1]) ? Reject.PoolFailed : Reject.PoolMoved, Party.None);
         }
-        push(taker.output.token, taker.output.recipient, amounts[1] - amounts[2]);
-        push(taker.output.token, feeRecipient, amounts[2]);
+        // An output token that keeps part of a transfer cannot pay the taker what it signed for.
+        if (!grew(tokenOut, address(this), held, amounts[1])) revert Refused(Reject.TakerRefused, Party.Taker);
+        deliver(tokenOut, taker.output.recipient, amounts[1] - amounts[2], Reject.TakerRefused, Party.Taker);
+        deliver(tokenOut, feeRecipient, amounts[2], Reject.FeeRefused, Party.None);
     }
 
     function computeDomainSeparator() private view returns (bytes32) {
         return keccak256(abi.encode(DOMAIN_TYPEHASH, nameHash, versionHash, block.chainid, address(this)));
     }
 
-    function checkOrder(SignedOrder calldata signed, bytes32 digest) private returns (Reject) {
+    function setRole(Role role, address holder) private {
+        if (role == Role.Owner) {
+            owner = holder;
+            emit OwnerChanged(holder);
+        } else if (role == Role.Operator) {
+            operator = holder;
+            emit OperatorChanged(holder);
+        } else if (role == Role.FeeRecipient) {
+            feeRecipient = holder;
+            emit FeeRecipientChanged(holder);
+        } else {
+            pairFactory = holder;
+            emit PairFactoryChanged(holder);
+        }
+    }
+
+    /// Stage 1, once per order and batch: whether the signed order may trade at all.
+    function resolve(SignedOrder calldata signed, bytes32 digest) private returns (Reject) {
         PartialFillLimitOrder calldata order = signed.order;
         address swapper = order.info.swapper;
         if (order.info.reactor != address(this)) return Reject.WrongReactor;
         if (order.info.deadline < block.timestamp) return Reject.Expired;
-        if (order.info.nonce < nonceFloor[swapper]) return Reject.NonceBelowFloor;
+        if (order.info.nonce < nonceFloor(swapper)) return Reject.NonceBelowFloor;
         if (cancelled[swapper][digest]) return Reject.Cancelled;
         if (order.info.additionalValidationContract != address(0)) return Reject.ValidationContract;
         if (order.input.amount > MAX_AMOUNT || order.output.amount > MAX_AMOUNT) return Reject.AmountTooLarge;
         if (orderFlags[digest] & VERIFIED == 0) {
-            if (!OrderSignatures.isValid(signed.signature, digest, swapper)) return Reject.BadSignature;
+            SignatureCheck check = OrderSignatures.check(signed.signature, digest, swapper);
+            if (check == SignatureCheck.Unavailable) return Reject.KeyServiceFailed;
+            if (check != SignatureCheck.Valid) return Reject.BadSignature;
             orderFlags[digest] |= VERIFIED;
         }
         return Reject.None;
     }
 
-    function settleOne(
-        SignedOrder[] calldata orders,
-        bytes32[] memory digests,
-        Reject[] memory states,
-        Fill calldata fill
-    ) private returns (Outcome memory outcome) {
+    function settleFill(SignedOrder[] calldata orders, bytes32[] memory digests, Reject[] memory states, Fill calldata fill)
+        private
+        returns (Outcome memory outcome)
+    {
         if (fill.maker >= orders.length || fill.taker >= orders.length) {
             return rejected(fill.fillId, bytes32(0), bytes32(0), Outcome(Reject.BadIndex, Party.None));
         }
         bytes32 makerHash = digests[fill.maker];
         bytes32 takerHash = digests[fill.taker];
+        PartialFillLimitOrder calldata maker = orders[fill.maker].order;
+        PartialFillLimitOrder calldata taker = orders[fill.taker].order;
         if (isFillSettled(fill.fillId)) outcome = Outcome(Reject.AlreadySettled, Party.None);
-        else if (states[fill.maker] != Reject.None) outcome = Outcome(states[fill.maker], Party.Maker);
-        else if (states[fill.taker] != Reject.None) outcome = Outcome(states[fill.taker], Party.Taker);
-        else outcome = checkFill(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
-        if (outcome.reason == Reject.None) {
-            outcome = execute(orders[fill.maker].order, orders[fill.taker].order, fill, makerHash, takerHash);
-        }
+        else if (states[fill.maker] != Reject.None) outcome = Outcome(states[fill.maker], blamed(states[fill.maker], Party.Maker));
+        else if (states[fill.taker] != Reject.None) outcome = Outcome(states[fill.taker], blamed(states[fill.taker], Party.Taker));
+        else outcome = validateFill(maker, taker, fill, makerHash, takerHash);
         if (outcome.reason != Reject.None) return rejected(fill.fillId, makerHash, takerHash, outcome);
-        record(makerHash, fill.makerAmount, fill.takerAmount);
-        recordTaken(fill.fillId, takerHash, fill.takerAmount, fill.makerAmount);
+        // Fees round down: never above the rate, so never above the signed cap.
+        uint256 makerFee = fill.takerAmount * fill.makerFeePips / PIPS;
+        uint256 takerFee = fill.makerAmount * fill.takerFeePips / PIPS;
+        uint256 rebate = rebateOf(fill, takerFee);
+        try this.transferFill(
+            maker, taker, makerHash, takerHash, fill.fillId, [fill.makerAmount, fill.takerAmount, makerFee, takerFee, rebate]
+        ) {
+            emit MakerFill(
+                makerHash, msg.sender, maker.info.swapper, maker.info.nonce, fill.makerAmount, fill.takerAmount, makerFee, rebate
+            );
+            emit TakerFill(takerHash, msg.sender, taker.info.swapper, taker.info.nonce, fill.takerAmount, fill.makerAmount, takerFee);
+            emit Filled(
+                fill.fillId,
+                makerHash,
+                takerHash,
+                maker.info.swapper,
+                taker.info.swapper,
+                fill.makerAmount,
+                fill.takerAmount,
+                makerFee,
+                takerFee
+            );
+        } catch (bytes memory failure) {
+            return rejected(fill.fillId, makerHash, takerHash, refusal(failure));
+        }
     }
 
     function settlePoolFill(
@@ -344,16 +503,38 @@ contract PartialFillLimitOrderReactor {
         }
         PartialFillLimitOrder calldata taker = orders[poolFill.taker].order;
         bytes32 takerHash = digests[poolFill.taker];
-        address pair = pairFactory == address(0)
-            ? address(0)
-            : IPairFactory(pairFactory).getPair(taker.input.token, taker.output.token);
         if (isFillSettled(poolFill.fillId)) outcome = Outcome(Reject.AlreadySettled, Party.None);
-        else if (states[poolFill.taker] != Reject.None) outcome = Outcome(states[poolFill.taker], Party.Taker);
-        else if (pair == address(0)) outcome = Outcome(Reject.NoPool, Party.None);
-        else outcome = checkPoolFill(taker, poolFill, takerHash);
-        if (outcome.reason == Reject.None) outcome = executePoolFill(taker, poolFill, takerHash, pair);
+        else if (states[poolFill.taker] != Reject.None) outcome = Outcome(states[poolFill.taker], blamed(states[poolFill.taker], Party.Taker));
+        else outcome = validatePoolFill(taker, poolFill, takerHash);
+        address pair = outcome.reason == Reject.None ? pairOf(taker.input.token, taker.output.token) : address(0);
+        if (outcome.reason == Reject.None && pair == address(0)) outcome = Outcome(Reject.NoPool, Party.None);
         if (outcome.reason != Reject.None) return rejected(poolFill.fillId, bytes32(0), takerHash, outcome);
-        recordTaken(poolFill.fillId, takerHash, poolFill.amountIn, poolFill.amountOut);
+        uint256 takerFee = poolFill.amountOut * poolFill.takerFeePips / PIPS;
+        try this.transferPoolFill(taker, takerHash, poolFill.fillId, pair, [poolFill.amountIn, poolFill.amountOut, takerFee]) {
+            emit TakerFill(
+                takerHash, msg.sender, taker.info.swapper, taker.info.nonce, poolFill.amountIn, poolFill.amountOut, takerFee
+            );
+            emit PoolFilled(
+                poolFill.fillId, takerHash, pair, taker.info.swapper, poolFill.amountIn, poolFill.amountOut, takerFee
+            );
+        } catch (bytes memory failure) {
+            return rejected(poolFill.fillId, bytes32(0), takerHash, refusal(failure));
+        }
+    }
+
+    /// A key service that did not answer is no fault of the signer: its orders are tried again later.
+    function blamed(Reject state, Party party) private pure returns (Party) {
+        return state == Reject.KeyServiceFailed ? Party.None : party;
+    }
+
+    /// The factory's pair of two tokens, or none; a factory that fails the lookup has none.
+    function pairOf(address tokenA, address tokenB) private view returns (address) {
+        if (pairFactory == address(0)) return address(0);
+        try IPairFactory(pairFactory).getPair(tokenA, tokenB) returns (address pair) {
+            return pair.code.length == 0 ? address(0) : pair;
+        } catch {
+            return address(0);
+        }
     }
 
     /// Reports a skipped fill (or pool fill) and returns its outcome.
@@ -397,7 +578,17 @@ contract PartialFillLimitOrderReactor {
         return (state.received + received) * order.input.amount >= order.output.amount * (state.paid + paid);
     }
 
-    function checkPoolFill(PartialFillLimitOrder calldata taker, PoolFill calldata poolFill, bytes32 takerHash)
+    /// The rebate a fill pays its maker out of the taker's fee: `makerRebatePips` of what the
+    /// maker pays, at most `rebateCapPips` of the taker's fee.
+    function rebateOf(Fill calldata fill, uint256 takerFee) private pure returns (uint256) {
+        if (fill.makerRebatePips == 0) return 0;
+        uint256 rebate = fill.makerAmount * fill.makerRebatePips / PIPS;
+        uint256 cap = takerFee * fill.rebateCapPips / PIPS;
+        return rebate < cap ? rebate : cap;
+    }
+
+    /// Stage 2 for a pool fill: the swap against the taker's signed order.
+    function validatePoolFill(PartialFillLimitOrder calldata taker, PoolFill calldata poolFill, bytes32 takerHash)
         private
         view
         returns (Outcome memory)
@@ -417,34 +608,8 @@ contract PartialFillLimitOrderReactor {
         return Outcome(Reject.None, Party.None);
     }
 
-    function executePoolFill(
-        PartialFillLimitOrder calldata taker,
-        PoolFill calldata poolFill,
-        bytes32 takerHash,
-        address pair
-    ) private returns (Outcome memory) {
-        // Amounts above MAX_AMOUNT are refused as overfills, so this product fits.
-        uint256 takerFee = (poolFill.amountOut * poolFill.takerFeePips + PIPS - 1) / PIPS;
-        try this.transferPoolFill(taker, pair, [poolFill.amountIn, poolFill.amountOut, takerFee]) {
-            emit PoolFilled(
-                poolFill.fillId,
-                takerHash,
-                pair,
-                taker.info.swapper,
-                poolFill.amountIn,
-                poolFill.amountOut,
-                takerFee
-            );
-            return Outcome(Reject.None, Party.None);
-        } catch (bytes memory failure) {
-            if (failure.length == 4 && bytes4(failure) == PoolRefused.selector) {
-                return Outcome(Reject.PoolMoved, Party.None);
-            }
-            return transferFailure(failure);
-        }
-    }
-
-    function checkFill(
+    /// Stage 2 for a book fill: the fill against both signed orders.
+    function validateFill(
         PartialFillLimitOrder calldata maker,
         PartialFillLimitOrder calldata taker,
         Fill calldata fill,
@@ -476,73 +641,87 @@ contract PartialFillLimitOrderReactor {
         if (fill.takerFeePips > taker.maxTakerFeePips || fill.takerFeePips > PIPS) {
             return Outcome(Reject.TakerFeeCap, Party.Taker);
         }
+        if (fill.makerRebatePips != 0 && (fill.makerFeePips != 0 || fill.rebateCapPips > PIPS || fill.makerRebatePips > PIPS)) {
+            return Outcome(Reject.BadRebate, Party.None);
+        }
         return Outcome(Reject.None, Party.None);
     }
 
-    function execute(
-        PartialFillLimitOrder calldata maker,
-        PartialFillLimitOrder calldata taker,
-        Fill calldata fill,
-        bytes32 makerHash,
-        bytes32 takerHash
-    ) private returns (Outcome memory) {
-        uint256 makerFee = fill.takerAmount * fill.makerFeePips / PIPS;
-        uint256 takerFee = (fill.makerAmount * fill.takerFeePips + PIPS - 1) / PIPS;
-        try this.transferFill(
-            maker.info.swapper,
-            taker.info.swapper,
-            maker.input.token,
-            taker.input.token,
-            maker.output.recipient,
-            taker.output.recipient,
-            [fill.makerAmount, fill.takerAmount, makerFee, takerFee]
-        ) {
-            emit Filled(
-                fill.fillId,
-                makerHash,
-                takerHash,
-                maker.info.swapper,
-                taker.info.swapper,
-                fill.makerAmount,
-                fill.takerAmount,
-                makerFee,
-                takerFee
-            );
-            return Outcome(Reject.None, Party.None);
-        } catch (bytes memory failure) {
-            return transferFailure(failure);
+    /// The outcome a failed self-call reports: its `Refused`, or `TransferReverted` when it failed
+    /// otherwise (out of gas, say) and no party is known to be at fault.
+    function refusal(bytes memory failure) private pure returns (Outcome memory) {
+        if (failure.length != 68 || bytes4(failure) != Refused.selector) return Outcome(Reject.TransferReverted, Party.None);
+        uint256 reason;
+        uint256 party;
+        assembly {
+            reason := mload(add(failure, 36))
+            party := mload(add(failure, 68))
         }
-    }
-
-    /// The side a failed `transferFill` blames, or `TransferReverted` when it failed otherwise
-    /// (out of gas, say) and neither side is known to be at fault.
-    function transferFailure(bytes memory failure) private pure returns (Outcome memory) {
-        if (failure.length != 36 || bytes4(failure) != TransferFailed.selector) {
+        if (reason > uint256(type(Reject).max) || party > uint256(type(Party).max)) {
             return Outcome(Reject.TransferReverted, Party.None);
         }
-        bool maker;
-        assembly {
-            maker := mload(add(failure, 36))
-        }
-        return maker ? Outcome(Reject.MakerTransfer, Party.Maker) : Outcome(Reject.TakerTransfer, Party.Taker);
+        return Outcome(Reject(reason), Party(party));
     }
 
-    function pull(address token, address from, address to, uint256 amount, bool maker) private {
+    /// Pulls `amount` of `token` from `from` into the reactor through Permit2: a failure, or less
+    /// arriving than was asked, is the payer's.
+    function collect(address token, address from, uint256 amount, Party payer) private {
         if (amount == 0) return;
-        (bool ok, bytes memory result) = token.call(abi.encodeCall(IERC20.transferFrom, (from, to, amount)));
-        // Tokens that return nothing succeed by not reverting; the rest must return true.
-        if (!ok || (result.length != 0 && (result.length != 32 || !abi.decode(result, (bool)))) || token.code.length == 0) {
-            revert TransferFailed(maker);
+        uint256 held = balanceOf(token, address(this));
+        pull(token, from, address(this), amount, payer);
+        if (!grew(token, address(this), held, amount)) revert Refused(payerReject(payer), payer);
+    }
+
+    /// Whether `account`'s balance of `token` rose by at least `amount` from `before`.
+    function grew(address token, address account, uint256 before, uint256 amount) private view returns (bool) {
+        uint256 after_ = balanceOf(token, account);
+        return after_ >= before && after_ - before >= amount;
+    }
+
+    /// Whether the pair's own invariant allows the stated output for what it holds now: if so, a
+    /// refused swap failed for some other reason than its price.
+    function poolPriced(address pair, address tokenIn, bool outIsToken0, uint256 amountOut) private view returns (bool) {
+        (bool ok, bytes memory result) = pair.staticcall(abi.encodeWithSignature("getReserves()"));
+        if (!ok || result.length < 64) return false;
+        (uint256 reserve0, uint256 reserve1) = abi.decode(result, (uint256, uint256));
+        (uint256 reserveIn, uint256 reserveOut) = outIsToken0 ? (reserve1, reserve0) : (reserve0, reserve1);
+        uint256 balanceIn = balanceOf(tokenIn, pair);
+        if (reserveIn == 0 || reserveOut <= amountOut || balanceIn <= reserveIn || reserveIn > MAX_AMOUNT || reserveOut > MAX_AMOUNT) {
+            return false;
+        }
+        uint256 paidIn = balanceIn - reserveIn;
+        if (paidIn > MAX_AMOUNT) return true;
+        return AmmMath.amountOut(paidIn, reserveIn, reserveOut) >= amountOut;
+    }
+
+    function pull(address token, address from, address to, uint256 amount, Party payer) private {
+        if (amount == 0) return;
+        // Amounts are below MAX_AMOUNT (2^128), well inside Permit2's uint160.
+        try permit2.transferFrom(from, to, uint160(amount), token) {}
+        catch {
+            revert Refused(payerReject(payer), payer);
         }
     }
 
-    /// Pays out tokens the reactor holds (a pair's output on its way to the taker).
-    function push(address token, address to, uint256 amount) private {
+    /// Pays out tokens the reactor holds: a recipient that cannot receive them is `refused`'s fault.
+    function deliver(address token, address to, uint256 amount, Reject refused, Party party) private {
         if (amount == 0) return;
         (bool ok, bytes memory result) = token.call(abi.encodeCall(IERC20.transfer, (to, amount)));
+        // Tokens that return nothing succeed by not reverting; the rest must return true.
         if (!ok || (result.length != 0 && (result.length != 32 || !abi.decode(result, (bool))))) {
-            revert TransferFailed(false);
+            revert Refused(refused, party);
         }
+    }
+
+    function payerReject(Party payer) private pure returns (Reject) {
+        return payer == Party.Maker ? Reject.MakerTransfer : Reject.TakerTransfer;
+    }
+
+    /// A token's balance, read so that a token without code, or one that answers nonsense, reads
+    /// as zero: the transfer stages then fail on it.
+    function balanceOf(address token, address account) private view returns (uint256) {
+        (bool ok, bytes memory result) = token.staticcall(abi.encodeCall(IERC20.balanceOf, (account)));
+        return ok && result.length >= 32 ? abi.decode(result, (uint256)) : 0;
     }
 
     function cancelOrders(address swapper, bytes32[] calldata orderHashes) private {
@@ -551,11 +730,5 @@ contract PartialFillLimitOrderReactor {
             cancelled[swapper][orderHashes[i]] = true;
             emit OrderCancelled(orderHashes[i], swapper, msg.sender);
         }
-    }
-
-    function raiseNonceFloor(address swapper, uint256 floor) private {
-        if (floor <= nonceFloor[swapper]) return;
-        nonceFloor[swapper] = floor;
-        emit NonceFloorRaised(swapper, floor, msg.sender);
     }
 }

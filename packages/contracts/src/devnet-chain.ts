@@ -13,7 +13,7 @@ import {
   type TestClient,
   type WalletClient,
 } from 'viem';
-import { DevnetAccountKeyService, TestToken } from './generated/artifacts.js';
+import { DevnetAccountKeyService, Permit2, TestToken } from './generated/artifacts.js';
 
 /** The ledger's account-key system contract; on the devnet, DevnetAccountKeyService. */
 export const ACCOUNT_KEY_SERVICE_ADDRESS: Address = '0x000000000000000000000000000000000000016a';
@@ -97,6 +97,17 @@ export async function installTestToken(
     args: [token.name, token.symbol, token.decimals, minter],
   });
   await confirm(clients, hash, `initialising the token at ${token.address}`);
+}
+
+/** Where Permit2 lives on every chain that has the canonical deployment; the devnet installs ours there. */
+export const PERMIT2_ADDRESS = '0x000000000022D473030F116dDEE9F6B43aC78BA3' as Address;
+
+/** Installs our Permit2 at the canonical address (it has no constructor); skips when code is there. */
+export async function installPermit2(clients: DevnetClients): Promise<Address> {
+  if (!(await hasCode(clients, PERMIT2_ADDRESS))) {
+    await clients.test.setCode({ address: PERMIT2_ADDRESS, bytecode: Permit2.deployedBytecode });
+  }
+  return PERMIT2_ADDRESS;
 }
 
 /**

@@ -11,7 +11,9 @@ export {
   fund,
   gasWithMargin,
   installAccountKeyService,
+  installPermit2,
   installTestToken,
+  PERMIT2_ADDRESS,
   registerEd25519Key,
   type TestTokenSpec,
 } from './devnet-chain.js';
@@ -24,10 +26,14 @@ export {
   AmmRouter,
   DevnetAccountKeyService,
   Farm,
+  FreezingToken,
   PartialFillLimitOrderReactor,
+  Permit2,
   SauceStaking,
   TestToken,
   TokenTransfers,
 } from './generated/artifacts.js';
+export { PERMIT2_MAX_AMOUNT, PERMIT2_MAX_EXPIRATION, permit2Approvals } from './permit2-approvals.js';
 export { processLives } from './process-alive.js';
+export { DEFAULT_CHANGE_DELAY_SECONDS, REACTOR_ROLES, type ReactorRole, reactorRole } from './reactor-roles.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

@@ -29,6 +29,12 @@ export const REJECT_REASONS = [
   'TransferReverted',
   'NoPool',
   'PoolMoved',
+  'MakerRefused',
+  'TakerRefused',
+  'FeeRefused',
+  'PoolFailed',
+  'KeyServiceFailed',
+  'BadRebate',
 ] as const;
 
 export type RejectReason = (typeof REJECT_REASONS)[number];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ED25519_TORSION_SUBGROUP, ed25519 } from '@noble/curves/ed25519.js';
 import fc from 'fast-check';
-import { type Address, bytesToHex, getAddress, type Hex, hexToBytes } from 'viem';
+import { type Address, bytesToHex, getAddress, type Hex, hexToBytes, keccak256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDir } from '../../../bench/workload.js';
 import { verifyEd25519Strict } from '../../server/src/domain/signatures/ed25519.js';
@@ -26,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => devnet?.stop());
 
 const service = { address: ACCOUNT_KEY_SERVICE_ADDRESS, abi: DevnetAccountKeyService.abi } as const;
-const newAccount = (): Address => bytesToHex(randomBytes(20));
+/** A numbered ledger account that has no key yet: a long-zero address (twelve zero bytes, then the number). */
+const newAccount = (): Address => bytesToHex(Uint8Array.from([...new Uint8Array(12), ...randomBytes(8)]));
 
 /** The reactor's question, answered by eth_call. */
 const isAuthorized = (account: Address, message: Uint8Array, signature: Uint8Array): Promise<boolean> =>
@@ -124,6 +125,49 @@ describe('DevnetAccountKeyService at 0x16a', () => {
       { account: getAddress(account), publicKey: bytesToHex(publicKey) },
       { account: getAddress(account), publicKey: zero },
     ]);
+  });
+
+  it("attaches Ed25519 keys only to the ledger's numbered accounts, never to an address an EVM key controls", async () => {
+    const { publicKey } = signedDigest();
+    const wallet = await devnet.newWallet();
+    for (const account of [wallet.account.address, ACCOUNT_KEY_SERVICE_ADDRESS]) {
+      await expect(
+        devnet.public.simulateContract({
+          ...service,
+          account: registrar.account,
+          functionName: 'setEd25519Key',
+          args: [account, bytesToHex(publicKey)],
+        }),
+      ).rejects.toThrow(/NotLedgerNumbered/);
+    }
+  });
+
+  it("checks a secp256k1 signature against the account's current key, which only the current key moves", async () => {
+    const owner = await devnet.newWallet();
+    const next = await devnet.newWallet();
+    const digest = keccak256(randomBytes(32));
+    const signatureBy = async (wallet: typeof owner) => hexToBytes(await (wallet.account.sign?.({ hash: digest }) ?? '0x'));
+    const authorised = async (wallet: typeof owner) =>
+      isAuthorized(owner.account.address, hexToBytes(digest), await signatureBy(wallet));
+    expect([await authorised(owner), await authorised(next)]).toEqual([true, false]);
+    // Nobody else moves the key: not the registrar, not the next key.
+    for (const stranger of [registrar, next]) {
+      await expect(
+        devnet.public.simulateContract({
+          ...service,
+          account: stranger.account,
+          functionName: 'rotateEcdsaKey',
+          args: [owner.account.address, stranger.account.address],
+        }),
+      ).rejects.toThrow(/NotCurrentKey/);
+    }
+    const hash = await owner.writeContract({
+      ...service,
+      functionName: 'rotateEcdsaKey',
+      args: [owner.account.address, next.account.address],
+    });
+    await devnet.public.waitForTransactionReceipt({ hash });
+    expect([await authorised(owner), await authorised(next)]).toEqual([false, true]);
   });
 
   it('can be initialised only once, and installing again keeps the registrar', async () => {

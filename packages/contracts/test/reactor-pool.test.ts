@@ -6,11 +6,12 @@ import { outcomeOf, type RejectReason } from '../src/reject-reasons.js';
 import { balanceOf, mined, reservesOf } from './support/amm.js';
 import type { TestDevnet, Wallet } from './support/devnet.js';
 import { fill, type SignedOrder, TestOrder } from './support/orders.js';
-import { BASE, E6, E8, FEES, QUOTE, startReactorChain } from './support/reactor-chain.js';
+import { BASE, CHANGE_DELAY, E6, E8, FEES, onboard, QUOTE, startReactorChain } from './support/reactor-chain.js';
 
 let devnet: TestDevnet;
 let operator: Wallet;
 let reactor: Address;
+let permit2: Address;
 let factory: Address;
 let router: Address;
 let pair: Address;
@@ -18,7 +19,7 @@ let domain: Eip712Domain;
 let nextFillId = 1n;
 
 beforeAll(async () => {
-  ({ devnet, operator, reactor, domain } = await startReactorChain());
+  ({ devnet, operator, reactor, permit2, domain } = await startReactorChain());
   factory = await devnet.deploy(operator, AmmFactory, [operator.account.address]);
   router = await devnet.deploy(operator, AmmRouter, [factory]);
   // 100,000 BASE against 25,000 QUOTE: 0.25 QUOTE per BASE.
@@ -44,7 +45,7 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-/** A fresh wallet holding BASE and QUOTE, with `spender` approved for both. */
+/** A fresh wallet holding BASE and QUOTE, with `spender` approved for both (the reactor through Permit2). */
 async function funded(base: bigint, quote: bigint, spender: Address): Promise<Wallet> {
   const wallet = await devnet.newWallet();
   for (const [token, amount] of [
@@ -60,25 +61,26 @@ async function funded(base: bigint, quote: bigint, spender: Address): Promise<Wa
         args: [wallet.account.address, amount],
       }),
     );
-    await mined(
-      devnet,
-      wallet.writeContract({ address: token, abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }),
-    );
+    if (spender === reactor) await onboard(devnet, wallet, { reactor, permit2 }, token);
+    else
+      await mined(
+        devnet,
+        wallet.writeContract({ address: token, abi: TestToken.abi, functionName: 'approve', args: [spender, maxUint256] }),
+      );
   }
   return wallet;
 }
 
-/** Points the reactor at the factory (or at none). */
+const PAIR_FACTORY_ROLE = 3;
+
+/** Points the reactor at the factory (or at none): at once the first time, else after the change delay. */
 async function usePairsOf(address: Address): Promise<void> {
-  await mined(
-    devnet,
-    operator.writeContract({
-      address: reactor,
-      abi: PartialFillLimitOrderReactor.abi,
-      functionName: 'setPairFactory',
-      args: [address],
-    }),
-  );
+  const call = { address: reactor, abi: PartialFillLimitOrderReactor.abi } as const;
+  const current = await devnet.public.readContract({ ...call, functionName: 'pairFactory' });
+  await mined(devnet, operator.writeContract({ ...call, functionName: 'proposeRole', args: [PAIR_FACTORY_ROLE, address] }));
+  if (current === zeroAddress) return;
+  await devnet.test.increaseTime({ seconds: Number(CHANGE_DELAY) });
+  await mined(devnet, operator.writeContract({ ...call, functionName: 'acceptRole', args: [PAIR_FACTORY_ROLE] }));
 }
 
 interface PoolFillArgs {
@@ -147,7 +149,8 @@ describe('settle with pool fills', () => {
     const [baseReserve, quoteReserve] = await reserves();
     const paid = 40n * E8;
     const received = amountOut(paid, baseReserve, quoteReserve);
-    const fee = (received * 3_000n + 999_999n) / 1_000_000n;
+    // Fees round down: never above the rate the order signed for.
+    const fee = (received * 3_000n) / 1_000_000n;
     const { outcomes, events } = await settle([order], [], [poolFill(0, paid, received, 3_000)]);
     expect(outcomes).toEqual(['None']);
     expect(events.find((event) => event.eventName === 'PoolFilled')?.args).toMatchObject({
@@ -267,12 +270,16 @@ describe('settle with pool fills', () => {
     expect((await settle([order], [], [swap])).outcomes).toEqual(['AlreadySettled']);
   });
 
-  it('refuses every swap while no factory is set, and one for tokens without a pair', async () => {
-    const { order } = await seller(10n * E8, 1n * E6);
+  it('refuses every swap while no factory is set, one for tokens without a pair, and one whose factory fails', async () => {
+    // Changing the factory waits a day of chain time: the order must outlive it.
+    const { order } = await seller(10n * E8, 1n * E6, (o) => o.with({ info: { deadline: 2n ** 40n } }));
     await usePairsOf(zeroAddress);
     expect((await settle([order], [], [poolFill(0, E8, E5)])).outcomes).toEqual(['NoPool']);
     const other = await devnet.deploy(operator, AmmFactory, [operator.account.address]);
     await usePairsOf(other);
+    expect((await settle([order], [], [poolFill(0, E8, E5)])).outcomes).toEqual(['NoPool']);
+    // A factory that fails the lookup (here a token, which has no getPair) fails that swap, not the batch.
+    await usePairsOf(BASE);
     expect((await settle([order], [], [poolFill(0, E8, E5)])).outcomes).toEqual(['NoPool']);
     await usePairsOf(factory);
   });
@@ -283,8 +290,8 @@ describe('settle with pool fills', () => {
       stranger.writeContract({
         address: reactor,
         abi: PartialFillLimitOrderReactor.abi,
-        functionName: 'setPairFactory',
-        args: [stranger.account.address],
+        functionName: 'proposeRole',
+        args: [PAIR_FACTORY_ROLE, stranger.account.address],
       }),
     ).rejects.toThrow(/NotOwner/);
     const chosen = await devnet.public.readContract({

@@ -2,21 +2,23 @@ import { readFileSync } from 'node:fs';
 import { bytesToHex, type Eip712Domain, ORDER_EIP712_TYPES, OrderHasher } from '@dex/core';
 import { orderArbitrary } from '@dex/core/test-support/order-arbitraries';
 import fc from 'fast-check';
-import { type Address, hashTypedData, parseEventLogs } from 'viem';
+import { type Address, hashTypedData, keccak256, parseEventLogs, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
+import { ACCOUNT_KEY_SERVICE_ADDRESS, installAccountKeyService } from '../src/devnet-chain.js';
+import { DevnetAccountKeyService, FreezingToken, PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
 import { outcomeOf, PARTIES, REJECT_REASONS, type RejectReason } from '../src/reject-reasons.js';
 import type { TestDevnet, Wallet } from './support/devnet.js';
 import { fill, type SignedOrder, TestOrder } from './support/orders.js';
-import { BASE, E6, E8, FEES, QUOTE, startReactorChain } from './support/reactor-chain.js';
+import { BASE, E6, E8, FEES, onboard, QUOTE, startReactorChain } from './support/reactor-chain.js';
 
 let devnet: TestDevnet;
 let operator: Wallet;
 let reactor: Address;
+let permit2: Address;
 let domain: Eip712Domain;
 
 beforeAll(async () => {
-  ({ devnet, operator, reactor, domain } = await startReactorChain());
+  ({ devnet, operator, reactor, permit2, domain } = await startReactorChain());
 });
 
 afterAll(async () => {
@@ -29,12 +31,12 @@ async function send(hash: Promise<`0x${string}`>) {
   return receipt;
 }
 
-/** A wallet holding `base` and `quote` with the reactor approved for both. */
-async function trader(base = 1_000n * E8, quote = 100_000n * E6): Promise<Wallet> {
+/** A wallet holding `base` and `quote` (of `quoteToken`) with the reactor approved for both through Permit2. */
+async function trader(base = 1_000n * E8, quote = 100_000n * E6, quoteToken: Address = QUOTE): Promise<Wallet> {
   const wallet = await devnet.newWallet();
   for (const [token, amount] of [
     [BASE, base],
-    [QUOTE, quote],
+    [quoteToken, quote],
   ] as const) {
     await send(
       operator.writeContract({
@@ -44,9 +46,7 @@ async function trader(base = 1_000n * E8, quote = 100_000n * E6): Promise<Wallet
         args: [wallet.account.address, amount],
       }),
     );
-    await send(
-      wallet.writeContract({ address: token, abi: TestToken.abi, functionName: 'approve', args: [reactor, 2n ** 256n - 1n] }),
-    );
+    await onboard(devnet, wallet, { reactor, permit2 }, token);
   }
   return wallet;
 }
@@ -57,12 +57,12 @@ const balance = (token: Address, owner: Address) =>
 let nextFillId = 1n;
 const newFillId = () => nextFillId++;
 
-/** A sell of `base` BASE for at least `quote` QUOTE. */
-const sellBase = (seller: Wallet, base: bigint, quote: bigint) =>
-  TestOrder.sell(reactor, seller.account.address, { token: BASE, amount: base }, { token: QUOTE, amount: quote });
-/** A buy of `base` BASE paying at most `quote` QUOTE. */
-const buyBase = (buyer: Wallet, base: bigint, quote: bigint) =>
-  TestOrder.sell(reactor, buyer.account.address, { token: QUOTE, amount: quote }, { token: BASE, amount: base });
+/** A sell of `base` BASE for at least `quote` QUOTE (or another quote token). */
+const sellBase = (seller: Wallet, base: bigint, quote: bigint, quoteToken: Address = QUOTE) =>
+  TestOrder.sell(reactor, seller.account.address, { token: BASE, amount: base }, { token: quoteToken, amount: quote });
+/** A buy of `base` BASE paying at most `quote` QUOTE (or another quote token). */
+const buyBase = (buyer: Wallet, base: bigint, quote: bigint, quoteToken: Address = QUOTE) =>
+  TestOrder.sell(reactor, buyer.account.address, { token: quoteToken, amount: quote }, { token: BASE, amount: base });
 
 type FillArgs = ReturnType<typeof fill>;
 
@@ -137,7 +137,7 @@ const balancesOf = (...owners: Address[]) =>
   Promise.all(owners.flatMap((owner) => [balance(BASE, owner), balance(QUOTE, owner)]));
 
 describe('settle', () => {
-  it('moves the tokens of a fill exactly, fees to the fee recipient, rounding the taker fee up and the maker fee down', async () => {
+  it('moves the tokens of a fill exactly, fees to the fee recipient, rounding both fees down', async () => {
     const maker = await trader();
     const taker = await trader();
     // The maker sells 10 BASE at 0.25 QUOTE; the taker buys up to 5 BASE at 0.26.
@@ -159,8 +159,8 @@ describe('settle', () => {
       [fill(id, 0, 1, 4n * E8 + 1n, 1_000_001n, { makerFeePips: 1_000, takerFeePips: 3_000 })],
     );
     expect(outcomes).toEqual(['None']);
-    // Taker fee: 3,000 pips of 400,000,001 = 1,200,000.003 -> 1,200,001 (up).
-    // Maker fee: 1,000 pips of 1,000,001 = 1,000.001 -> 1,000 (down).
+    // Taker fee: 3,000 pips of 400,000,001 = 1,200,000.003 -> 1,200,000.
+    // Maker fee: 1,000 pips of 1,000,001 = 1,000.001 -> 1,000.
     expect(events.find((event) => event.eventName === 'Filled')?.args).toEqual({
       fillId: id,
       makerHash: await digestOf(ask),
@@ -170,14 +170,14 @@ describe('settle', () => {
       makerAmount: 4n * E8 + 1n,
       takerAmount: 1_000_001n,
       makerFee: 1_000n,
-      takerFee: 1_200_001n,
+      takerFee: 1_200_000n,
     });
     expect(await balancesOf(...parties)).toEqual([
       makerBase - (4n * E8 + 1n),
       makerQuote + 1_000_001n - 1_000n,
-      takerBase + 4n * E8 + 1n - 1_200_001n,
+      takerBase + 4n * E8 + 1n - 1_200_000n,
       takerQuote - 1_000_001n,
-      feeBase + 1_200_001n,
+      feeBase + 1_200_000n,
       feeQuote + 1_000n,
     ]);
     expect(await filledOf(ask)).toBe(4n * E8 + 1n);
@@ -511,8 +511,196 @@ describe('outcomes', () => {
   it('list the Reject and Party enums of the contract in order', () => {
     const source = readFileSync(new URL('../src/PartialFillLimitOrderReactor.sol', import.meta.url), 'utf8');
     const members = (name: string) =>
-      (new RegExp(`enum ${name} \\{([^}]*)\\}`).exec(source)?.[1] ?? '').split(',').map((member) => member.trim());
+      (new RegExp(`enum ${name} \\{([^}]*)\\}`).exec(source)?.[1] ?? '')
+        .replace(/\/\/[^\n]*/g, '')
+        .split(',')
+        .map((member) => member.trim());
     expect(members('Reject')).toEqual([...REJECT_REASONS]);
     expect(members('Party')).toEqual([...PARTIES]);
+  });
+});
+
+describe('the live events', () => {
+  it('records every book fill as the live reactor does: a MakerFill and a TakerFill per order, with the live topics', async () => {
+    const { maker, taker, ask, bid } = await crossingPair();
+    const id = newFillId();
+    const { receipt } = await settle(
+      [ask, bid],
+      [fill(id, 0, 1, 4n * E8, 1_000_000n, { makerFeePips: 1_000, takerFeePips: 3_000 })],
+    );
+    const topic = (signature: string) => keccak256(toHex(signature));
+    expect(topic('TakerFill(bytes32,address,address,uint256,uint256,uint256,uint256)')).toBe(
+      '0x23bba268b673b5743e86e68e78da4b5921d2ed78a0fc060ee03b7b37978e1b08',
+    );
+    expect(topic('MakerFill(bytes32,address,address,uint256,uint256,uint256,uint256,uint256)')).toBe(
+      '0x95f691cfd97e4dfb155eafc3c9c45a9c3d3e1c7f54c092973ddb87e731f4f388',
+    );
+    const events = parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: receipt.logs });
+    expect(events.find((event) => event.eventName === 'MakerFill')?.args).toEqual({
+      orderHash: await digestOf(ask),
+      filler: operator.account.address,
+      swapper: maker.account.address,
+      nonce: 1n,
+      principalFilled: 4n * E8,
+      outputAmount: 1_000_000n,
+      makerFee: 1_000n,
+      rebate: 0n,
+    });
+    expect(events.find((event) => event.eventName === 'TakerFill')?.args).toEqual({
+      orderHash: await digestOf(bid),
+      filler: operator.account.address,
+      swapper: taker.account.address,
+      nonce: 1n,
+      principalFilled: 1_000_000n,
+      outputAmount: 4n * E8,
+      takerFee: 1_200_000n,
+    });
+  });
+});
+
+describe('fees', () => {
+  it('never charge more than the signed cap, not even on a fill of a few units', async () => {
+    const { ask, bid, taker } = await crossingPair();
+    const before = await balance(BASE, taker.account.address);
+    // 3,000 pips of 400 units is 1.2: 1 unit, not 2 (which would be 5,000 pips).
+    const { events } = await settle(
+      [ask, bid],
+      [fill(newFillId(), 0, 1, 400n, 1n, { makerFeePips: 1_000, takerFeePips: 3_000 })],
+    );
+    expect(events.find((event) => event.eventName === 'Filled')?.args).toMatchObject({ makerFee: 0n, takerFee: 1n });
+    expect(await balance(BASE, taker.account.address)).toBe(before + 399n);
+  });
+
+  it('pay a maker rebate out of the taker fee, never above its share of it: the maker pays that much less', async () => {
+    const { ask, bid, maker } = await crossingPair();
+    const before = await balance(BASE, maker.account.address);
+    // Taker fee: 3,000 pips of 4 BASE = 1,200,000; the rebate of 500 pips (200,000) is within a quarter of it.
+    const { events } = await settle(
+      [ask, bid],
+      [fill(newFillId(), 0, 1, 4n * E8, 1_000_000n, { takerFeePips: 3_000, makerRebatePips: 500, rebateCapPips: 250_000 })],
+    );
+    expect(events.find((event) => event.eventName === 'MakerFill')?.args).toMatchObject({ makerFee: 0n, rebate: 200_000n });
+    expect(await balance(BASE, maker.account.address)).toBe(before - 4n * E8 + 200_000n);
+    // A rebate capped at a tenth of the taker fee: 120,000.
+    const capped = await settle(
+      [ask, bid],
+      [fill(newFillId(), 0, 1, 4n * E8, 1_000_000n, { takerFeePips: 3_000, makerRebatePips: 500, rebateCapPips: 100_000 })],
+    );
+    expect(capped.events.find((event) => event.eventName === 'MakerFill')?.args).toMatchObject({ rebate: 120_000n });
+    // A rebate and a maker fee at once, or a cap above the whole fee, is the operator's mistake.
+    expect(await outcomes([ask, bid], [fill(newFillId(), 0, 1, E8, 250_000n, { makerFeePips: 1, makerRebatePips: 1 })])).toEqual([
+      { reason: 'BadRebate', party: 'None' },
+    ]);
+    expect(
+      await outcomes([ask, bid], [fill(newFillId(), 0, 1, E8, 250_000n, { makerRebatePips: 1, rebateCapPips: 1_000_001 })]),
+    ).toEqual([{ reason: 'BadRebate', party: 'None' }]);
+  });
+});
+
+describe('a recipient that cannot receive', () => {
+  let frozen: Address;
+
+  beforeAll(async () => {
+    frozen = await devnet.deploy(operator, FreezingToken, []);
+    await send(
+      operator.writeContract({
+        address: frozen,
+        abi: FreezingToken.abi,
+        functionName: 'initialize',
+        args: ['Frozen USD', 'FUSD', 6, operator.account.address],
+      }),
+    );
+  });
+
+  const freeze = (account: Address) =>
+    send(operator.writeContract({ address: frozen, abi: FreezingToken.abi, functionName: 'setFrozen', args: [account, true] }));
+
+  it("is blamed on its own order, and the counterparty's order settles with another", async () => {
+    const maker = await trader(1_000n * E8, 0n, frozen);
+    const honest = await trader(1_000n * E8, 0n, frozen);
+    const taker = await trader(0n, 100n * E6, frozen);
+    const ask = await sellBase(maker, 10n * E8, 2_500_000n, frozen).signedBy(maker, domain);
+    const other = await sellBase(honest, 10n * E8, 2_500_000n, frozen).signedBy(honest, domain);
+    const bid = await buyBase(taker, 10n * E8, 2_600_000n, frozen).signedBy(taker, domain);
+    // The maker's account is frozen in the token it would receive.
+    await freeze(maker.account.address);
+    const { outcomes: settled } = await settle(
+      [ask, bid, other],
+      [fill(newFillId(), 0, 1, 4n * E8, 1_000_000n), fill(newFillId(), 2, 1, 4n * E8, 1_000_000n)],
+    );
+    expect(settled).toEqual(['MakerRefused', 'None']);
+    expect(await outcomes([ask, bid], [fill(newFillId(), 0, 1, 4n * E8, 1_000_000n)])).toEqual([
+      { reason: 'MakerRefused', party: 'Maker' },
+    ]);
+    expect(await balance(frozen, honest.account.address)).toBe(1_000_000n);
+  });
+
+  it('blames the taker whose recipient refuses, the other way round', async () => {
+    const maker = await trader(0n, 100n * E6, frozen);
+    const taker = await trader(1_000n * E8, 0n, frozen);
+    // The maker buys BASE with the frozen token; the taker sells BASE and would receive it.
+    const bid = await buyBase(maker, 10n * E8, 2_600_000n, frozen).signedBy(maker, domain);
+    const ask = await sellBase(taker, 10n * E8, 2_500_000n, frozen).signedBy(taker, domain);
+    await freeze(taker.account.address);
+    expect(await outcomes([bid, ask], [fill(newFillId(), 0, 1, 1_000_000n, 4n * E8)])).toEqual([
+      { reason: 'TakerRefused', party: 'Taker' },
+    ]);
+  });
+});
+
+describe('nonce floors', () => {
+  it("set by the operator never stop the swapper raising its own: the user's cancelAll always works", async () => {
+    const { maker } = await crossingPair();
+    const call = { address: reactor, abi: PartialFillLimitOrderReactor.abi } as const;
+    await send(operator.writeContract({ ...call, functionName: 'cancelAllFor', args: [maker.account.address, 2n ** 256n - 1n] }));
+    const own = await send(maker.writeContract({ ...call, functionName: 'cancelAll', args: [5n] }));
+    expect(parseEventLogs({ abi: PartialFillLimitOrderReactor.abi, logs: own.logs }).map((event) => event.args)).toEqual([
+      { swapper: maker.account.address, nonceFloor: 5n, by: maker.account.address },
+    ]);
+    expect(await devnet.public.readContract({ ...call, functionName: 'swapperFloor', args: [maker.account.address] })).toBe(5n);
+    expect(await devnet.public.readContract({ ...call, functionName: 'nonceFloor', args: [maker.account.address] })).toBe(
+      2n ** 256n - 1n,
+    );
+  });
+});
+
+// Last: it installs the ledger's key service at 0x16a, which every later signature check asks.
+describe('with the ledger key service', () => {
+  beforeAll(async () => {
+    await installAccountKeyService(devnet, await devnet.newWallet());
+  });
+
+  it("checks a secp256k1 order against the account's current key: a rotated-out key signs nothing valid", async () => {
+    const { maker, ask, bid, fill: pairFill } = await crossingPair();
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['None']);
+    const next = await devnet.newWallet();
+    await send(
+      maker.writeContract({
+        address: ACCOUNT_KEY_SERVICE_ADDRESS,
+        abi: DevnetAccountKeyService.abi,
+        functionName: 'rotateEcdsaKey',
+        args: [maker.account.address, next.account.address],
+      }),
+    );
+    const oldKey = await sellBase(maker, 10n * E8, 2_500_000n)
+      .with({ info: { nonce: 2n } })
+      .signedBy(maker, domain);
+    expect(await outcomes([oldKey, bid], [pairFill()])).toEqual([{ reason: 'BadSignature', party: 'Maker' }]);
+    const newKey = await sellBase(maker, 10n * E8, 2_500_000n)
+      .with({ info: { nonce: 3n } })
+      .signedBy(next, domain);
+    expect(await simulate([newKey, bid], [pairFill()])).toEqual(['None']);
+  });
+
+  it('treats a key service that fails as no answer: nobody is blamed, and the order is tried again later', async () => {
+    const { ask, bid, fill: pairFill } = await crossingPair();
+    const code = DevnetAccountKeyService.deployedBytecode;
+    await devnet.test.setCode({ address: ACCOUNT_KEY_SERVICE_ADDRESS, bytecode: '0x60006000fd' }); // revert(0, 0)
+    try {
+      expect(await outcomes([ask, bid], [pairFill()])).toEqual([{ reason: 'KeyServiceFailed', party: 'None' }]);
+    } finally {
+      await devnet.test.setCode({ address: ACCOUNT_KEY_SERVICE_ADDRESS, bytecode: code });
+    }
+    expect(await simulate([ask, bid], [pairFill()])).toEqual(['None']);
   });
 });

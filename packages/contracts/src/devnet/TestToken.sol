@@ -68,7 +68,7 @@ contract TestToken {
         return true;
     }
 
-    function move(address from, address to, uint256 amount) private {
+    function move(address from, address to, uint256 amount) internal virtual {
         uint256 balance = balanceOf[from];
         if (balance < amount) revert InsufficientBalance();
         unchecked {

@@ -41,13 +41,17 @@ struct SignedOrder {
 
 /// One matched pair to settle. `maker` and `taker` index the batch's orders. The maker pays
 /// `makerAmount` of its input token to the taker; the taker pays `takerAmount` of its input token
-/// to the maker. Fees are rates in pips (1 pip = 1e-6) of what each side receives.
+/// to the maker. Fees are rates in pips (1 pip = 1e-6) of what each side receives. A maker with a
+/// rebate (`makerRebatePips` of what it pays, instead of a fee) gets it out of the taker's fee, at
+/// most `rebateCapPips` of that fee.
 struct Fill {
     uint64 fillId;
     uint16 maker;
     uint16 taker;
     uint32 makerFeePips;
     uint32 takerFeePips;
+    uint32 makerRebatePips;
+    uint32 rebateCapPips;
     uint256 makerAmount;
     uint256 takerAmount;
 }

@@ -68,7 +68,7 @@ export function fill(
   taker: number,
   makerAmount: bigint,
   takerAmount: bigint,
-  fees: { makerFeePips?: number; takerFeePips?: number } = {},
+  fees: { makerFeePips?: number; takerFeePips?: number; makerRebatePips?: number; rebateCapPips?: number } = {},
 ) {
   return {
     fillId,
@@ -78,5 +78,7 @@ export function fill(
     takerAmount,
     makerFeePips: fees.makerFeePips ?? 0,
     takerFeePips: fees.takerFeePips ?? 0,
+    makerRebatePips: fees.makerRebatePips ?? 0,
+    rebateCapPips: fees.rebateCapPips ?? 0,
   };
 }

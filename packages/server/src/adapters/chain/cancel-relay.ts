@@ -54,8 +54,9 @@ export class CancelRelay {
    */
   private async relayNext(): Promise<boolean> {
     await this.verify();
-    this.failing.nextRound();
-    const unsent = await this.store.cancellations.unsent(MAX_HASHES, this.failing.waiting('swapper'));
+    // Real time, as the work loop's waits: a back-off waits on the node, not on the service's clock.
+    const now = Date.now();
+    const unsent = await this.store.cancellations.unsent(MAX_HASHES, this.failing.waiting('swapper', now));
     const bySwapper = new Map<string, UnsentCancellation[]>();
     for (const cancellation of unsent)
       bySwapper.set(cancellation.swapper, [...(bySwapper.get(cancellation.swapper) ?? []), cancellation]);
@@ -69,14 +70,14 @@ export class CancelRelay {
     let sent = 0;
     let firstError: unknown;
     for (const { key, send } of items) {
-      if (!this.failing.due(key)) continue;
+      if (!this.failing.due(key, now)) continue;
       try {
         await send();
         this.failing.succeeded(key);
         sent++;
       } catch (error) {
-        const retryInRounds = this.failing.failed(key);
-        this.logger.warn({ err: error, item: key, retryInRounds }, 'a cancellation could not be relayed; the others go on');
+        const retryInMs = this.failing.failed(key, Date.now());
+        this.logger.warn({ err: error, item: key, retryInMs }, 'a cancellation could not be relayed; the others go on');
         firstError ??= error;
       }
     }

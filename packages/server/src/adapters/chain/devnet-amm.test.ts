@@ -85,10 +85,10 @@ describe('the AMM of the embedded devnet', () => {
   it('refuses to start on a recorded reactor of an earlier version, and says how to start afresh', async () => {
     const record = readDevnetRecord(h.config.dataDir);
     if (record === null) throw new Error('no devnet record');
-    // A contract without `progress` stands in for a reactor of an earlier version.
+    // A contract without `permit2` stands in for a reactor of an earlier version.
     const old = { ...record, reactor: getAddress(DEVNET_ADDRESS.SAUCE) };
     await expect(h.restart(() => writeDevnetRecord(h.config.dataDir, old))).rejects.toThrow(
-      /reactor .* from an earlier version, which cannot settle pool fills or fills rounded on a fine grid: start with an empty DATA_DIR/,
+      /reactor .* from an earlier version, which does not settle through Permit2: start with an empty DATA_DIR/,
     );
     await h.restart(() => writeDevnetRecord(h.config.dataDir, record));
     expect(chain().reactor).toBe(record.reactor);

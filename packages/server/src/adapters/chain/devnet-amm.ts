@@ -4,8 +4,9 @@ import {
   type DevnetWallet,
   deployAmm,
   PartialFillLimitOrderReactor,
+  reactorRole,
 } from '@dex/contracts';
-import { type Address, getAddress } from 'viem';
+import { type Address, getAddress, type Hex, zeroAddress } from 'viem';
 import type { Logger } from '../../ports/logger.js';
 import type { DevnetIssuer } from './devnet-issuer.js';
 
@@ -45,12 +46,28 @@ export async function openDevnetAmm(setup: DevnetAmmSetup): Promise<AmmDeploymen
   return amm;
 }
 
-/** Sets the reactor's pair factory unless it is set already (the boot checked the reactor has one). */
+/**
+ * Sets the reactor's pair factory unless it is set already. The first factory takes effect at once;
+ * a replacement (the devnet lost its AMM) is proposed and taken up at once, since the devnet's
+ * reactor has no change delay.
+ */
 async function pointReactorAt({ clients, operator, reactor }: DevnetAmmSetup, factory: Address): Promise<void> {
   const abi = PartialFillLimitOrderReactor.abi;
   const current = await clients.public.readContract({ address: reactor, abi, functionName: 'pairFactory' });
   if (getAddress(current) === factory) return;
-  const hash = await operator.writeContract({ address: reactor, abi, functionName: 'setPairFactory', args: [factory] });
-  const receipt = await clients.public.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new Error(`setting the reactor's pair factory reverted (transaction ${hash})`);
+  const role = reactorRole('PairFactory');
+  const send = async (hash: Promise<Hex>, what: string) => {
+    const receipt = await clients.public.waitForTransactionReceipt({ hash: await hash });
+    if (receipt.status !== 'success') throw new Error(`${what} reverted (transaction ${receipt.transactionHash})`);
+  };
+  await send(
+    operator.writeContract({ address: reactor, abi, functionName: 'proposeRole', args: [role, factory] }),
+    'proposing the pair factory',
+  );
+  if (current !== zeroAddress) {
+    await send(
+      operator.writeContract({ address: reactor, abi, functionName: 'acceptRole', args: [role] }),
+      'taking up the pair factory',
+    );
+  }
 }

@@ -6,10 +6,12 @@ import {
   fund,
   installAccountKeyService,
   installTestToken,
+  PartialFillLimitOrderReactor,
+  permit2Approvals,
   registerEd25519Key,
   TestToken,
 } from '@dex/contracts';
-import { type Address, getAddress, type Hex, maxUint256 } from 'viem';
+import { type Address, getAddress, type Hex } from 'viem';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { AccountKeyRecord } from '../../ports/store/ports.js';
@@ -27,8 +29,9 @@ export class DevnetIssuerError extends Error {
 }
 
 /**
- * Gives devnet accounts what they need to trade: gas money, test tokens, an unlimited reactor
- * allowance (set by the account itself through impersonation, so it works the same for secp256k1
+ * Gives devnet accounts what they need to trade: gas money, test tokens, the live onboarding's
+ * unlimited approvals (the token to Permit2, and the reactor inside Permit2), set by the account
+ * itself through impersonation, so it works the same for secp256k1
  * wallets and Ed25519 ledger accounts, which cannot sign EVM transactions here), and for Ed25519
  * accounts their key in the 0x16a registry the reactor checks signatures against.
  */
@@ -78,6 +81,15 @@ export class DevnetIssuer implements DevnetFunding {
     await this.asIssuer((issuer) => registerEd25519Key(this.devnet, issuer, account, key));
   }
 
+  /** The Permit2 the reactor pulls through. */
+  private permit2(): Promise<Address> {
+    return this.devnet.public.readContract({
+      address: this.reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'permit2',
+    });
+  }
+
   async fund(account: string, tokens: readonly { token: string; amount: bigint }[]): Promise<void> {
     const holder = getAddress(account);
     await fund(this.devnet, holder);
@@ -89,9 +101,9 @@ export class DevnetIssuer implements DevnetFunding {
         await this.asIssuer(async (issuer) =>
           this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
         );
-        await this.mined(
-          self.writeContract({ address, abi: TestToken.abi, functionName: 'approve', args: [this.reactor, maxUint256] }),
-        );
+        for (const approval of permit2Approvals(address, await this.permit2(), this.reactor)) {
+          await this.mined(self.writeContract(approval as Parameters<typeof self.writeContract>[0]));
+        }
       }
     } finally {
       await this.devnet.test.stopImpersonatingAccount({ address: holder });

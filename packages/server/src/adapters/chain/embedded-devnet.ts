@@ -7,6 +7,7 @@ import {
   devnetClients,
   findAnvil,
   fund,
+  installPermit2,
   PartialFillLimitOrderReactor,
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
@@ -149,29 +150,33 @@ export async function openEmbeddedDevnet(
 }
 
 /**
- * Refuses a recorded reactor of an earlier version: one from before pool fills takes none in
- * `settle`, and one from before `progress` holds each fill to the signed rate alone, so the
- * rounded fills of a grid finer than a raw unit would fail. Its orders are signed for it, so it
- * cannot be swapped for a new one under them; the devnet has to start afresh.
+ * Role changes on the devnet's reactor wait nothing: its one operator key is the devnet's own, and
+ * a devnet that lost its AMM points the reactor at a new one at once. A deployment on a real chain
+ * waits (DEFAULT_CHANGE_DELAY_SECONDS), so a stolen owner key shows its hand before it takes over.
+ */
+const DEVNET_CHANGE_DELAY_SECONDS = 0n;
+
+/**
+ * Refuses a recorded reactor of an earlier version: one from before Permit2 pulls funds by direct
+ * allowances, which clients that onboard as the live service asks never give. Its orders are
+ * signed for it, so it cannot be swapped for a new one under them; the devnet has to start afresh.
  */
 async function assertCurrentReactor(clients: DevnetClients, reactor: Address): Promise<void> {
   try {
-    await clients.public.readContract({
-      address: reactor,
-      abi: PartialFillLimitOrderReactor.abi,
-      functionName: 'progress',
-      args: [`0x${'0'.repeat(64)}`],
-    });
+    await clients.public.readContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'permit2' });
   } catch (error) {
     throw new Error(
-      `the devnet chain in DATA_DIR has a reactor (${reactor}) from an earlier version, which cannot settle pool fills ` +
-        'or fills rounded on a fine grid: start with an empty DATA_DIR (move the old one away)',
+      `the devnet chain in DATA_DIR has a reactor (${reactor}) from an earlier version, which does not settle through Permit2: ` +
+        'start with an empty DATA_DIR (move the old one away)',
       { cause: error },
     );
   }
 }
 
-/** The recorded reactor while it has code; else a new one, deployed by the operator (its owner). */
+/**
+ * The recorded reactor while it has code; else a new one, deployed by the operator (its owner),
+ * pulling through Permit2 at its canonical address.
+ */
 async function reactorOf(
   clients: DevnetClients,
   operator: DevnetWallet,
@@ -179,20 +184,22 @@ async function reactorOf(
   recorded: DevnetRecord | null,
   logger: Logger,
 ): Promise<Address> {
+  const permit2 = await installPermit2(clients);
   const code = recorded === null ? undefined : await clients.public.getCode({ address: recorded.reactor });
   if (recorded !== null && code !== undefined && code !== '0x') {
     await assertCurrentReactor(clients, recorded.reactor);
     return recorded.reactor;
   }
+  const { address } = operator.account;
   const hash = await operator.deployContract({
     abi: PartialFillLimitOrderReactor.abi,
     bytecode: PartialFillLimitOrderReactor.bytecode,
-    args: [config.signatureDomainName, config.signatureDomainVersion, operator.account.address, operator.account.address],
+    args: [config.signatureDomainName, config.signatureDomainVersion, permit2, DEVNET_CHANGE_DELAY_SECONDS, address, address],
   });
   const receipt = await clients.public.waitForTransactionReceipt({ hash });
   if (!receipt.contractAddress) throw new Error('the reactor deployment created no contract');
   const reactor = getAddress(receipt.contractAddress);
-  logger.info({ reactor }, 'deployed the reactor on the devnet chain');
+  logger.info({ reactor, permit2 }, 'deployed the reactor on the devnet chain');
   return reactor;
 }
 

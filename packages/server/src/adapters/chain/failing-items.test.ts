@@ -1,31 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { FailingItems } from './failing-items.js';
 
-/** The rounds, of the next `rounds`, in which `key` is due. */
-function dueRounds(items: FailingItems, key: string, rounds: number, fails: (round: number) => boolean): number[] {
+/** The times (ms, one step of 250 ms apart) at which `key` is due over `steps` steps. */
+function dueTimes(items: FailingItems, key: string, steps: number, fails: (at: number) => boolean): number[] {
   const due: number[] = [];
-  for (let round = 1; round <= rounds; round++) {
-    items.nextRound();
-    if (!items.due(key)) continue;
-    due.push(round);
-    if (fails(round)) items.failed(key);
+  for (let at = 0; at < steps * 250; at += 250) {
+    if (!items.due(key, at)) continue;
+    due.push(at);
+    if (fails(at)) items.failed(key, at);
     else items.succeeded(key);
   }
   return due;
 }
 
 describe('FailingItems', () => {
-  it('sets an item that keeps failing aside for 2, 4, 8 ... up to 64 rounds, and keeps the others due', () => {
+  it('sets an item that keeps failing aside for 250 ms, 500 ms ... up to 4 s, and keeps the others due', () => {
     const items = new FailingItems();
-    expect(dueRounds(items, 'floor:a', 300, () => true)).toEqual([1, 3, 7, 15, 31, 63, 127, 191, 255]);
-    expect(items.due('floor:b')).toBe(true);
-    expect(items.waiting('floor')).toEqual(['a']);
-    expect(items.waiting('swapper')).toEqual([]);
+    expect(dueTimes(items, 'floor:a', 80, () => true)).toEqual([0, 250, 750, 1_750, 3_750, 7_750, 11_750, 15_750, 19_750]);
+    expect(items.due('floor:b', 19_750)).toBe(true);
+    expect(items.waiting('floor', 19_750)).toEqual(['a']);
+    expect(items.waiting('floor', 23_750)).toEqual([]);
+    expect(items.waiting('swapper', 19_750)).toEqual([]);
   });
 
   it('forgets an item once it succeeds', () => {
     const items = new FailingItems();
-    expect(dueRounds(items, 'swapper:0x1', 12, (round) => round < 5)).toEqual([1, 3, 7, 8, 9, 10, 11, 12]);
-    expect(items.waiting('swapper')).toEqual([]);
+    expect(dueTimes(items, 'swapper:0x1', 12, (at) => at < 1_000)).toEqual([0, 250, 750, 1_750, 2_000, 2_250, 2_500, 2_750]);
+    expect(items.waiting('swapper', 2_750)).toEqual([]);
   });
 });

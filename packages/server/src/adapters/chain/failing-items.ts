@@ -1,35 +1,38 @@
-/** Most rounds a failing item waits before it is tried again. */
-const MAX_WAIT_ROUNDS = 64;
+/** The first wait of an item that failed (ms); it doubles with each failure in a row. */
+const FIRST_WAIT_MS = 250;
+/**
+ * The longest an item waits before it is tried again (ms): short, so that an item that failed
+ * while the node was out of reach goes out within seconds of its return.
+ */
+const MAX_WAIT_MS = 4_000;
 
 /**
  * Items of a relay (a swapper's cancellations, an account's floor) that failed lately, by key:
- * each waits 2, 4, ... up to 64 rounds before it is tried again, so one that keeps failing is
- * retried now and then and never holds up the others. Kept in memory: after a restart every item
- * is tried again, and one that still fails is set aside again at its first failure.
+ * each waits 250 ms, 500 ms, ... up to 4 s before it is tried again, so one that keeps failing is
+ * retried now and then and never holds up the others. Time is passed in (unix ms). Kept in
+ * memory: after a restart every item is tried again, and one that still fails is set aside again
+ * at its first failure.
  */
 export class FailingItems {
-  private round = 0;
-  private readonly items = new Map<string, { failures: number; dueRound: number }>();
+  private readonly items = new Map<string, { failures: number; dueAt: number }>();
 
-  nextRound(): void {
-    this.round++;
+  due(key: string, now: number): boolean {
+    return (this.items.get(key)?.dueAt ?? 0) <= now;
   }
 
-  due(key: string): boolean {
-    return (this.items.get(key)?.dueRound ?? 0) <= this.round;
-  }
-
-  /** The keys under `prefix:` that wait now, without the prefix. */
-  waiting(prefix: string): string[] {
+  /** The keys under `prefix:` that wait at `now`, without the prefix. */
+  waiting(prefix: string, now: number): string[] {
     const start = `${prefix}:`;
-    return [...this.items.keys()].filter((key) => key.startsWith(start) && !this.due(key)).map((key) => key.slice(start.length));
+    return [...this.items.keys()]
+      .filter((key) => key.startsWith(start) && !this.due(key, now))
+      .map((key) => key.slice(start.length));
   }
 
-  /** Records a failure; returns how many rounds the item now waits. */
-  failed(key: string): number {
+  /** Records a failure at `now`; returns how long (ms) the item now waits. */
+  failed(key: string, now: number): number {
     const failures = (this.items.get(key)?.failures ?? 0) + 1;
-    const wait = Math.min(MAX_WAIT_ROUNDS, 2 ** failures);
-    this.items.set(key, { failures, dueRound: this.round + wait });
+    const wait = Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(failures - 1, 30));
+    this.items.set(key, { failures, dueAt: now + wait });
     return wait;
   }
 

@@ -6,6 +6,9 @@ import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
 const CANCEL_REASONS: Partial<Record<RejectReason, CancelReason>> = {
   MakerTransfer: 'INSUFFICIENT_FUNDS',
   TakerTransfer: 'INSUFFICIENT_FUNDS',
+  // The order's output recipient cannot receive the token (not associated, frozen, refused).
+  MakerRefused: 'RECIPIENT_REFUSED',
+  TakerRefused: 'RECIPIENT_REFUSED',
   Expired: 'EXPIRED',
   // Cancelled or voided on the reactor itself, by the swapper or for it.
   Cancelled: 'USER',

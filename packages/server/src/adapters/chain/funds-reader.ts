@@ -1,9 +1,16 @@
-import { TestToken } from '@dex/contracts';
-import { type Address, getAddress } from 'viem';
+import { PartialFillLimitOrderReactor, Permit2, TestToken } from '@dex/contracts';
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  getAddress,
+  parseAbi,
+} from 'viem';
 import { AppError } from '../../domain/errors.js';
 import { TtlCache } from '../../domain/ttl-cache.js';
 import type { Clock } from '../../ports/clock.js';
-import type { FundsReader, Holding } from '../../ports/funds.js';
+import type { FundsReader, Holding, TokenOnboarding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ChainContext } from './chain-context.js';
 
@@ -19,9 +26,21 @@ export interface FundsReaderOptions {
   readonly staleMs?: number;
 }
 
+/** The ledger's token facade (HIP-719): whether the caller holds the token's association. */
+const ASSOCIATION_ABI = parseAbi(['function isAssociated() view returns (bool)']);
+
+/** One token's reads: the balance, the ERC-20 allowance to Permit2, and the reactor's allowance inside it. */
+interface TokenReads {
+  readonly balance: bigint;
+  readonly toPermit2: bigint;
+  /** Zero once expired. */
+  readonly toReactor: bigint;
+}
+
 /**
  * Reads balances and reactor allowances of ERC-20 tokens (the ledger's tokens answer the same
- * calls). Reads issued together go out as one JSON-RPC batch. A read the chain does not answer
+ * calls). The reactor pulls through Permit2, as the live one does: what it may move is the
+ * smaller of the token's allowance to Permit2 and the reactor's unexpired allowance there. Reads issued together go out as one JSON-RPC batch. A read the chain does not answer
  * within {@link FUNDS_READ_TIMEOUT_MS} falls back to the holdings read last (up to
  * {@link STALE_HOLDINGS_MS} old), so an outage of the node does not stop the accounts that traded
  * recently; without them it fails as 503 FUNDS_UNAVAILABLE. A stale balance is no weaker than a
@@ -30,6 +49,7 @@ export interface FundsReaderOptions {
 export class ChainFundsReader implements FundsReader {
   private readonly known: TtlCache<Holding>;
   private readonly timeoutMs: number;
+  private permit2: Promise<Address> | null = null;
 
   constructor(
     private readonly chain: Pick<ChainContext, 'public' | 'reactor'>,
@@ -61,21 +81,76 @@ export class ChainFundsReader implements FundsReader {
     }
   }
 
+  async onboarding(owner: string, tokens: readonly string[]): Promise<Map<string, TokenOnboarding>> {
+    const account = getAddress(owner);
+    const unique = [...new Set(tokens.map((token) => token.toLowerCase()))];
+    const steps = await Promise.all(
+      unique.map(async (token) => {
+        const [reads, associated] = await Promise.all([this.readToken(account, token), this.associated(account, token)]);
+        return [token, { associated, approvedToPermit2: reads.toPermit2 > 0n, approvedToReactor: reads.toReactor > 0n }] as const;
+      }),
+    );
+    return new Map(steps);
+  }
+
   private async read(account: Address, tokens: readonly string[]): Promise<Map<string, Holding>> {
-    const read = (token: string, functionName: 'balanceOf' | 'allowance') =>
-      this.chain.public.readContract({
-        address: getAddress(token) as Address,
-        abi: TestToken.abi,
-        functionName,
-        args: functionName === 'balanceOf' ? [account] : [account, this.chain.reactor],
-      } as Parameters<ChainContext['public']['readContract']>[0]) as Promise<bigint>;
     const holdings = await Promise.all(
       tokens.map(async (token) => {
-        const [balance, allowance] = await Promise.all([read(token, 'balanceOf'), read(token, 'allowance')]);
-        return [token, { balance, allowance }] as const;
+        const { balance, toPermit2, toReactor } = await this.readToken(account, token);
+        return [token, { balance, allowance: toPermit2 < toReactor ? toPermit2 : toReactor }] as const;
       }),
     );
     return new Map(holdings);
+  }
+
+  private async readToken(account: Address, token: string): Promise<TokenReads> {
+    const address = getAddress(token);
+    const permit2 = await this.permit2Address();
+    const erc20 = (functionName: 'balanceOf' | 'allowance', args: readonly Address[]) =>
+      this.chain.public.readContract({ address, abi: TestToken.abi, functionName, args } as Parameters<
+        ChainContext['public']['readContract']
+      >[0]) as Promise<bigint>;
+    const [balance, toPermit2, [amount, expiration]] = await Promise.all([
+      erc20('balanceOf', [account]),
+      erc20('allowance', [account, permit2]),
+      this.chain.public.readContract({
+        address: permit2,
+        abi: Permit2.abi,
+        functionName: 'allowance',
+        args: [account, address, this.chain.reactor],
+      }),
+    ]);
+    const expired = BigInt(expiration) * 1_000n < BigInt(this.clock.now());
+    return { balance, toPermit2, toReactor: expired ? 0n : amount };
+  }
+
+  /**
+   * Whether the account holds the token's association, as the token itself answers (the ledger's
+   * token facade); a token that does not know the call (a plain ERC-20) needs no association.
+   */
+  private async associated(account: Address, token: string): Promise<boolean> {
+    try {
+      return await this.chain.public.readContract({
+        account,
+        address: getAddress(token),
+        abi: ASSOCIATION_ABI,
+        functionName: 'isAssociated',
+      });
+    } catch (error) {
+      if (refusedCall(error)) return true;
+      throw error;
+    }
+  }
+
+  /** The Permit2 contract the reactor pulls through, read from the reactor once. */
+  private permit2Address(): Promise<Address> {
+    this.permit2 ??= this.chain.public
+      .readContract({ address: this.chain.reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'permit2' })
+      .catch((error: unknown) => {
+        this.permit2 = null;
+        throw error;
+      });
+    return this.permit2;
   }
 
   private withinTimeout<T>(work: Promise<T>): Promise<T> {
@@ -87,4 +162,13 @@ export class ChainFundsReader implements FundsReader {
     work.catch(() => {});
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }
+}
+
+/** Whether a call failed because the contract refused it (reverted, or has no such function), not because the node did not answer. */
+function refusedCall(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    error.walk((cause) => cause instanceof ContractFunctionRevertedError || cause instanceof ContractFunctionZeroDataError) !==
+      null
+  );
 }

@@ -3,13 +3,13 @@ import type { ChainContext } from './chain-context.js';
 
 /**
  * Storage slot of the reactor's `mapping(uint256 => uint256) settledFillWords` (one bit per
- * settled fill id: word `id >> 8`, bit `id & 0xff`). It follows operator (0), feeRecipient (1),
- * filled (2), cancelled (3), nonceFloor (4) and orderFlags (5) in
- * packages/contracts/src/PartialFillLimitOrderReactor.sol; the immutables take no slot, and
- * `pairFactory` is declared after it so that it keeps its place. settlement.test.ts sets a bit
- * through it and checks that the reactor reads it back.
+ * settled fill id: word `id >> 8`, bit `id & 0xff`). It follows owner (0), operator (1),
+ * feeRecipient (2), pairFactory (3), pendingChange (4), progress (5), cancelled (6),
+ * swapperFloor (7), operatorFloor (8) and orderFlags (9) in
+ * packages/contracts/src/PartialFillLimitOrderReactor.sol; immutables and the transient lock take
+ * no slot. settlement.test.ts sets a bit through it and checks that the reactor reads it back.
  */
-export const SETTLED_FILL_WORDS_SLOT = 6n;
+export const SETTLED_FILL_WORDS_SLOT = 10n;
 
 /** Fill ids per word of `settledFillWords`. */
 const IDS_PER_WORD = 256n;

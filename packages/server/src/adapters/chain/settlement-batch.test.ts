@@ -57,7 +57,17 @@ describe('settlement batches with swaps', () => {
   it('sends a trade without a maker as a pool fill: the taker pays its input in and takes the output, fee capped by its order', () => {
     const batch = settlementBatch([trade(5, null, 40n, 11n), trade(6, maker, 30n, 8n), trade(7, null, 20n, 6n)], rates);
     expect(batch.fills).toEqual([
-      { fillId: 6n, maker: 1, taker: 0, makerFeePips: 100, takerFeePips: 500, makerAmount: 30n, takerAmount: 8n },
+      {
+        fillId: 6n,
+        maker: 1,
+        taker: 0,
+        makerFeePips: 100,
+        takerFeePips: 500,
+        makerRebatePips: 0,
+        rebateCapPips: 0,
+        makerAmount: 30n,
+        takerAmount: 8n,
+      },
     ]);
     expect(batch.poolFills).toEqual([
       { fillId: 5n, taker: 0, takerFeePips: 500, amountIn: 11n, amountOut: 40n },

@@ -21,6 +21,10 @@ export interface SettleFillArg {
   readonly taker: number;
   readonly makerFeePips: number;
   readonly takerFeePips: number;
+  /** A maker's rebate in pips of what it pays, out of the taker's fee (0: none; then a maker fee may apply). */
+  readonly makerRebatePips: number;
+  /** The most of the taker's fee a rebate may take, in pips of that fee. */
+  readonly rebateCapPips: number;
   readonly makerAmount: bigint;
   readonly takerAmount: bigint;
 }
@@ -104,6 +108,8 @@ export function settlementBatch(
       taker,
       makerFeePips: Math.min(ratesOf(trade).makerFeePips, (orders[maker] as SettleOrderArg).order.maxMakerFeePips),
       takerFeePips: takerFee(trade, taker),
+      makerRebatePips: 0,
+      rebateCapPips: 0,
       makerAmount,
       takerAmount,
     });

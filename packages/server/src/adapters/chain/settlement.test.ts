@@ -1,7 +1,14 @@
-import { outcomeOf, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
+import {
+  FreezingToken,
+  outcomeOf,
+  PartialFillLimitOrderReactor,
+  PERMIT2_ADDRESS,
+  permit2Approvals,
+  TestToken,
+} from '@dex/contracts';
 import { BUY, parseWireOrder, SELL } from '@dex/core';
 import type { UserEventMessage } from '@dex/protocol';
-import { type Address, createPublicClient, getAddress, type Hex, http, toHex } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hex, http, maxUint256, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile } from '../../composition/store-choice.js';
 import { fund, tokenBalance } from '../../test-support/funded-trader.js';
@@ -183,6 +190,8 @@ async function simulateSettle(makerId: number, takerId: number) {
           taker: 1,
           makerFeePips: 0,
           takerFeePips: 0,
+          makerRebatePips: 0,
+          rebateCapPips: 0,
           makerAmount: 10_000_000n,
           takerAmount: 2_600_000n,
         },
@@ -374,20 +383,41 @@ describe('funds on the devnet chain', () => {
     expect((await trader.limit(2, SELL, 100_000, 400)).status).toBe('ACTIVE');
   });
 
-  it('reports the reactor approvals of onboarding from the chain', async () => {
+  it('reports the live onboarding steps from the chain: approvals to Permit2, then to the reactor inside it', async () => {
     const trader = await Trader.secp256k1(h);
-    const before = await trader.request('GET', '/onboarding/1/status');
-    expect(before.body).toMatchObject({
-      pendingSteps: ['approveBaseTokenReactor', 'approveQuoteTokenReactor'],
-      isComplete: false,
-    });
+    const status = async () => (await trader.request('GET', '/onboarding/1/status')).body;
+    const permit2Steps = ['approveBaseTokenPermit2', 'approveQuoteTokenPermit2'];
+    const reactorSteps = ['approveBaseTokenReactor', 'approveQuoteTokenReactor'];
+    // The devnet's tokens know no association: those steps are complete from the start.
+    expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps], isComplete: false });
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    const base = getAddress(h.services.registry.get(1)?.base.evmAddress as Address);
+    const holder = getAddress(trader.swapper);
+    await devnet.test.setBalance({ address: holder, value: 10n ** 18n });
+    const send = async (call: Parameters<ReturnType<typeof devnet.wallet>['writeContract']>[0]) => {
+      await devnet.test.impersonateAccount({ address: holder });
+      try {
+        await chain.public.waitForTransactionReceipt({ hash: await devnet.wallet(holder).writeContract(call) });
+      } finally {
+        await devnet.test.stopImpersonatingAccount({ address: holder });
+      }
+    };
+    // A direct allowance to the reactor counts for nothing: the reactor pulls through Permit2 alone.
+    await send({ address: base, abi: TestToken.abi, functionName: 'approve', args: [chain.reactor, maxUint256] });
+    expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps] });
+    const [toPermit2, toReactor] = permit2Approvals(base, PERMIT2_ADDRESS, chain.reactor);
+    await send(toPermit2);
+    expect(await status()).toMatchObject({ pendingSteps: ['approveQuoteTokenPermit2', ...reactorSteps] });
+    await send(toReactor);
+    expect(await status()).toMatchObject({ pendingSteps: ['approveQuoteTokenPermit2', 'approveQuoteTokenReactor'] });
     const tokens = await h.services.store.tokens.list();
-    await DevnetIssuer.of(settlement().chain).fund(
+    await DevnetIssuer.of(chain).fund(
       trader.swapper,
       tokens.map((token) => ({ token: token.evmAddress, amount: 1n })),
     );
-    const after = await trader.request('GET', '/onboarding/1/status');
-    expect(after.body).toMatchObject({ pendingSteps: [], isComplete: true });
+    expect(await status()).toMatchObject({ pendingSteps: [], isComplete: true });
   });
 
   it('undoes a fill whose maker moved its funds away once the reactor refuses it: the maker is cancelled, the taker goes back on the book', async () => {
@@ -426,6 +456,53 @@ describe('funds on the devnet chain', () => {
     // Sent without a simulation (SETTLEMENT_SIMULATE=after-failure): the reactor itself refused the fill.
     expect(h.logs()).toContain('"reason":"INSUFFICIENT_FUNDS","reactor":"MakerTransfer","msg":"the reactor refused a fill"');
     expect(h.logs()).not.toContain('dropping a fill the reactor would refuse');
+  });
+});
+
+describe('a recipient that cannot receive', () => {
+  it('cancels the order whose recipient refuses the token, and its counterparty trades on with another', async () => {
+    const { chain } = settlement();
+    const devnet = chain.devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const honest = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.ed25519(host));
+    // The book's quote token gets a freeze key, and the maker's account is frozen in it, as a
+    // ledger token's freeze (or a missing association) would leave it: it cannot receive the token.
+    const quote = getAddress(h.services.registry.get(2)?.quote.evmAddress as Address);
+    await devnet.test.setCode({ address: quote, bytecode: FreezingToken.deployedBytecode });
+    try {
+      const issuer = DevnetIssuer.of(chain);
+      await issuer.asIssuer(async (wallet) =>
+        chain.public.waitForTransactionReceipt({
+          hash: await wallet.writeContract({
+            address: quote,
+            abi: FreezingToken.abi,
+            functionName: 'setFrozen',
+            args: [getAddress(maker.swapper), true],
+          }),
+        }),
+      );
+      // A price no other test of book 2 trades at.
+      const ask = await maker.limit(2, SELL, 97_000, 10);
+      const bid = await taker.limit(2, BUY, 97_000, 10);
+      expect(bid.status).toBe('FILLED');
+      expect((await canceledEvent(maker, ask.id)).reason).toBe('RECIPIENT_REFUSED');
+      await eventually(
+        async () => ((await storedOrder(bid.id)).status === 'OPEN' ? true : undefined),
+        'the taker back on the book',
+      );
+      // Another maker's ask meets the taker's bid and settles.
+      await honest.limit(2, SELL, 97_000, 10);
+      const settled = await eventually(async () => {
+        const order = await storedOrder(bid.id);
+        return order.status === 'FILLED' && (await h.services.store.settlements.pending(1_000)).length === 0 ? order : undefined;
+      }, "the taker's fill with the other maker to settle");
+      expect(settled.filledSteps).toBeGreaterThan(0);
+      expect(h.logs()).toContain('"reason":"RECIPIENT_REFUSED","reactor":"MakerRefused","msg":"the reactor refused a fill"');
+    } finally {
+      await devnet.test.setCode({ address: quote, bytecode: TestToken.deployedBytecode });
+    }
   });
 });
 
@@ -517,12 +594,12 @@ describe('settlement batches on the devnet chain', () => {
     expect((await taker.limit(1, BUY, 21_015, 160)).status).toBe('FILLED');
     const tape = await settledTape(small);
 
-    // A client that refuses answers over 4 kB (viem's default limit is 10 MB): the events of all
+    // A client that refuses answers over 16 kB (viem's default limit is 10 MB): the events of all
     // these blocks do not fit one answer, those of any one block do.
     const { chain, settler, stopFollowing } = settlement(small);
     const limited = createPublicClient({
       chain: chain.public.chain,
-      transport: http(chain.public.chain.rpcUrls.default.http[0], { maxResponseBodySize: 4_096, retryCount: 0 }),
+      transport: http(chain.public.chain.rpcUrls.default.http[0], { maxResponseBodySize: 16_384, retryCount: 0 }),
     });
     const head = await chain.public.getBlockNumber();
     await expect(limited.getLogs({ address: chain.reactor, fromBlock: 1n, toBlock: head })).rejects.toThrow();

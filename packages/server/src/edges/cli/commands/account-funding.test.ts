@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import { ACCOUNT_KEY_SERVICE_ADDRESS, DevnetAccountKeyService, TestToken } from '@dex/contracts';
+import {
+  ACCOUNT_KEY_SERVICE_ADDRESS,
+  DevnetAccountKeyService,
+  PERMIT2_ADDRESS,
+  PERMIT2_MAX_AMOUNT,
+  PERMIT2_MAX_EXPIRATION,
+  Permit2,
+  TestToken,
+} from '@dex/contracts';
 import { type Address, getAddress, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, ManualClock, startHarness, tempDataDir } from '../../../test-support/harness.js';
@@ -31,8 +39,17 @@ const read = (token: string, functionName: 'balanceOf' | 'allowance', owner: str
     address: getAddress(token),
     abi: TestToken.abi,
     functionName,
-    args: functionName === 'balanceOf' ? [getAddress(owner)] : [getAddress(owner), chain().reactor],
+    args: functionName === 'balanceOf' ? [getAddress(owner)] : [getAddress(owner), PERMIT2_ADDRESS],
   } as Parameters<ReturnType<typeof chain>['public']['readContract']>[0]) as Promise<bigint>;
+
+/** The reactor's allowance inside Permit2: amount and expiry. */
+const permit2Allowance = (token: string, owner: string) =>
+  chain().public.readContract({
+    address: PERMIT2_ADDRESS,
+    abi: Permit2.abi,
+    functionName: 'allowance',
+    args: [getAddress(owner), getAddress(token), chain().reactor],
+  });
 
 describe('operator CLI on the devnet chain', () => {
   it('creates an Ed25519 account that is funded, approved and known to the 0x16a key registry', async () => {
@@ -51,7 +68,10 @@ describe('operator CLI on the devnet chain', () => {
     expect(account.funded.amount).toBe(1_000);
     for (const token of await h.services.store.tokens.list()) {
       expect(await read(token.evmAddress, 'balanceOf', account.evmAddress)).toBe(1_000n * 10n ** BigInt(token.decimals));
+      // Onboarded as the live service asks: the token approves Permit2, Permit2 the reactor.
       expect(await read(token.evmAddress, 'allowance', account.evmAddress)).toBe(maxUint256);
+      const [amount, expiration] = await permit2Allowance(token.evmAddress, account.evmAddress);
+      expect([amount, expiration]).toEqual([PERMIT2_MAX_AMOUNT, PERMIT2_MAX_EXPIRATION]);
     }
     const key = await chain().public.readContract({
       address: ACCOUNT_KEY_SERVICE_ADDRESS,

@@ -5,9 +5,9 @@ import type { FeeSchedule } from '../../../application/accounts/fee-schedule.js'
 import type { AccessTokens } from '../../../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
 import type { Market, MarketRegistry } from '../../../application/markets/market-registry.js';
-import { AppError } from '../../../domain/errors.js';
+import { AppError, failingAs } from '../../../domain/errors.js';
 import { single } from '../../../domain/query-values.js';
-import type { FundsReader } from '../../../ports/funds.js';
+import type { FundsReader, TokenOnboarding } from '../../../ports/funds.js';
 import { requirePrincipal } from '../access.js';
 import { errorResponses } from '../schemas.js';
 import { noStore } from '../security-headers.js';
@@ -72,7 +72,7 @@ export async function accountRoutes(
         security,
         summary: 'Whether the account can trade a book',
         description:
-          "Read from the settlement chain: the reactor approvals are complete when the account has given the reactor an allowance of the book's base and quote token. Token association and Permit2 approvals are steps of the production ledger's token service that this deployment's ERC-20 settlement does not have; they are reported complete. Without a settlement chain (CHAIN=off) every step is complete.",
+          "Read from the settlement chain, as the live service reports it: each token's association (what the token itself answers; complete for a token without associations), its approval to Permit2 (an ERC-20 allowance above zero), and the reactor's approval inside Permit2 (an unexpired allowance above zero). The reactor pulls every fill through Permit2; a direct allowance to the reactor counts for nothing. Without a settlement chain (CHAIN=off) every step is complete.",
         params: AccountBookParams,
         response: { 200: OnboardingResponse, ...errorResponses(401, 404, 503) },
       },
@@ -80,20 +80,21 @@ export async function accountRoutes(
     async (request) => {
       const { account } = await requirePrincipal(request, tokens);
       const market = marketOf(registry, request.params.orderbookId);
-      let approved = { base: true, quote: true };
+      const base = market.base.evmAddress.toLowerCase();
+      const quote = market.quote.evmAddress.toLowerCase();
+      let read = new Map<string, TokenOnboarding>();
       if (funds !== null) {
         const { swapper } = await directory.require(account);
-        const holdings = await funds.holdings(swapper, [market.base.evmAddress, market.quote.evmAddress]);
-        const allowed = (token: string) => (holdings.get(token.toLowerCase())?.allowance ?? 0n) > 0n;
-        approved = { base: allowed(market.base.evmAddress), quote: allowed(market.quote.evmAddress) };
+        read = await failingAs('FUNDS_UNAVAILABLE', funds.onboarding(swapper, [base, quote]));
       }
+      const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? funds === null;
       const steps = {
-        associateBaseToken: true,
-        associateQuoteToken: true,
-        approveBaseTokenPermit2: true,
-        approveQuoteTokenPermit2: true,
-        approveBaseTokenReactor: approved.base,
-        approveQuoteTokenReactor: approved.quote,
+        associateBaseToken: step(base, 'associated'),
+        associateQuoteToken: step(quote, 'associated'),
+        approveBaseTokenPermit2: step(base, 'approvedToPermit2'),
+        approveQuoteTokenPermit2: step(quote, 'approvedToPermit2'),
+        approveBaseTokenReactor: step(base, 'approvedToReactor'),
+        approveQuoteTokenReactor: step(quote, 'approvedToReactor'),
       };
       const completedSteps = ONBOARDING_STEPS.filter((name) => steps[name]);
       const pendingSteps = ONBOARDING_STEPS.filter((name) => !steps[name]);

@@ -1,0 +1,15 @@
+/**
+ * The reactor's roles whose change waits its `changeDelay` and is then taken up: the `Role` enum of
+ * PartialFillLimitOrderReactor.sol in declaration order (index = the value `proposeRole` takes).
+ */
+export const REACTOR_ROLES = ['Owner', 'Operator', 'FeeRecipient', 'PairFactory'] as const;
+
+export type ReactorRole = (typeof REACTOR_ROLES)[number];
+
+/** The enum value of a role, as `proposeRole` and `acceptRole` take it. */
+export function reactorRole(role: ReactorRole): number {
+  return REACTOR_ROLES.indexOf(role);
+}
+
+/** How long a proposed owner, operator, fee recipient or (second) pair factory waits by default: two days. */
+export const DEFAULT_CHANGE_DELAY_SECONDS = 172_800n;
