@@ -174,9 +174,13 @@ contract AmmPair is ShareToken {
 
     function update(uint256 balance0, uint256 balance1) private {
         if (balance0 > type(uint112).max || balance1 > type(uint112).max) revert ReserveOverflow();
+        // The casts below cannot truncate: both balances were just checked to fit in 112 bits.
+        // forge-lint: disable-next-line(unsafe-typecast)
         _reserve0 = uint112(balance0);
+        // forge-lint: disable-next-line(unsafe-typecast)
         _reserve1 = uint112(balance1);
         _blockTimestampLast = uint32(block.timestamp); // wraps in 2106; nothing here does arithmetic on it
+        // forge-lint: disable-next-line(unsafe-typecast)
         emit Sync(uint112(balance0), uint112(balance1));
     }
 
