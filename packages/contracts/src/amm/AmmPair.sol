@@ -168,7 +168,12 @@ contract AmmPair is ShareToken {
     }
 
     /// Sets the reserves to the balances (after a donation, or a token that changed balances).
+    /// A pair without liquidity keeps zero reserves: it has no price until its first mint, which
+    /// counts whatever was sent before as the first LP's deposit. Synced, such a donation would
+    /// set a price (or a zero reserve) that the router makes every first deposit follow, so a
+    /// donation of one token, or of both at an absurd ratio, could keep a pair from ever starting.
     function sync() external lock {
+        if (totalSupply == 0) return;
         update(token0.balanceOf(address(this)), token1.balanceOf(address(this)));
     }
 
