@@ -1,30 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {AmmFactory} from "../src/amm/AmmFactory.sol";
 import {AmmMath} from "../src/amm/AmmMath.sol";
-import {AmmPair} from "../src/amm/AmmPair.sol";
-import {AmmRouter} from "../src/amm/AmmRouter.sol";
+import {IFactory, IPair, IRouter} from "./support/AmmInterfaces.sol";
 import {Test} from "./support/Test.sol";
 import {PlainToken} from "./support/Tokens.sol";
 
 /// AmmPair at its edges: a pair that nobody has added liquidity to yet, donations and syncs.
 contract AmmPairTest is Test {
-    AmmFactory internal factory;
-    AmmRouter internal router;
+    IFactory internal factory;
+    IRouter internal router;
     PlainToken internal token0;
     PlainToken internal token1;
-    AmmPair internal pair;
+    IPair internal pair;
     address internal lp = makeAddr("lp");
     address internal griefer = makeAddr("griefer");
 
     function setUp() public {
-        factory = new AmmFactory(address(this));
-        router = new AmmRouter(address(factory));
+        factory = IFactory(deploy("AmmFactory.sol:AmmFactory", abi.encode(address(this))));
+        router = IRouter(deploy("AmmRouter.sol:AmmRouter", abi.encode(address(factory))));
         PlainToken a = new PlainToken("A", 8);
         PlainToken b = new PlainToken("B", 6);
         (token0, token1) = address(a) < address(b) ? (a, b) : (b, a);
-        pair = AmmPair(factory.createPair(address(token0), address(token1)));
+        pair = IPair(factory.createPair(address(token0), address(token1)));
         for (uint256 i; i < 2; ++i) {
             address who = i == 0 ? lp : griefer;
             token0.mint(who, 1e30);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {SauceStaking} from "../src/amm/SauceStaking.sol";
+import {IStaking} from "./support/AmmInterfaces.sol";
 import {Test} from "./support/Test.sol";
 import {PlainToken} from "./support/Tokens.sol";
 
@@ -12,13 +12,13 @@ contract SauceStakingTest is Test {
     uint256 internal constant DUST = 1;
 
     PlainToken internal sauce;
-    SauceStaking internal staking;
+    IStaking internal staking;
     address internal attacker = makeAddr("attacker");
     address internal victim = makeAddr("victim");
 
     function setUp() public {
         sauce = new PlainToken("SAUCE", 6);
-        staking = new SauceStaking(address(sauce));
+        staking = IStaking(deploy("SauceStaking.sol:SauceStaking", abi.encode(address(sauce))));
         for (uint256 i; i < 2; ++i) {
             address who = i == 0 ? attacker : victim;
             sauce.mint(who, 1e30);
@@ -87,7 +87,7 @@ contract SauceStakingTest is Test {
         assertTrue(sauce.transfer(address(staking), 999), "reward");
         uint256 before = sauce.balanceOf(victim);
         vm.prank(victim);
-        vm.expectRevert(SauceStaking.ZeroShares.selector);
+        vm.expectRevert(IStaking.ZeroShares.selector);
         staking.enter(999);
         assertEq(sauce.balanceOf(victim), before, "victim's wallet");
     }

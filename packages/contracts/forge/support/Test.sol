@@ -3,12 +3,46 @@ pragma solidity 0.8.30;
 
 import {Vm} from "./Vm.sol";
 
-/// The base of every forge suite here: the cheatcodes, assertions that revert with both values in
-/// the message, fuzz-input bounding, and the target lists forge's invariant runner reads.
-abstract contract Test {
+/// The cheatcodes and input helpers that tests and invariant handlers share.
+abstract contract Cheats {
     /// Where forge serves the cheatcodes: 0x7109709ECfa91a80626fF3989D68f67F5b1D12D9.
     Vm internal constant vm = Vm(address(uint160(uint256(keccak256("hevm cheat code")))));
 
+    /// Deploys `artifact` ("File.sol:Contract") with ABI-encoded constructor `args` from forge's build
+    /// output. The suites deploy src/ contracts this way rather than with `new`: a `new X` embeds X's
+    /// creation code, which via IR is optimised again inside every contract that creates X, and
+    /// doubled the cold build of these suites; this way src/ is built once, as compile.mjs builds it.
+    function deploy(string memory artifact, bytes memory args) internal returns (address deployed) {
+        deployed = vm.deployCode(artifact, args);
+    }
+
+    /// A labelled address derived from `name` (also its private key's seed).
+    function makeAddr(string memory name) internal returns (address account) {
+        account = vm.addr(uint256(keccak256(bytes(name))));
+        vm.label(account, name);
+    }
+
+    /// `x` mapped into [min, max]: values already inside stay as they are, others wrap around.
+    function bound(uint256 x, uint256 min, uint256 max) internal pure returns (uint256) {
+        require(min <= max, "bound: min > max");
+        if (x >= min && x <= max) return x;
+        uint256 size = max - min;
+        if (size == type(uint256).max) return x;
+        return min + (x % (size + 1));
+    }
+
+    /// An amount in [1, max] spread over magnitudes: the low byte of `seed` picks how many bits
+    /// to drop from `max` first, so units, thousands and near-max amounts all come up (0 when max is 0).
+    function amountUpTo(uint256 seed, uint256 max) internal pure returns (uint256) {
+        if (max == 0) return 0;
+        uint256 cap = max >> (seed % 64);
+        return bound(seed >> 8, 1, cap == 0 ? 1 : cap);
+    }
+}
+
+/// The base of every forge suite here: the cheatcodes, assertions that revert with both values in
+/// the message, fuzz-input bounding, and the target lists forge's invariant runner reads.
+abstract contract Test is Cheats {
     /// What forge's invariant runner reads from `targetSelectors()`.
     struct FuzzSelector {
         address addr;
@@ -46,23 +80,6 @@ abstract contract Test {
 
     function targetSenders() public view returns (address[] memory) {
         return targetedSenders;
-    }
-
-    // --- helpers ---
-
-    /// A labelled address derived from `name` (also its private key's seed).
-    function makeAddr(string memory name) internal returns (address account) {
-        account = vm.addr(uint256(keccak256(bytes(name))));
-        vm.label(account, name);
-    }
-
-    /// `x` mapped into [min, max]: values already inside stay as they are, others wrap around.
-    function bound(uint256 x, uint256 min, uint256 max) internal pure returns (uint256) {
-        require(min <= max, "bound: min > max");
-        if (x >= min && x <= max) return x;
-        uint256 size = max - min;
-        if (size == type(uint256).max) return x;
-        return min + (x % (size + 1));
     }
 
     // --- assertions: each reverts with `message: <left> <relation> <right>` ---

@@ -19,6 +19,8 @@ interface Vm {
     function expectRevert() external;
     function expectRevert(bytes4 selector) external;
     function expectRevert(bytes calldata data) external;
+    /// Deploys a contract from forge's build output ("File.sol:Contract"), as the caller.
+    function deployCode(string calldata artifact, bytes calldata constructorArgs) external returns (address);
     /// Discards the fuzz input when false.
     function assume(bool condition) external;
     /// Names an address in traces.
@@ -28,4 +30,6 @@ interface Vm {
     function toString(uint256 value) external pure returns (string memory);
     function toString(int256 value) external pure returns (string memory);
     function toString(address value) external pure returns (string memory);
+    /// 0x-prefixed hex.
+    function toString(bytes calldata value) external pure returns (string memory);
 }
