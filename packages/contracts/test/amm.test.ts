@@ -270,6 +270,30 @@ describe('liquidity', () => {
     }
   });
 
+  it('keeps an empty pair at zero reserves through a donation and a sync, and lets its first LP take the donation', async () => {
+    const a = await tradedToken('K', 8);
+    const created = await devnet.public.simulateContract({
+      account: trader.account,
+      address: amm.factory,
+      abi: AmmFactory.abi,
+      functionName: 'createPair',
+      args: [a, usdc],
+    });
+    await mined(devnet, trader.writeContract(created.request));
+    const pair = created.result;
+    // One token sent in and synced: the reserves would read (0, x) and the router's quote revert.
+    await mined(
+      devnet,
+      trader.writeContract({ address: usdc, abi: AmmPair.abi, functionName: 'transfer', args: [pair, 5n * E6] }),
+    );
+    await mined(devnet, trader.writeContract({ address: pair, abi: AmmPair.abi, functionName: 'sync' }));
+    expect(await reserves(a, usdc)).toEqual([0n, 0n]);
+    const { usedA, usedB, liquidity } = await addLiquidity(a, usdc, 40n * E8, 10n * E6);
+    expect([usedA, usedB]).toEqual([40n * E8, 10n * E6]);
+    expect(liquidity).toBe(sqrt(40n * E8 * 15n * E6) - 1_000n);
+    expect(await reserves(a, usdc)).toEqual([40n * E8, 15n * E6]);
+  });
+
   it('refuses liquidity under the minimums', async () => {
     const a = await tradedToken('G', 8);
     await addLiquidity(a, usdc, 1_000n * E8, 1_000n * E6);

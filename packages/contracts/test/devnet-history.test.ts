@@ -51,7 +51,8 @@ describe('compactState', () => {
       expect((await again.public.getBlock({ blockNumber: 0n })).hash).toBe(genesis.hash);
       expect((await again.public.getTransactionReceipt({ hash: hashes[29] as Hex })).blockNumber).toBe(head.number);
       const [next] = await transact(again, 1);
-      const mined = await again.public.getTransactionReceipt({ hash: next as Hex });
+      // Mined a moment after the node answers (as above): wait for it, or a busy machine sees no receipt yet.
+      const mined = await again.public.waitForTransactionReceipt({ hash: next as Hex });
       expect((await again.public.getBlock({ blockNumber: mined.blockNumber })).parentHash).toBe(head.hash);
     } finally {
       await second.stop();

@@ -102,6 +102,23 @@ describe('SauceStaking', () => {
     ).toBe(8n);
   });
 
+  it('takes nothing from a later staker when the first inflates the share (stake 1 unit, send D)', async () => {
+    const staking = await newStaking();
+    const attacker = await holder(staking);
+    const victim = await holder(staking);
+    const donation = 1_000n * E6;
+    await enter(attacker, staking, 1n);
+    await reward(staking, donation); // one share now claims donation + 1
+    const before = await balanceOf(devnet, sauce, victim.account.address);
+    // 2D buys one whole share at D + 1 (once the whole 2D, a quarter of it then the attacker's).
+    const receipt = await enter(victim, staking, 2n * donation);
+    const [entered] = parseEventLogs({ abi: SauceStaking.abi, logs: receipt.logs, eventName: 'Enter' });
+    expect(entered?.args).toEqual({ user: victim.account.address, sauce: donation + 1n, xsauce: 1n });
+    expect(await balanceOf(devnet, sauce, victim.account.address)).toBe(before - donation - 1n);
+    await leave(victim, staking, 1n);
+    expect(await balanceOf(devnet, sauce, victim.account.address)).toBe(before);
+  });
+
   it('refuses an entry worth no shares and an exit worth no SAUCE', async () => {
     const staking = await newStaking();
     const alice = await holder(staking);
@@ -143,7 +160,10 @@ describe('SauceStaking', () => {
         if (expected === 0n) continue;
         await enter(wallet, staking, amount);
         expect(await balanceOf(devnet, staking, account), `step ${step}`).toBe(shares + expected);
-        expect(await balanceOf(devnet, sauce, account)).toBe(sauceBefore - amount);
+        // Only the shares' claim is pulled, rounded up: the change of `amount` stays with the staker.
+        const paid = (expected * held + supply - 1n) / supply;
+        expect(paid <= amount && amount - paid < held / supply + 1n).toBe(true);
+        expect(await balanceOf(devnet, sauce, account)).toBe(sauceBefore - paid);
       } else if (roll === 1 && shares > 0n) {
         const burnt = random.between(1n, shares);
         const expected = (burnt * held) / supply;

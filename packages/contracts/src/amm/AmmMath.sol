@@ -46,6 +46,8 @@ library AmmMath {
                 log2 += step;
             }
         }
+        // 2^(log2/2 + 1): the literal 1 shifted, as meant.
+        // forge-lint: disable-next-line(incorrect-shift)
         root = 1 << ((log2 >> 1) + 1);
         while (true) {
             uint256 next = (root + x / root) >> 1;

@@ -168,15 +168,24 @@ contract AmmPair is ShareToken {
     }
 
     /// Sets the reserves to the balances (after a donation, or a token that changed balances).
+    /// A pair without liquidity keeps zero reserves: it has no price until its first mint, which
+    /// counts whatever was sent before as the first LP's deposit. Synced, such a donation would
+    /// set a price (or a zero reserve) that the router makes every first deposit follow, so a
+    /// donation of one token, or of both at an absurd ratio, could keep a pair from ever starting.
     function sync() external lock {
+        if (totalSupply == 0) return;
         update(token0.balanceOf(address(this)), token1.balanceOf(address(this)));
     }
 
     function update(uint256 balance0, uint256 balance1) private {
         if (balance0 > type(uint112).max || balance1 > type(uint112).max) revert ReserveOverflow();
+        // The casts below cannot truncate: both balances were just checked to fit in 112 bits.
+        // forge-lint: disable-next-line(unsafe-typecast)
         _reserve0 = uint112(balance0);
+        // forge-lint: disable-next-line(unsafe-typecast)
         _reserve1 = uint112(balance1);
         _blockTimestampLast = uint32(block.timestamp); // wraps in 2106; nothing here does arithmetic on it
+        // forge-lint: disable-next-line(unsafe-typecast)
         emit Sync(uint112(balance0), uint112(balance1));
     }
 

@@ -22,6 +22,8 @@ contract AmmRouter {
     address public immutable factory;
 
     modifier beforeDeadline(uint256 deadline) {
+        // A deadline is a user's limit in seconds; a block producer's few seconds of leeway is accepted.
+        // forge-lint: disable-next-line(block-timestamp)
         if (block.timestamp > deadline) revert Expired(deadline, block.timestamp);
         _;
     }

@@ -142,6 +142,8 @@ contract Farm {
     /// Brings the pool's accumulators up to this block.
     function updatePool(uint256 pid) public {
         PoolInfo storage pool = poolOf(pid);
+        // The farm's clock is the block time by design: a producer's leeway shifts seconds of rewards, no more.
+        // forge-lint: disable-next-line(block-timestamp)
         if (block.timestamp <= pool.lastRewardTime) return;
         (pool.accSaucePerShare, pool.accNativePerShare) = accumulated(pool);
         pool.lastRewardTime = block.timestamp;
@@ -222,6 +224,7 @@ contract Farm {
         accSauce = pool.accSaucePerShare;
         accNative = pool.accNativePerShare;
         uint256 staked = pool.totalStaked;
+        // forge-lint: disable-next-line(block-timestamp)
         if (block.timestamp <= pool.lastRewardTime || staked == 0 || pool.allocPoint == 0) return (accSauce, accNative);
         uint256 elapsed = block.timestamp - pool.lastRewardTime;
         uint256 sauceReward = (elapsed * saucePerSecond * pool.allocPoint) / totalAllocPoint;
