@@ -58,6 +58,9 @@ contract Permit2 is IAllowanceTransfer {
     /// Takes `amount` off the caller's allowance from `owner`; the largest amount never runs down.
     function spend(address owner, address token, uint160 amount) private {
         PackedAllowance storage allowance_ = allowed[owner][token][msg.sender];
+        // An expiry is a date the owner chose, seconds to years ahead: a validator's few seconds of
+        // leeway on the block time move it by no more than that, as in the canonical contract.
+        // forge-lint: disable-next-line(block-timestamp)
         if (block.timestamp > allowance_.expiration) revert AllowanceExpired(allowance_.expiration);
         uint160 available = allowance_.amount;
         if (available == type(uint160).max) return;
