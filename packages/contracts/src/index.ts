@@ -35,5 +35,5 @@ export {
 } from './generated/artifacts.js';
 export { PERMIT2_MAX_AMOUNT, PERMIT2_MAX_EXPIRATION, permit2Approvals } from './permit2-approvals.js';
 export { processLives } from './process-alive.js';
-export { DEFAULT_CHANGE_DELAY_SECONDS, REACTOR_ROLES, type ReactorRole, reactorRole } from './reactor-roles.js';
+export { REACTOR_ROLES, type ReactorRole, reactorRole } from './reactor-roles.js';
 export { outcomeOf, PARTIES, type Party, REJECT_REASONS, type RejectReason, rejectReason } from './reject-reasons.js';

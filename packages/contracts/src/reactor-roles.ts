@@ -10,6 +10,3 @@ export type ReactorRole = (typeof REACTOR_ROLES)[number];
 export function reactorRole(role: ReactorRole): number {
   return REACTOR_ROLES.indexOf(role);
 }
-
-/** How long a proposed owner, operator, fee recipient or (second) pair factory waits by default: two days. */
-export const DEFAULT_CHANGE_DELAY_SECONDS = 172_800n;

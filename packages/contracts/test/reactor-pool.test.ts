@@ -2,6 +2,7 @@ import { amountIn, amountOut, type Eip712Domain } from '@dex/core';
 import { type Address, maxUint256, parseEventLogs, zeroAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmmFactory, AmmRouter, PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
+import { reactorRole } from '../src/reactor-roles.js';
 import { outcomeOf, type RejectReason } from '../src/reject-reasons.js';
 import { balanceOf, mined, reservesOf } from './support/amm.js';
 import type { TestDevnet, Wallet } from './support/devnet.js';
@@ -71,7 +72,7 @@ async function funded(base: bigint, quote: bigint, spender: Address): Promise<Wa
   return wallet;
 }
 
-const PAIR_FACTORY_ROLE = 3;
+const PAIR_FACTORY_ROLE = reactorRole('PairFactory');
 
 /** Points the reactor at the factory (or at none): at once the first time, else after the change delay. */
 async function usePairsOf(address: Address): Promise<void> {

@@ -152,7 +152,7 @@ export async function openEmbeddedDevnet(
 /**
  * Role changes on the devnet's reactor wait nothing: its one operator key is the devnet's own, and
  * a devnet that lost its AMM points the reactor at a new one at once. A deployment on a real chain
- * waits (DEFAULT_CHANGE_DELAY_SECONDS), so a stolen owner key shows its hand before it takes over.
+ * waits (two days, docs/security.md), so a stolen owner key shows its hand before it takes over.
  */
 const DEVNET_CHANGE_DELAY_SECONDS = 0n;
 

@@ -1,4 +1,5 @@
 import {
+  type DevnetWallet,
   FreezingToken,
   outcomeOf,
   PartialFillLimitOrderReactor,
@@ -8,7 +9,7 @@ import {
 } from '@dex/contracts';
 import { BUY, parseWireOrder, SELL } from '@dex/core';
 import type { UserEventMessage } from '@dex/protocol';
-import { type Address, createPublicClient, getAddress, type Hex, http, maxUint256, toHex } from 'viem';
+import { type Address, createPublicClient, getAddress, type Hex, http, maxUint256, type TransactionReceipt, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile } from '../../composition/store-choice.js';
 import { fund, tokenBalance } from '../../test-support/funded-trader.js';
@@ -138,22 +139,35 @@ const canceledEvent = (trader: Trader, id: number, host: Harness = h) =>
     host,
   );
 
-/** Sends the holder's whole balance of `token` away, as a maker spending its funds elsewhere would. */
-async function spendAll(token: Address, holder: Address, host: Harness = h): Promise<void> {
+/** Sends `call` as `holder` through anvil's impersonation (with gas money) and waits until it is mined. */
+async function sendAs(holder: Address, call: WriteCall, host: Harness = h): Promise<TransactionReceipt> {
   const { chain } = settlement(host);
   const devnet = chain.devnet;
   if (devnet === null) throw new Error('not a devnet');
+  await devnet.test.setBalance({ address: holder, value: 10n ** 18n });
   await devnet.test.impersonateAccount({ address: holder });
+  try {
+    return await chain.public.waitForTransactionReceipt({ hash: await devnet.wallet(holder).writeContract(call) });
+  } finally {
+    await devnet.test.stopImpersonatingAccount({ address: holder });
+  }
+}
+
+type WriteCall = Parameters<DevnetWallet['writeContract']>[0];
+
+/** Sends the holder's whole balance of `token` away, as a maker spending its funds elsewhere would. */
+async function spendAll(token: Address, holder: Address, host: Harness = h): Promise<void> {
   const balance = await tokenBalance(host, token, holder);
-  await chain.public.waitForTransactionReceipt({
-    hash: await devnet.wallet(holder).writeContract({
+  await sendAs(
+    holder,
+    {
       address: token,
       abi: TestToken.abi,
       functionName: 'transfer',
       args: ['0x000000000000000000000000000000000000dEaD', balance],
-    }),
-  });
-  await devnet.test.stopImpersonatingAccount({ address: holder });
+    },
+    host,
+  );
 }
 
 /** A fill of book 2 between the two, settled: after it, a batch is simulated only if the configuration asks. */
@@ -391,19 +405,8 @@ describe('funds on the devnet chain', () => {
     // The devnet's tokens know no association: those steps are complete from the start.
     expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps], isComplete: false });
     const { chain } = settlement();
-    const devnet = chain.devnet;
-    if (devnet === null) throw new Error('not a devnet');
     const base = getAddress(h.services.registry.get(1)?.base.evmAddress as Address);
-    const holder = getAddress(trader.swapper);
-    await devnet.test.setBalance({ address: holder, value: 10n ** 18n });
-    const send = async (call: Parameters<ReturnType<typeof devnet.wallet>['writeContract']>[0]) => {
-      await devnet.test.impersonateAccount({ address: holder });
-      try {
-        await chain.public.waitForTransactionReceipt({ hash: await devnet.wallet(holder).writeContract(call) });
-      } finally {
-        await devnet.test.stopImpersonatingAccount({ address: holder });
-      }
-    };
+    const send = (call: WriteCall) => sendAs(getAddress(trader.swapper), call);
     // A direct allowance to the reactor counts for nothing: the reactor pulls through Permit2 alone.
     await send({ address: base, abi: TestToken.abi, functionName: 'approve', args: [chain.reactor, maxUint256] });
     expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps] });
