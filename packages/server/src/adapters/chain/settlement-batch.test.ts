@@ -51,7 +51,7 @@ function trade(tradeId: number, maker: SettlementOrder | null, base: bigint, quo
 }
 
 const maker = order(1, BASE, QUOTE);
-const rates = () => ({ makerFeePips: 100, takerFeePips: 1_000 });
+const rates = () => ({ makerFeePips: 100, takerFeePips: 1_000, capFractionPips: 0 });
 
 describe('settlement batches with swaps', () => {
   it('sends a trade without a maker as a pool fill: the taker pays its input in and takes the output, fee capped by its order', () => {
@@ -76,6 +76,12 @@ describe('settlement batches with swaps', () => {
     // Outcomes come back fills first, then pool fills: the trades are listed in that order.
     expect(batch.trades.map((each) => each.tradeId)).toEqual([6, 5, 7]);
     expect(batch.orders).toHaveLength(2);
+  });
+
+  it('sends a negative maker fee as a rebate with its cap and no maker fee, whatever the maker signed', () => {
+    const rebate = () => ({ makerFeePips: -250, takerFeePips: 1_000, capFractionPips: 250_000 });
+    const [fill] = settlementBatch([trade(6, maker, 30n, 8n)], rebate).fills;
+    expect(fill).toMatchObject({ makerFeePips: 0, makerRebatePips: 250, rebateCapPips: 250_000, takerFeePips: 500 });
   });
 
   it('drops trades by their place among the outcomes, fills and pool fills alike, and the orders no fill uses', () => {

@@ -1,14 +1,16 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import type { Hex, PartialFillLimitOrder } from '@dex/core';
 import { encodeFunctionData } from 'viem';
+import { makerCharge } from '../../domain/markets/default-fees.js';
 import { decodeSignedOrder } from '../../domain/orders/stored-signed-order.js';
+import type { FeeRates } from '../../ports/fee-rates.js';
 import type { SettlementOrder, UnsettledTrade } from '../../ports/store/settlement-ports.js';
 
-/** The fee rates (pips) the maker's and the taker's accounts pay on the trade's book. */
-export interface TradeFeeRates {
-  readonly makerFeePips: number;
-  readonly takerFeePips: number;
-}
+/**
+ * The fee rates (pips) the maker's and the taker's accounts pay on the trade's book: a negative maker
+ * fee is a rebate, at most `capFractionPips` of the taker's fee (the maker account's cap).
+ */
+export type TradeFeeRates = FeeRates;
 
 export interface SettleOrderArg {
   readonly order: PartialFillLimitOrder;
@@ -102,14 +104,17 @@ export function settlementBatch(
       continue;
     }
     const maker = index(trade.maker);
+    const { makerFeePips, capFractionPips } = ratesOf(trade);
+    const { feePips, rebatePips } = makerCharge(makerFeePips);
     fills.push({
       fillId: BigInt(trade.tradeId),
       maker,
       taker,
-      makerFeePips: Math.min(ratesOf(trade).makerFeePips, (orders[maker] as SettleOrderArg).order.maxMakerFeePips),
+      makerFeePips: Math.min(feePips, (orders[maker] as SettleOrderArg).order.maxMakerFeePips),
       takerFeePips: takerFee(trade, taker),
-      makerRebatePips: 0,
-      rebateCapPips: 0,
+      // A rebate needs no signed consent: it only lowers what the maker pays, out of the taker's fee.
+      makerRebatePips: rebatePips,
+      rebateCapPips: rebatePips === 0 ? 0 : capFractionPips,
       makerAmount,
       takerAmount,
     });

@@ -110,6 +110,47 @@ describe('settlement on the devnet chain', () => {
   });
 });
 
+describe('maker rebates on the devnet chain', () => {
+  it("pays a negative maker fee out of the taker's fee, at most its cap's share of that fee", async () => {
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const taker = await fundedTrader((host) => Trader.secp256k1(host));
+    const market = h.services.registry.get(1);
+    if (market === undefined) throw new Error('no book 1');
+    const rebatePips = 300n;
+    const capFractionPips = 250_000n;
+    await h.services.store.feeOverrides.set({
+      account: maker.account,
+      bookId: 1,
+      takerFeePips: market.book.takerFeePips,
+      makerFeePips: -Number(rebatePips),
+      capFractionPips: Number(capFractionPips),
+      updatedAt: h.clock.now(),
+    });
+    const base = market.base.evmAddress;
+    const feeRecipient = settlement().chain.operator.account.address;
+    const parties = [maker.swapper, taker.swapper, feeRecipient];
+    const before = await Promise.all(parties.map((owner) => balanceOf(base, owner)));
+
+    await maker.limit(1, SELL, 24_000, 20);
+    await taker.limit(1, BUY, 24_000, 20);
+    await settledTape();
+
+    const sold = 2n * WHBAR;
+    const takerFee = (sold * BigInt(market.book.takerFeePips)) / 1_000_000n;
+    // 300 pips of 2 WHBAR is 60,000 units; the cap, a quarter of the taker's fee, is 50,000.
+    const rebate = [(sold * rebatePips) / 1_000_000n, (takerFee * capFractionPips) / 1_000_000n].reduce((a, b) =>
+      a < b ? a : b,
+    );
+    expect(rebate).toBe(50_000n);
+    const after = await Promise.all(parties.map((owner) => balanceOf(base, owner)));
+    expect(after).toEqual([
+      (before[0] as bigint) - sold + rebate,
+      (before[1] as bigint) + sold - takerFee,
+      (before[2] as bigint) + takerFee - rebate,
+    ]);
+  });
+});
+
 /** Polls `check` until it returns a value, waking the settlement loops between tries. */
 async function eventually<T>(check: () => Promise<T | undefined>, what: string, host: Harness = h): Promise<T> {
   for (let attempt = 0; attempt < 200; attempt++) {

@@ -280,11 +280,13 @@ export class Settler {
       }
     }
     const rateOf = (account: string, bookId: number) => rates.get(`${account}:${bookId}`) as FeeRates;
-    return (trade) => ({
-      // A pool fill has no maker fee to pay.
-      makerFeePips: trade.maker === null ? 0 : rateOf(trade.maker.account, trade.bookId).makerFeePips,
-      takerFeePips: rateOf(trade.taker.account, trade.bookId).takerFeePips,
-    });
+    return (trade) => {
+      const { takerFeePips } = rateOf(trade.taker.account, trade.bookId);
+      // A pool fill has no maker fee to pay nor rebate to take.
+      if (trade.maker === null) return { takerFeePips, makerFeePips: 0, capFractionPips: 0 };
+      const { makerFeePips, capFractionPips } = rateOf(trade.maker.account, trade.bookId);
+      return { takerFeePips, makerFeePips, capFractionPips };
+    };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
 
@@ -392,4 +393,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   ROUTED_CANDLES_MIGRATION,
   SELF_TRADE_MIGRATION,
+  MAKER_REBATES_MIGRATION,
 ];

@@ -1,3 +1,4 @@
+import { makerCharge } from '../../domain/markets/default-fees.js';
 import type { BookRecord, BookStatus, NewBook } from '../../domain/markets/market-records.js';
 import type { BookStore } from '../../ports/store/ports.js';
 import { type SqlClient, sql } from './sql-client.js';
@@ -16,6 +17,8 @@ interface BookRow {
   min_notional: string;
   taker_fee_pips: number;
   maker_fee_pips: number;
+  maker_rebate_pips: number;
+  cap_fraction_pips: number;
   created_at: number;
   updated_at: number;
 }
@@ -33,7 +36,8 @@ function toBook(row: BookRow): BookRecord {
     lotSize: row.lot_size,
     minNotional: row.min_notional,
     takerFeePips: row.taker_fee_pips,
-    makerFeePips: row.maker_fee_pips,
+    makerFeePips: row.maker_fee_pips - row.maker_rebate_pips,
+    capFractionPips: row.cap_fraction_pips,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -44,9 +48,11 @@ const statements = {
   getBook: sql<BookRow>('SELECT * FROM books WHERE id = ?'),
   insertBook: sql<{ id: number }>(
     `INSERT INTO books (base_token_id, quote_token_id, status, is_amm_enabled, is_halted, tick_step, size_step,
-         lot_size, min_notional, taker_fee_pips, maker_fee_pips, created_at, updated_at)
+         lot_size, min_notional, taker_fee_pips, maker_fee_pips, maker_rebate_pips, cap_fraction_pips,
+         created_at, updated_at)
        VALUES (@baseTokenId, @quoteTokenId, 'OPEN', @isAmmEnabled, 0, @tickStep, @sizeStep,
-         @lotSize, @minNotional, @takerFeePips, @makerFeePips, @now, @now)
+         @lotSize, @minNotional, @takerFeePips, @makerFeePips, @makerRebatePips, @capFractionPips,
+         @now, @now)
        RETURNING id`,
   ),
   updateBook: sql(
@@ -64,13 +70,20 @@ export function sqlBookStore(db: SqlClient): BookStore {
     async insert(book: NewBook, now: number) {
       let id: number;
       try {
-        const row = await db.get(statements.insertBook, { ...book, isAmmEnabled: book.isAmmEnabled ? 1 : 0, now });
+        const { feePips, rebatePips } = makerCharge(book.makerFeePips);
+        const row = await db.get(statements.insertBook, {
+          ...book,
+          makerFeePips: feePips,
+          makerRebatePips: rebatePips,
+          isAmmEnabled: book.isAmmEnabled ? 1 : 0,
+          now,
+        });
         id = Number(row?.id);
       } catch (error) {
         conflict(db, error, {
           duplicate: `a book for ${book.baseTokenId}/${book.quoteTokenId} already exists`,
           reference: `book ${book.baseTokenId}/${book.quoteTokenId} names an unknown token`,
-          rule: `book ${book.baseTokenId}/${book.quoteTokenId} breaks a rule of the store (two different tokens, fees 0 to 1000000 pips)`,
+          rule: `book ${book.baseTokenId}/${book.quoteTokenId} breaks a rule of the store (two different tokens, fees -1000000 to 1000000 pips)`,
         });
       }
       return toBook((await db.get(statements.getBook, id)) as BookRow);

@@ -86,6 +86,7 @@ describeEachEngine('pools, farms and pool candles', (stores) => {
           minNotional: '0',
           takerFeePips: 0,
           makerFeePips: 0,
+          capFractionPips: 0,
         },
         NOW,
       );

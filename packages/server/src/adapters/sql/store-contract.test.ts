@@ -25,6 +25,7 @@ function book(base: string, quote: string, overrides: Partial<NewBook> = {}): Ne
     minNotional: '1',
     takerFeePips: 1_000,
     makerFeePips: 0,
+    capFractionPips: 0,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import type { SqlDatabase } from './driver.js';
 import { AMM_MIGRATION } from './migration-amm.js';
 import { FORGOTTEN_ORDERS_MIGRATION } from './migration-forgotten-orders.js';
+import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 
@@ -395,4 +396,5 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (self_trade_prevention IN ('EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH'));
     `,
   },
+  MAKER_REBATES_MIGRATION,
 ];

@@ -49,6 +49,10 @@ describe('migrations', () => {
         { version: 14, name: "each order event's place among its order's events" },
         { version: 15, name: "book candles count the swaps with the book's pool, apart as well" },
         { version: 16, name: 'self-trade prevention: what matching does when an order meets one of its account' },
+        {
+          version: 17,
+          name: 'maker rebates: a negative maker fee, capped by a fraction of the taker fee, on books and fee overrides',
+        },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([

@@ -43,6 +43,7 @@ async function storeWithBook(): Promise<{ store: Store; bookId: number }> {
       minNotional: '1',
       takerFeePips: 0,
       makerFeePips: 0,
+      capFractionPips: 0,
     },
     NOW,
   );

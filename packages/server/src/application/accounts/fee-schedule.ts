@@ -10,11 +10,8 @@ export class FeeSchedule implements FeeRateSource {
 
   async rates(account: string, market: Market): Promise<FeeRates> {
     const override = await this.overrides.get(account, market.book.id);
-    return {
-      takerFeePips: override?.takerFeePips ?? market.book.takerFeePips,
-      makerFeePips: override?.makerFeePips ?? market.book.makerFeePips,
-      capFractionPips: 0,
-    };
+    const { takerFeePips, makerFeePips, capFractionPips } = override ?? market.book;
+    return { takerFeePips, makerFeePips, capFractionPips };
   }
 
   /** The account's rates by market, each market read once: for a batch of orders. */

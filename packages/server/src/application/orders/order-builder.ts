@@ -8,6 +8,7 @@ import {
   toWireOrder,
   type WireOrder,
 } from '@dex/core';
+import { makerCharge } from '../../domain/markets/default-fees.js';
 import { ItemChecks, MAX_DEADLINE_SECONDS, MIN_DEADLINE_SECONDS } from '../../domain/orders/order-checks.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store/ports.js';
@@ -120,7 +121,8 @@ export class OrderBuilder {
         makerOnly: isSet(draft.request.makerOnly),
         takerOnce: isSet(draft.request.takerOnce),
         maxTakerFeePips: draft.fees.takerFeePips,
-        maxMakerFeePips: draft.fees.makerFeePips,
+        // A rebate is no fee: the signed cap is of what the maker may pay.
+        maxMakerFeePips: makerCharge(draft.fees.makerFeePips).feePips,
       };
       return {
         ...toWireOrder(order),

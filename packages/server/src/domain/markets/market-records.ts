@@ -63,7 +63,10 @@ export interface BookRecord {
   readonly lotSize: string;
   readonly minNotional: string;
   readonly takerFeePips: number;
+  /** Negative: a rebate, paid out of the taker's fee. */
   readonly makerFeePips: number;
+  /** The most of a fill's taker fee a maker rebate may take, in pips of that fee. */
+  readonly capFractionPips: number;
   readonly createdAt: number;
   readonly updatedAt: number;
 }

@@ -31,6 +31,7 @@ export const OPTIONS = {
   'min-notional': { type: 'string' },
   'taker-fee-pips': { type: 'string' },
   'maker-fee-pips': { type: 'string' },
+  'cap-fraction-pips': { type: 'string' },
   amm: { type: 'boolean' },
   'key-type': { type: 'string' },
   account: { type: 'string' },
@@ -67,4 +68,12 @@ export function optional(values: Values, name: keyof Values): string | null {
 export function wholeNumber(text: string, name: string, max: number): number {
   if (!/^[0-9]{1,9}$/.test(text) || Number(text) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max}`);
   return Number(text);
+}
+
+/** A maker fee in pips: negative is a rebate, out of the taker's fee. */
+export function makerFeePips(text: string, name: string): number {
+  if (!/^-?[0-9]{1,9}$/.test(text) || Math.abs(Number(text)) > MAX_PIPS) {
+    throw new UsageError(`--${name} must be a whole number from -${MAX_PIPS} (a rebate) to ${MAX_PIPS}`);
+  }
+  return Number(text) + 0; // "-0" is 0
 }

@@ -23,7 +23,9 @@ export interface FeeOverride {
   readonly account: string;
   readonly bookId: number;
   readonly takerFeePips: number;
+  /** Negative: a rebate, paid out of the taker's fee. */
   readonly makerFeePips: number;
+  readonly capFractionPips: number;
   readonly updatedAt: number;
 }
 

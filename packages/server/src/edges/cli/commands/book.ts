@@ -3,7 +3,8 @@ import { DEFAULT_FEES } from '../../../domain/markets/default-fees.js';
 import type { BookRecord, BookStatus, TokenRecord } from '../../../domain/markets/market-records.js';
 import type { OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
-import { MAX_PIPS, need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
+import { MAX_PIPS, makerFeePips, need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
+import { describeFees } from './fee-text.js';
 import { findToken } from './token-reference.js';
 
 /** A book as the operator sees it: its grid as entered, and the lot and minimum notional in raw units, as `GET /books` serves them. */
@@ -28,7 +29,7 @@ function viewOf(book: BookRecord, tokens: readonly TokenRecord[]): BookView {
 function describeBook(book: BookView): string {
   const flags = [book.status, book.isHalted ? 'HALTED' : '', book.isAmmEnabled ? 'AMM' : ''].filter(Boolean).join(' ');
   const grid = `tick ${book.tickStep} size ${book.sizeStep} lot ${book.lotSize} (${book.lotSizeRaw} raw) minNotional ${book.minNotional} (${book.minNotionalRaw} raw)`;
-  return `${book.id}\t${book.baseTokenId}/${book.quoteTokenId}\t${flags}\t${grid}\tfees taker ${book.takerFeePips} maker ${book.makerFeePips} pips`;
+  return `${book.id}\t${book.baseTokenId}/${book.quoteTokenId}\t${flags}\t${grid}\tfees ${describeFees(book)}`;
 }
 
 /** Prints a book of the store with its raw units. */
@@ -62,9 +63,10 @@ async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
         'taker-fee-pips',
         MAX_PIPS,
       ),
-      makerFeePips: wholeNumber(
-        optional(values, 'maker-fee-pips') ?? String(DEFAULT_FEES.makerFeePips),
-        'maker-fee-pips',
+      makerFeePips: makerFeePips(optional(values, 'maker-fee-pips') ?? String(DEFAULT_FEES.makerFeePips), 'maker-fee-pips'),
+      capFractionPips: wholeNumber(
+        optional(values, 'cap-fraction-pips') ?? String(DEFAULT_FEES.capFractionPips),
+        'cap-fraction-pips',
         MAX_PIPS,
       ),
     },
@@ -76,7 +78,7 @@ export const bookAddCommand: OperatorCommand = {
   group: 'book',
   actions: ['add'],
   synopsis: ` --base <token id|symbol> --quote <token id|symbol> --tick-step D --size-step D
-           --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--amm]
+           --lot-size D --min-notional D [--taker-fee-pips N] [--maker-fee-pips N] [--cap-fraction-pips N] [--amm]
            (decimals: the lot in base tokens, the minimum notional in quote tokens)`,
   async run({ values, print }, io) {
     await printBook(await addBook(values, io), io, print, 'added book ');

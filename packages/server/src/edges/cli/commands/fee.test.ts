@@ -22,7 +22,7 @@ describe('operator CLI fee overrides', () => {
       '--maker-fee-pips',
       '0',
     );
-    expect(set).toMatchObject({ code: 0, out: `set fees ${WALLET.toLowerCase()}\tbook 1\ttaker 250 maker 0 pips` });
+    expect(set).toMatchObject({ code: 0, out: `set fees ${WALLET.toLowerCase()}\tbook 1\ttaker 250 pips, maker 0 pips` });
     await cli.run('fee', 'set', '--account', '0.0.5001', '--book', '2', '--taker-fee-pips', '10', '--maker-fee-pips', '5');
     await cli.run('fee', 'set', '--account', WALLET, '--book', '1', '--taker-fee-pips', '300', '--maker-fee-pips', '1');
     const listed = JSON.parse((await cli.run('fee', 'list', '--json')).out) as { account: string; takerFeePips: number }[];
@@ -35,7 +35,44 @@ describe('operator CLI fee overrides', () => {
     expect(await cli.store.feeOverrides.get(WALLET.toLowerCase(), 1)).toBeUndefined();
   });
 
+  it('sets a maker rebate as a negative maker fee with its cap', async () => {
+    const set = await cli.run(
+      'fee',
+      'set',
+      '--account',
+      '0.0.5001',
+      '--book',
+      '1',
+      '--taker-fee-pips',
+      '1000',
+      '--maker-fee-pips=-200',
+      '--cap-fraction-pips',
+      '250000',
+    );
+    expect(set).toMatchObject({
+      code: 0,
+      out: 'set fees 0.0.5001\tbook 1\ttaker 1000 pips, maker rebate 200 pips (at most 250000 pips of the taker fee)',
+    });
+    expect(await cli.store.feeOverrides.get('0.0.5001', 1)).toMatchObject({ makerFeePips: -200, capFractionPips: 250_000 });
+  });
+
   it.each([
+    ['a rebate above 100%', ['--account', '0.0.5001', '--book', '1', '--taker-fee-pips', '1', '--maker-fee-pips=-1000001']],
+    [
+      'a cap above 100%',
+      [
+        '--account',
+        '0.0.5001',
+        '--book',
+        '1',
+        '--taker-fee-pips',
+        '1',
+        '--maker-fee-pips',
+        '1',
+        '--cap-fraction-pips',
+        '1000001',
+      ],
+    ],
     ['an unknown book', ['--account', '0.0.5001', '--book', '9', '--taker-fee-pips', '1', '--maker-fee-pips', '1']],
     ['a malformed account', ['--account', 'alice', '--book', '1', '--taker-fee-pips', '1', '--maker-fee-pips', '1']],
     ['fees above 100%', ['--account', '0.0.5001', '--book', '1', '--taker-fee-pips', '1000001', '--maker-fee-pips', '1']],

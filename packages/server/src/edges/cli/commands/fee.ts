@@ -3,7 +3,8 @@ import { parseBookId } from '../../../domain/markets/market.js';
 import type { FeeOverride } from '../../../ports/store/order-ports.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
-import { MAX_PIPS, need, UsageError, type Values, wholeNumber } from '../operator-options.js';
+import { MAX_PIPS, makerFeePips, need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
+import { describeFees } from './fee-text.js';
 
 /** The account and book a fee override is about: the account as the API names it, an existing book. */
 async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: string; bookId: number }> {
@@ -20,19 +21,21 @@ async function feeTarget(values: Values, io: OperatorIo): Promise<{ account: str
 }
 
 function describeFee(fee: FeeOverride): string {
-  return `${fee.account}	book ${fee.bookId}	taker ${fee.takerFeePips} maker ${fee.makerFeePips} pips`;
+  return `${fee.account}\tbook ${fee.bookId}\t${describeFees(fee)}`;
 }
 
 export const feeSetCommand: OperatorCommand = {
   group: 'fee',
   actions: ['set'],
-  synopsis: ` --account <0.0.X|0x...> --book ID --taker-fee-pips N --maker-fee-pips N
-                       fee rates of one account on one book, replacing the book's own`,
+  synopsis: ` --account <0.0.X|0x...> --book ID --taker-fee-pips N --maker-fee-pips N [--cap-fraction-pips N]
+                       fee rates of one account on one book, replacing the book's own
+                       (a negative maker fee, --maker-fee-pips=-N, is a rebate: at most the cap's share of the taker's fee)`,
   async run({ values, print }, io) {
     const fee: FeeOverride = {
       ...(await feeTarget(values, io)),
       takerFeePips: wholeNumber(need(values, 'taker-fee-pips'), 'taker-fee-pips', MAX_PIPS),
-      makerFeePips: wholeNumber(need(values, 'maker-fee-pips'), 'maker-fee-pips', MAX_PIPS),
+      makerFeePips: makerFeePips(need(values, 'maker-fee-pips'), 'maker-fee-pips'),
+      capFractionPips: wholeNumber(optional(values, 'cap-fraction-pips') ?? '0', 'cap-fraction-pips', MAX_PIPS),
       updatedAt: io.clock.now(),
     };
     await io.store.feeOverrides.set(fee);

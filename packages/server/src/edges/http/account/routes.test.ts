@@ -35,11 +35,24 @@ describe('GET /fees/:orderbookId', () => {
       bookId: 1,
       takerFeePips: 300,
       makerFeePips: 20,
+      capFractionPips: 0,
       updatedAt: harness.clock.now(),
     });
     expect((await trader.request('GET', '/fees/1')).body).toMatchObject({ takerFeePips: 300, makerFeePips: 20 });
     const other = await Trader.secp256k1(harness);
     expect((await other.request('GET', '/fees/1')).body).toMatchObject({ takerFeePips: 1_000, makerFeePips: 0 });
+  });
+
+  it('answers a maker rebate as a negative maker fee with its cap, as the live service does', async () => {
+    await harness.services.store.feeOverrides.set({
+      account: trader.account,
+      bookId: 1,
+      takerFeePips: 1_000,
+      makerFeePips: -200,
+      capFractionPips: 250_000,
+      updatedAt: harness.clock.now(),
+    });
+    expect((await trader.request('GET', '/fees/1')).body).toMatchObject({ makerFeePips: -200, capFractionPips: 250_000 });
   });
 
   it('answers 400 for another side, 404 for an unknown book and 401 without a token', async () => {

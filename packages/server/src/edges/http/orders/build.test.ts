@@ -107,6 +107,7 @@ describe('POST /orders/build', () => {
       bookId: 1,
       takerFeePips: 250,
       makerFeePips: 10,
+      capFractionPips: 0,
       updatedAt: harness.clock.now(),
     });
     const [order] = await trader.build([sellOne]);

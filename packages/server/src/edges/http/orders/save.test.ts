@@ -251,6 +251,7 @@ describe('POST /orders/save', () => {
       bookId: 1,
       takerFeePips: 2_000,
       makerFeePips: 0,
+      capFractionPips: 0,
       updatedAt: harness.clock.now(),
     });
     expect((await trader.save([built])).body).toMatchObject({ code: 'FEE_CAP_TOO_LOW' });
