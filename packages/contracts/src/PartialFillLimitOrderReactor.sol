@@ -383,6 +383,9 @@ contract PartialFillLimitOrderReactor {
     /// Records and moves one pool fill: the taker's input into the pair, the pair's output to the
     /// reactor and on to the taker and the fee recipient; reverts as a whole. External only so
     /// `settle` can contain its failure. `amounts`: taker pays, pair pays, taker's fee.
+    /// The taker always receives exactly what the operator stated less its fee, as the service
+    /// recorded it; a pool that moved since it was priced is absorbed out of that fee (the fee
+    /// recipient takes less), and a pool that moved further is `PoolMoved`.
     function transferPoolFill(
         PartialFillLimitOrder calldata taker,
         bytes32 takerHash,
@@ -398,16 +401,20 @@ contract PartialFillLimitOrderReactor {
         pull(tokenIn, taker.info.swapper, pair, amounts[0], Party.Taker);
         // A token that keeps part of a transfer delivers less than the taker signed to pay.
         if (!grew(tokenIn, pair, pairHeld, amounts[0])) revert Refused(Reject.TakerTransfer, Party.Taker);
-        uint256 held = balanceOf(tokenOut, address(this));
         bool outIsToken0 = tokenOut < tokenIn;
-        try IPairSwap(pair).swap(outIsToken0 ? amounts[1] : 0, outIsToken0 ? 0 : amounts[1], address(this)) {}
+        uint256 owed = amounts[1] - amounts[2];
+        uint256 asked = poolOutput(pair, tokenIn, outIsToken0, amounts[1]);
+        if (asked < owed || asked == 0) revert Refused(Reject.PoolMoved, Party.None);
+        uint256 held = balanceOf(tokenOut, address(this));
+        try IPairSwap(pair).swap(outIsToken0 ? asked : 0, outIsToken0 ? 0 : asked, address(this)) {}
         catch {
-            revert Refused(poolPriced(pair, tokenIn, outIsToken0, amounts[1]) ? Reject.PoolFailed : Reject.PoolMoved, Party.None);
+            // Its own reserves allowed the swap: it failed for some other reason than its price.
+            revert Refused(Reject.PoolFailed, Party.None);
         }
         // An output token that keeps part of a transfer cannot pay the taker what it signed for.
-        if (!grew(tokenOut, address(this), held, amounts[1])) revert Refused(Reject.TakerRefused, Party.Taker);
-        deliver(tokenOut, taker.output.recipient, amounts[1] - amounts[2], Reject.TakerRefused, Party.Taker);
-        deliver(tokenOut, feeRecipient, amounts[2], Reject.FeeRefused, Party.None);
+        if (!grew(tokenOut, address(this), held, asked)) revert Refused(Reject.TakerRefused, Party.Taker);
+        deliver(tokenOut, taker.output.recipient, owed, Reject.TakerRefused, Party.Taker);
+        deliver(tokenOut, feeRecipient, asked - owed, Reject.FeeRefused, Party.None);
     }
 
     function computeDomainSeparator() private view returns (bytes32) {
@@ -678,20 +685,22 @@ contract PartialFillLimitOrderReactor {
         return after_ >= before && after_ - before >= amount;
     }
 
-    /// Whether the pair's own invariant allows the stated output for what it holds now: if so, a
-    /// refused swap failed for some other reason than its price.
-    function poolPriced(address pair, address tokenIn, bool outIsToken0, uint256 amountOut) private view returns (bool) {
+    /// What to ask of the pair for the taker's input it now holds: the stated output, or less when
+    /// the pool moved against it since it was priced (the surplus of a move the other way stays in
+    /// the pair); 0 when it has nothing to give for it.
+    function poolOutput(address pair, address tokenIn, bool outIsToken0, uint256 stated) private view returns (uint256) {
         (bool ok, bytes memory result) = pair.staticcall(abi.encodeWithSignature("getReserves()"));
-        if (!ok || result.length < 64) return false;
+        if (!ok || result.length < 64) revert Refused(Reject.PoolFailed, Party.None);
         (uint256 reserve0, uint256 reserve1) = abi.decode(result, (uint256, uint256));
         (uint256 reserveIn, uint256 reserveOut) = outIsToken0 ? (reserve1, reserve0) : (reserve0, reserve1);
         uint256 balanceIn = balanceOf(tokenIn, pair);
-        if (reserveIn == 0 || reserveOut <= amountOut || balanceIn <= reserveIn || reserveIn > MAX_AMOUNT || reserveOut > MAX_AMOUNT) {
-            return false;
+        if (reserveIn == 0 || reserveOut == 0 || balanceIn <= reserveIn || reserveIn > MAX_AMOUNT || reserveOut > MAX_AMOUNT) {
+            return 0;
         }
         uint256 paidIn = balanceIn - reserveIn;
-        if (paidIn > MAX_AMOUNT) return true;
-        return AmmMath.amountOut(paidIn, reserveIn, reserveOut) >= amountOut;
+        if (paidIn > MAX_AMOUNT) return stated < reserveOut ? stated : 0;
+        uint256 available = AmmMath.amountOut(paidIn, reserveIn, reserveOut);
+        return available < stated ? available : stated;
     }
 
     function pull(address token, address from, address to, uint256 amount, Party payer) private {

@@ -184,7 +184,7 @@ describe('settle with pool fills', () => {
     expect(await reserves()).toEqual([baseReserve - bought, quoteReserve + paid]);
   });
 
-  it('skips only the swap of a pool that moved since it was priced, and settles the rest of the batch', async () => {
+  it('skips only the swap of a pool that moved since it was priced by more than its taker fee, and settles the rest of the batch', async () => {
     const first = await seller(100n * E8, 20n * E6);
     const second = await seller(100n * E8, 20n * E6);
     const maker = await funded(0n, 100n * E6, reactor);
@@ -208,6 +208,31 @@ describe('settle with pool fills', () => {
     expect(await filledOf(second.order)).toBe(10n * E8);
     expect(await balanceOf(devnet, BASE, second.wallet.account.address)).toBe(1_000n * E8 - 10n * E8);
     expect(await reserves()).toEqual([baseReserve + paid, quoteReserve - received]);
+  });
+
+  it('settles a swap on a pool that moved a little since it was priced: the taker gets exactly what it was told, the fee absorbs the move', async () => {
+    const nudger = await seller(E8, 1n);
+    const taker = await seller(100n * E8, 20n * E6);
+    const [baseReserve, quoteReserve] = await reserves();
+    // Both priced on the same reserves; the first, a hundredth of a BASE, moves the pool against the second.
+    const nudge = E6;
+    const nudged = amountOut(nudge, baseReserve, quoteReserve);
+    const paid = 50n * E8;
+    const stated = amountOut(paid, baseReserve, quoteReserve);
+    const fee = (stated * 3_000n) / 1_000_000n;
+    const feesBefore = await balanceOf(devnet, QUOTE, FEES);
+    const { outcomes } = await settle(
+      [nudger.order, taker.order],
+      [],
+      [poolFill(0, nudge, nudged), poolFill(1, paid, stated, 3_000)],
+    );
+    expect(outcomes).toEqual(['None', 'None']);
+    const given = amountOut(paid, baseReserve + nudge, quoteReserve - nudged);
+    expect(given).toBeLessThan(stated);
+    expect(await balanceOf(devnet, QUOTE, taker.wallet.account.address)).toBe(stated - fee);
+    expect((await balanceOf(devnet, QUOTE, FEES)) - feesBefore).toBe(given - (stated - fee));
+    expect(await reserves()).toEqual([baseReserve + nudge + paid, quoteReserve - nudged - given]);
+    expect(await balanceOf(devnet, QUOTE, reactor)).toBe(0n);
   });
 
   const refusals: [string, RejectReason, () => Promise<{ orders: SignedOrder[]; poolFill: PoolFillArgs }>][] = [
