@@ -36,7 +36,9 @@ const input = {
     evmVersion: 'cancun',
     viaIR: true,
     optimizer: { enabled: true, runs: 1_000 },
-    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+    outputSelection: {
+      '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.deployedBytecode.immutableReferences'] },
+    },
   },
 };
 
@@ -59,6 +61,9 @@ for (const [file, contracts] of Object.entries(output.contracts)) {
     lines.push(`  abi: ${JSON.stringify(contract.abi)},`);
     lines.push(`  bytecode: '0x${bytecode}',`);
     lines.push(`  deployedBytecode: '0x${contract.evm.deployedBytecode.object}',`);
+    // Where the constructor writes the immutables into the runtime code: [byte offset, length].
+    const immutables = Object.values(contract.evm.deployedBytecode.immutableReferences ?? {}).flat();
+    lines.push(`  immutableRanges: ${JSON.stringify(immutables.map(({ start, length }) => [start, length]))},`);
     lines.push('} as const;');
     lines.push('');
   }

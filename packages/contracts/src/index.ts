@@ -2,6 +2,7 @@ export { type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-
 export { type AnvilLocation, DevnetNodeError, findAnvil } from './anvil-binary.js';
 export { readPid } from './anvil-process.js';
 export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
+export { type CompiledCode, isDeployedCode } from './deployed-code.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
   type DevnetClients,
@@ -20,6 +21,16 @@ export {
 export { compactState, type StateCompaction } from './devnet-history.js';
 export { DevnetNode, type DevnetNodeOptions } from './devnet-node.js';
 export { type DevnetLog, goodStateFile } from './devnet-state.js';
+export {
+  DEPLOYMENT_FORMAT,
+  type DeployExchangeParameters,
+  type DeployerWallet,
+  DeploymentError,
+  type DeploymentRecord,
+  type DeploymentStep,
+  deployExchange,
+  parseDeploymentRecord,
+} from './exchange-deployment.js';
 export {
   AmmFactory,
   AmmPair,

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
 const CWD = '/srv/exchange';
@@ -439,7 +442,59 @@ describe('loadConfig settlement chain', () => {
       kind: 'rpc',
       rpcUrl: 'https://relay.example.org/api',
       operatorKey: RPC.OPERATOR_PRIVATE_KEY,
+      indexFrom: null,
+      deployment: null,
       settlement: { batchFills: 20, txGasLimit: 8_000_000, simulate: 'always', forgetExpired: false },
+    });
+  });
+
+  describe('CHAIN_DEPLOYMENT', () => {
+    const record = {
+      format: 'dex-deployment/1',
+      chainId: 296,
+      permit2: { address: '0x000000000022D473030F116dDEE9F6B43aC78BA3', deployedHere: false },
+      reactor: {
+        address: REACTOR,
+        block: '1234',
+        domain: { name: 'PartialFillLimitOrderReactor', version: '1' },
+        changeDelaySeconds: '172800',
+      },
+      amm: null,
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'deployment-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    let files = 0;
+    const withRecord = (content: unknown, env: Record<string, string> = {}) => {
+      const file = join(dir, `deployment-${files++}.json`);
+      writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+      return { ...RPC, CHAIN_ID: '296', CHAIN_DEPLOYMENT: file, ...env };
+    };
+
+    it('takes the reactor and the block to index from out of the record chain deploy wrote', () => {
+      const config = loadConfig(withRecord(record), CWD);
+      expect(config.reactorAddress).toBe(REACTOR);
+      expect(config.chain).toMatchObject({ kind: 'rpc', indexFrom: 1234n, deployment: { chainId: 296 } });
+    });
+
+    it('refuses a record of another chain, reactor or signature domain, naming both sides', () => {
+      expect(configError(withRecord(record, { CHAIN_ID: '295' })).message).toContain('is of chain 296, CHAIN_ID is 295');
+      const other = `0x${'2'.repeat(40)}`;
+      expect(configError(withRecord(record, { REACTOR_ADDRESS: other })).message).toBe(
+        `REACTOR_ADDRESS ${other} is not the reactor of CHAIN_DEPLOYMENT (${REACTOR} on chain 296)`,
+      );
+      expect(configError(withRecord(record, { SIGNATURE_DOMAIN_VERSION: '2' })).message).toContain(
+        'SIGNATURE_DOMAIN_NAME/VERSION',
+      );
+    });
+
+    it('refuses a file that is missing, no JSON or no record, saying what is wrong', () => {
+      expect(configError({ ...RPC, CHAIN_DEPLOYMENT: '/nowhere/deployment.json' }).message).toBe(
+        'CHAIN_DEPLOYMENT names /nowhere/deployment.json, which does not exist',
+      );
+      expect(configError(withRecord('{')).message).toMatch(/^CHAIN_DEPLOYMENT .+ is not JSON$/);
+      expect(configError(withRecord({ ...record, reactor: { ...record.reactor, address: 'x' } })).message).toMatch(
+        /is not a deployment record of this service: reactor.address must be a 0x address$/,
+      );
     });
   });
 

@@ -5,6 +5,7 @@ import type { DataApiConfig } from '../application/data-api/data-api-config.js';
 import { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from '../application/markets/seed.js';
 import { NETWORKS, type Network } from '../domain/network.js';
 import type { StreamLimits } from '../edges/ws/stream-limits.js';
+import { chainDeployment, checkDeployment } from './chain-deployment-config.js';
 import { type ClusterConfig, clusterConfig } from './cluster-config.js';
 import { ConfigError, type Env, flag, integer, oneOf, text, urlOf } from './env-values.js';
 
@@ -152,12 +153,23 @@ function chainConfig(env: Env, network: Network): ChainConfig {
   const operatorKey = text(env, 'OPERATOR_PRIVATE_KEY', '');
   // A gateway or an engine of a cluster reads the chain and sends nothing: it holds no key.
   const settles = !['gateway', 'engine'].includes(text(env, 'ROLE', 'all'));
-  if (!settles && operatorKey === '') return { kind, rpcUrl, operatorKey: null, settlement: settlementConfig(env, 'rpc') };
+  const deployment = chainDeployment(env);
+  const indexFrom = deployment === null ? null : BigInt(deployment.reactor.block);
+  if (!settles && operatorKey === '') {
+    return { kind, rpcUrl, operatorKey: null, indexFrom, deployment, settlement: settlementConfig(env, 'rpc') };
+  }
   // The value is never echoed: it is a secret.
   if (!/^0x[0-9a-fA-F]{64}$/.test(operatorKey)) {
     throw new ConfigError('OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits (required with CHAIN=rpc)');
   }
-  return { kind, rpcUrl, operatorKey: operatorKey as `0x${string}`, settlement: settlementConfig(env, 'rpc') };
+  return {
+    kind,
+    rpcUrl,
+    operatorKey: operatorKey as `0x${string}`,
+    indexFrom,
+    deployment,
+    settlement: settlementConfig(env, 'rpc'),
+  };
 }
 
 /** The embedded devnet chain deploys its own reactor; elsewhere the address comes from the environment. */
@@ -167,10 +179,11 @@ function reactorOf(env: Env, chain: ChainConfig): string | null {
       throw new ConfigError('REACTOR_ADDRESS is set by the devnet chain itself (CHAIN=devnet)');
     return null;
   }
-  const address = text(env, 'REACTOR_ADDRESS', chain.kind === 'off' ? UNSETTLED_DEVNET_REACTOR : '');
+  const recorded = chain.kind === 'rpc' ? (chain.deployment?.reactor.address ?? '') : UNSETTLED_DEVNET_REACTOR;
+  const address = text(env, 'REACTOR_ADDRESS', recorded);
   if (!isEvmAddress(address)) {
     throw new ConfigError(
-      `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${chain.kind === 'rpc' ? ' (required with CHAIN=rpc)' : ''}`,
+      `REACTOR_ADDRESS must be a 0x-prefixed 20-byte address${chain.kind === 'rpc' ? ' (required with CHAIN=rpc unless CHAIN_DEPLOYMENT names a record)' : ''}`,
     );
   }
   return address;
@@ -276,6 +289,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const databaseUrl = urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// URL');
   const dataApi = dataApiConfig(env, network, port);
+  const chainId = integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1);
+  const signatureDomainName = text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor');
+  const signatureDomainVersion = text(env, 'SIGNATURE_DOMAIN_VERSION', '1');
+  if (chain.kind === 'rpc' && chain.deployment !== null) {
+    checkDeployment(chain.deployment, {
+      chainId,
+      reactorAddress: reactorAddress as string,
+      domainName: signatureDomainName,
+      domainVersion: signatureDomainVersion,
+    });
+  }
 
   return {
     host: text(env, 'HOST', '127.0.0.1'),
@@ -288,11 +312,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     // Parsed on every network so a typo fails loudly; only the devnet is ever seeded.
     seedDevnet: flag(env, 'SEED_DEVNET', true) && network === 'devnet',
-    chainId: integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1),
+    chainId,
     chain,
     reactorAddress,
-    signatureDomainName: text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor'),
-    signatureDomainVersion: text(env, 'SIGNATURE_DOMAIN_VERSION', '1'),
+    signatureDomainName,
+    signatureDomainVersion,
     jwtSecret,
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 21_600, 60, 86_400),
     quoteSlippageBps: integer(env, 'QUOTE_SLIPPAGE_BPS', 50, 0, 9_999),

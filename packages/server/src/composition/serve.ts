@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { ChainSetupError } from '../adapters/chain/rpc-chain.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { DevnetHost } from './devnet/devnet-host.js';
 import { startEngine } from './engine-role.js';
@@ -136,6 +137,11 @@ async function run(startCompanion: StartCompanion): Promise<void> {
  */
 export function serve(startCompanion: StartCompanion = () => null): void {
   run(startCompanion).catch((error: unknown) => {
+    // A chain that is not the one configured is a configuration error too: exit 2, no stack.
+    if (error instanceof ChainSetupError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   });

@@ -1,4 +1,4 @@
-import type { AnvilLocation } from '@dex/contracts';
+import type { AnvilLocation, DeploymentRecord } from '@dex/contracts';
 import type { Network } from '../../domain/network.js';
 
 /**
@@ -30,6 +30,10 @@ export type ChainConfig =
       readonly rpcUrl: string;
       /** The operator's secp256k1 key (0x + 64 hex); it sends settlements and cancellations. Null on a gateway or an engine of a cluster, which send nothing. */
       readonly operatorKey: `0x${string}` | null;
+      /** The block the reactor was deployed in (CHAIN_DEPLOYMENT): its events are searched from there. */
+      readonly indexFrom: bigint | null;
+      /** What `dex-operator chain deploy` recorded, when CHAIN_DEPLOYMENT names it. */
+      readonly deployment: DeploymentRecord | null;
       readonly settlement: SettlementConfig;
     }
   | { readonly kind: 'off' };

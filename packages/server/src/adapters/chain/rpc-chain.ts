@@ -1,4 +1,4 @@
-import { PartialFillLimitOrderReactor } from '@dex/contracts';
+import { isDeployedCode, PartialFillLimitOrderReactor } from '@dex/contracts';
 import {
   type Address,
   type Chain,
@@ -39,17 +39,29 @@ export function rpcClients(config: Pick<ChainSettings, 'chainId' | 'network'>, r
 /**
  * Connects to a deployed reactor over JSON-RPC (the ledger's relay in production) and checks,
  * before anything is settled, that the node serves the configured chain id and that the reactor
- * exists and names this operator.
+ * holds this build's code and names this operator; each refusal names the variable to fix.
  */
 export async function openRpcChain(config: ChainSettings & { chain: { kind: 'rpc' } }): Promise<ChainContext> {
   const { chain, transport, publicClient } = rpcClients(config, config.chain.rpcUrl);
   const { operatorKey } = config.chain;
   if (operatorKey === null) throw new ChainSetupError('settling on CHAIN=rpc needs OPERATOR_PRIVATE_KEY');
   const operator = createWalletClient({ chain, transport, account: operatorAccount(operatorKey) });
-  const chainId = await publicClient.getChainId();
+  const chainId = await publicClient.getChainId().catch((error: unknown) => {
+    throw new ChainSetupError(`CHAIN_RPC_URL ${config.chain.rpcUrl} does not answer as a JSON-RPC node (eth_chainId)`, {
+      cause: error,
+    });
+  });
   if (chainId !== config.chainId)
     throw new ChainSetupError(`CHAIN_RPC_URL serves chain ${chainId}, not CHAIN_ID ${config.chainId}`);
   const reactor = getAddress(config.reactorAddress as Address);
+  const code = await publicClient.getCode({ address: reactor });
+  if (code === undefined || code === '0x')
+    throw new ChainSetupError(`REACTOR_ADDRESS ${reactor} has no code on chain ${chainId}`);
+  if (!isDeployedCode(code, PartialFillLimitOrderReactor)) {
+    throw new ChainSetupError(
+      `REACTOR_ADDRESS ${reactor} holds other code than this build's reactor (deploy it with dex-operator chain deploy)`,
+    );
+  }
   const named = await publicClient.readContract({
     address: reactor,
     abi: PartialFillLimitOrderReactor.abi,
@@ -65,8 +77,8 @@ export async function openRpcChain(config: ChainSettings & { chain: { kind: 'rpc
     reactor,
     chainId,
     headAtStart,
-    // A reactor deployed before this service first ran has no fills of it to find earlier.
-    indexFrom: headAtStart,
+    // Without the block of its deployment: a reactor deployed before this service first ran has no fills of it to find earlier.
+    indexFrom: config.chain.indexFrom ?? headAtStart,
     amm: null,
     devnet: null,
     close: async () => {},

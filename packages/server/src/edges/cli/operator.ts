@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DeploymentError } from '@dex/contracts';
 import { CoreError } from '@dex/core';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
 import { DevnetAmmRefusal } from '../../ports/devnet-amm.js';
@@ -8,6 +9,7 @@ import { accountAddCommand, accountCreateCommand, accountListCommand } from './c
 import { accountFundCommand } from './commands/account-funding.js';
 import { apikeyChangeCommand, apikeyIssueCommand, apikeyListCommand, apikeyUsageCommand } from './commands/apikey.js';
 import { bookAddCommand, bookChangeCommand, bookListCommand } from './commands/book.js';
+import { chainDeployCommand } from './commands/chain.js';
 import { devnetSeedCommand } from './commands/devnet.js';
 import { farmAddCommand, farmEmissionsCommand, farmListCommand, farmSetCommand } from './commands/farm.js';
 import { feeClearCommand, feeListCommand, feeSetCommand } from './commands/fee.js';
@@ -47,6 +49,7 @@ const COMMANDS: readonly OperatorCommand[] = [
   apikeyUsageCommand,
   backupCommand,
   restoreCommand,
+  chainDeployCommand,
 ];
 
 export const OPERATOR_USAGE = [
@@ -67,7 +70,8 @@ function refusal(error: unknown, io: OperatorIo): number {
     error instanceof StoreConflictError ||
     error instanceof StoreFileRefusal ||
     error instanceof CoreError ||
-    error instanceof DevnetAmmRefusal
+    error instanceof DevnetAmmRefusal ||
+    error instanceof DeploymentError
   ) {
     io.err(error.message);
     return 1;
