@@ -26,6 +26,8 @@ export interface DevnetNodeOptions {
   readonly stateIntervalSeconds?: number;
   /** Block gas limit of the devnet. */
   readonly gasLimit?: number;
+  /** Seconds between blocks, as a chain with a consensus cadence (the ledger's is about 2); absent: a block per transaction. */
+  readonly blockTimeSeconds?: number;
   /** Path of the anvil binary; else {@link findAnvil} with no explicit path or search path. */
   readonly binary?: string;
   /** Loopback port; 0 lets the node pick a free one. */
@@ -105,6 +107,7 @@ function anvilArgs(options: DevnetNodeOptions): string[] {
   if (options.stateFile !== null) {
     args.push('--state', options.stateFile, '--state-interval', String(options.stateIntervalSeconds ?? 2));
   }
+  if (options.blockTimeSeconds !== undefined) args.push('--block-time', String(options.blockTimeSeconds));
   if (options.historyBlocks !== undefined) args.push('--transaction-block-keeper', String(options.historyBlocks));
   if (options.pastStates !== undefined) args.push('--prune-history', String(options.pastStates));
   return args;
