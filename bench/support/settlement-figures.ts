@@ -10,7 +10,8 @@ import { optedInTakers, type SettlementTx, tradeMix } from './settlement-store.j
 
 export type Processes = 'server' | 'anvil';
 
-function coresText(use: CpuUse<Processes>): string {
+/** CPU of the server, anvil, this client and everything else, in cores over the wall time. */
+export function coresText(use: CpuUse<Processes>): string {
   const cores = (value: number | undefined) => (value === undefined ? 'n/a' : (value / use.wall).toFixed(2));
   const { server, anvil } = use.processes;
   return `server ${cores(server)}, anvil ${cores(anvil)}, client ${cores(use.client)}, other processes ${cores(use.others)} (of ${cpus().length} cores)`;
