@@ -1,11 +1,15 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import {
+  BaseError,
   type ContractFunctionArgs,
   Eip1559FeesNotSupportedError,
   type EncodeFunctionDataParameters,
   encodeFunctionData,
   type Hash,
   type Hex,
+  HttpRequestError,
+  keccak256,
+  TimeoutError,
   TransactionNotFoundError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
@@ -23,6 +27,10 @@ const FIRST_POLL_MS = 1;
 const UNKNOWN_FOR_MS = 5_000;
 /** How long a receipt is awaited before the node is asked whether it knows the transaction. */
 const ASK_AFTER_MS = 1_000;
+/** Sends of the same signed transaction through a relay that refuses for now. */
+const SEND_ATTEMPTS = 6;
+/** Longest wait a relay's Retry-After is followed for, in ms (longer: the caller's own back-off). */
+const MAX_RETRY_AFTER_MS = 5_000;
 
 export interface SentTransaction {
   readonly hash: Hash;
@@ -86,7 +94,7 @@ export class OperatorTransactions {
           gas: gas ?? (await reads.estimateGas({ account, to: reactor, data })),
           ...fees,
         });
-        const hash = await operator.sendRawTransaction({ serializedTransaction });
+        const hash = await this.sendRaw(serializedTransaction);
         this.nonce = nonce + 1;
         return { hash, receipt: this.receiptOf(hash) };
       } catch (error) {
@@ -96,6 +104,26 @@ export class OperatorTransactions {
     });
     this.tail = sent.catch(() => {});
     return sent;
+  }
+
+  /**
+   * Sends signed bytes, again after a relay's transient refusal (429 after its Retry-After, 502,
+   * 503, 504, a timeout): the same bytes are the same transaction, so a second copy is harmless,
+   * and a node that already has it says so. Without this, a relay that throttles every send would
+   * cost each batch a round of back-off, and could starve settlement for good.
+   */
+  private async sendRaw(serializedTransaction: Hex): Promise<Hash> {
+    const { operator } = this.chain;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await operator.sendRawTransaction({ serializedTransaction });
+      } catch (error) {
+        if (/already known|known transaction/i.test(messageOf(error))) return keccak256(serializedTransaction);
+        const wait = transientWaitMs(error, attempt);
+        if (wait === null || attempt >= SEND_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   /**
@@ -185,4 +213,19 @@ export class OperatorTransactions {
       return error instanceof TransactionNotFoundError ? (since ?? Date.now()) : since;
     }
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error);
+}
+
+/** How long to wait before sending again after `error`, or null when it is no transient refusal. */
+function transientWaitMs(error: unknown, attempt: number): number | null {
+  const timedOut = error instanceof BaseError && error.walk((cause) => cause instanceof TimeoutError) !== null;
+  const http = error instanceof BaseError ? error.walk((cause) => cause instanceof HttpRequestError) : null;
+  const status = http instanceof HttpRequestError ? http.status : undefined;
+  if (!timedOut && (status === undefined || ![429, 502, 503, 504].includes(status))) return null;
+  const retryAfter = Number(http instanceof HttpRequestError ? http.headers?.get('retry-after') : undefined);
+  if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter * 1_000, MAX_RETRY_AFTER_MS);
+  return 250 * attempt;
 }
