@@ -1,4 +1,14 @@
-import { ApiError, type Client, createClient, getBooks, getOpenOrders, type OrderbookItem, placeOrders } from '@dex/sdk';
+import {
+  ApiError,
+  type Client,
+  createClient,
+  getBooks,
+  getOnboardingStatus,
+  getOpenOrders,
+  type OrderbookItem,
+  onboard,
+  placeOrders,
+} from '@dex/sdk';
 import { Backoff } from './backoff.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
@@ -62,6 +72,8 @@ export class MarketMaker {
   private readonly books = new Map<number, QuotedBook>();
   /** Books without a starting price, reported once. */
   private readonly unpriced = new Set<number>();
+  /** `role:book` of the accounts whose onboarding on a book is done or reported (see onboardBooks). */
+  private readonly onboarded = new Set<string>();
   /** Ids whose cancellation the server accepted, until they leave the open listing. */
   private readonly cancelling = new Set<number>();
   /** Ids to cancel at the end of the refresh (failed cancellations wait here too). */
@@ -161,7 +173,10 @@ export class MarketMaker {
   }
 
   private async refreshOnce(now: number): Promise<void> {
-    if (now - this.booksReadAt >= this.settings.booksRefreshMs) await this.readBooks(now);
+    if (now - this.booksReadAt >= this.settings.booksRefreshMs) {
+      await this.readBooks(now);
+      await this.onboardBooks();
+    }
     if (!this.cleared) await this.clearLeftovers();
     await this.reconcile();
     // Each round starts one book further on, and a 429 ends the round: the account's limit is
@@ -210,6 +225,46 @@ export class MarketMaker {
       if (!this.books.has(bookId)) this.addBook(item);
     }
     this.booksReadAt = now;
+  }
+
+  /**
+   * Takes each account's pending onboarding steps on the quoted books it was not checked on yet:
+   * sent with the account's sender (the reactor pulls through Permit2 only: without the approvals
+   * every order is refused), or reported once without one. A failure is logged and tried again at
+   * the next read of the books; the quoting goes on meanwhile.
+   */
+  private async onboardBooks(): Promise<void> {
+    const senders = this.settings.onboarding;
+    const accounts = [
+      { role: 'maker', client: this.maker, send: senders?.maker },
+      { role: 'taker', client: this.takerClient, send: senders?.taker },
+    ] as const;
+    for (const bookId of this.books.keys()) {
+      for (const { role, client, send } of accounts) {
+        const key = `${role}:${bookId}`;
+        if (client === undefined || !this.running || this.onboarded.has(key)) continue;
+        const fields = { book: bookId, account: client.session.signer?.account };
+        try {
+          if (send === undefined) {
+            const { pendingSteps } = await getOnboardingStatus(client, { orderbookId: bookId });
+            if (pendingSteps.length > 0) {
+              this.logger.warn(
+                { ...fields, pendingSteps },
+                'market maker: an account is not onboarded on a book and the bot has no sender for it; its orders will be refused',
+              );
+            }
+          } else {
+            const { sent } = await onboard(client, { orderbookId: bookId, sendTransaction: send });
+            if (sent.length > 0) {
+              this.logger.info({ ...fields, steps: sent.map(({ step }) => step) }, 'market maker onboarded an account on a book');
+            }
+          }
+          this.onboarded.add(key);
+        } catch (error) {
+          this.failed(error, 'onboarding an account on a book failed', { ...fields, role });
+        }
+      }
+    }
   }
 
   private addBook(item: OrderbookItem): void {
