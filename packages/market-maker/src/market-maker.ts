@@ -1,14 +1,5 @@
-import {
-  ApiError,
-  type Client,
-  createClient,
-  getBooks,
-  getOnboardingStatus,
-  getOpenOrders,
-  type OrderbookItem,
-  onboard,
-  placeOrders,
-} from '@dex/sdk';
+import { ApiError, type Client, createClient, getBooks, getOpenOrders, type OrderbookItem, placeOrders } from '@dex/sdk';
+import { AccountOnboarding, type OnboardedAccount } from './account-onboarding.js';
 import { Backoff } from './backoff.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
@@ -72,8 +63,7 @@ export class MarketMaker {
   private readonly books = new Map<number, QuotedBook>();
   /** Books without a starting price, reported once. */
   private readonly unpriced = new Set<number>();
-  /** `role:book` of the accounts whose onboarding on a book is done or reported (see onboardBooks). */
-  private readonly onboarded = new Set<string>();
+  private readonly onboarding: AccountOnboarding;
   /** Ids whose cancellation the server accepted, until they leave the open listing. */
   private readonly cancelling = new Set<number>();
   /** Ids to cancel at the end of the refresh (failed cancellations wait here too). */
@@ -102,6 +92,12 @@ export class MarketMaker {
     this.sizes = new Prng(seed ^ 0x5a5a5a5a);
     this.takes = new Prng(seed ^ 0x3c3c3c3c);
     this.cycle = new Backoff(intervalMs, maxBackoffMs);
+    const senders = this.settings.onboarding;
+    const accounts: OnboardedAccount[] = [{ role: 'maker', client: this.maker, send: senders?.maker }];
+    if (this.takerClient !== undefined) accounts.push({ role: 'taker', client: this.takerClient, send: senders?.taker });
+    this.onboarding = new AccountOnboarding(accounts, this.logger, (error, message, fields) =>
+      this.failed(error, message, fields),
+    );
   }
 
   /** Starts refreshing at once; does nothing when running. Never throws. */
@@ -175,7 +171,7 @@ export class MarketMaker {
   private async refreshOnce(now: number): Promise<void> {
     if (now - this.booksReadAt >= this.settings.booksRefreshMs) {
       await this.readBooks(now);
-      await this.onboardBooks();
+      await this.onboarding.check(this.books.keys(), () => this.running);
     }
     if (!this.cleared) await this.clearLeftovers();
     await this.reconcile();
@@ -225,46 +221,6 @@ export class MarketMaker {
       if (!this.books.has(bookId)) this.addBook(item);
     }
     this.booksReadAt = now;
-  }
-
-  /**
-   * Takes each account's pending onboarding steps on the quoted books it was not checked on yet:
-   * sent with the account's sender (the reactor pulls through Permit2 only: without the approvals
-   * every order is refused), or reported once without one. A failure is logged and tried again at
-   * the next read of the books; the quoting goes on meanwhile.
-   */
-  private async onboardBooks(): Promise<void> {
-    const senders = this.settings.onboarding;
-    const accounts = [
-      { role: 'maker', client: this.maker, send: senders?.maker },
-      { role: 'taker', client: this.takerClient, send: senders?.taker },
-    ] as const;
-    for (const bookId of this.books.keys()) {
-      for (const { role, client, send } of accounts) {
-        const key = `${role}:${bookId}`;
-        if (client === undefined || !this.running || this.onboarded.has(key)) continue;
-        const fields = { book: bookId, account: client.session.signer?.account };
-        try {
-          if (send === undefined) {
-            const { pendingSteps } = await getOnboardingStatus(client, { orderbookId: bookId });
-            if (pendingSteps.length > 0) {
-              this.logger.warn(
-                { ...fields, pendingSteps },
-                'market maker: an account is not onboarded on a book and the bot has no sender for it; its orders will be refused',
-              );
-            }
-          } else {
-            const { sent } = await onboard(client, { orderbookId: bookId, sendTransaction: send });
-            if (sent.length > 0) {
-              this.logger.info({ ...fields, steps: sent.map(({ step }) => step) }, 'market maker onboarded an account on a book');
-            }
-          }
-          this.onboarded.add(key);
-        } catch (error) {
-          this.failed(error, 'onboarding an account on a book failed', { ...fields, role });
-        }
-      }
-    }
   }
 
   private addBook(item: OrderbookItem): void {

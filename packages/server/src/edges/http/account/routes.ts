@@ -23,6 +23,46 @@ function marketOf(registry: MarketRegistry, text: string): Market {
   return market;
 }
 
+/**
+ * The six live onboarding steps of the book's tokens for the swapper, read from the chain (every
+ * step complete without one), and the addresses the pending ones are sent to.
+ */
+async function onboardingStatus(market: Market, chain: { funds: FundsReader; swapper: string } | null, reactor: string) {
+  const base = market.base.evmAddress.toLowerCase();
+  const quote = market.quote.evmAddress.toLowerCase();
+  let read = new Map<string, TokenOnboarding>();
+  let permit2: string | null = null;
+  if (chain !== null) {
+    const { funds, swapper } = chain;
+    [read, permit2] = await failingAs(
+      'FUNDS_UNAVAILABLE',
+      Promise.all([funds.onboarding(swapper, [base, quote]), funds.permit2()]),
+    );
+  }
+  const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? chain === null;
+  const steps = {
+    associateBaseToken: step(base, 'associated'),
+    associateQuoteToken: step(quote, 'associated'),
+    approveBaseTokenPermit2: step(base, 'approvedToPermit2'),
+    approveQuoteTokenPermit2: step(quote, 'approvedToPermit2'),
+    approveBaseTokenReactor: step(base, 'approvedToReactor'),
+    approveQuoteTokenReactor: step(quote, 'approvedToReactor'),
+  };
+  const completedSteps = ONBOARDING_STEPS.filter((name) => steps[name]);
+  const pendingSteps = ONBOARDING_STEPS.filter((name) => !steps[name]);
+  // The addresses are our addition: with them a client can send the pending steps from this answer alone.
+  return {
+    steps,
+    pendingSteps,
+    completedSteps,
+    isComplete: pendingSteps.length === 0,
+    baseToken: base,
+    quoteToken: quote,
+    reactor,
+    permit2,
+  };
+}
+
 /** `GET /fees/:orderbookId` and `GET /onboarding/:orderbookId/status`, for the signed-in account. */
 export async function accountRoutes(
   fastify: FastifyInstance,
@@ -83,39 +123,8 @@ export async function accountRoutes(
     async (request) => {
       const { account } = await requirePrincipal(request, tokens);
       const market = marketOf(registry, request.params.orderbookId);
-      const base = market.base.evmAddress.toLowerCase();
-      const quote = market.quote.evmAddress.toLowerCase();
-      let read = new Map<string, TokenOnboarding>();
-      let permit2: string | null = null;
-      if (funds !== null) {
-        const { swapper } = await directory.require(account);
-        [read, permit2] = await failingAs(
-          'FUNDS_UNAVAILABLE',
-          Promise.all([funds.onboarding(swapper, [base, quote]), funds.permit2()]),
-        );
-      }
-      const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? funds === null;
-      const steps = {
-        associateBaseToken: step(base, 'associated'),
-        associateQuoteToken: step(quote, 'associated'),
-        approveBaseTokenPermit2: step(base, 'approvedToPermit2'),
-        approveQuoteTokenPermit2: step(quote, 'approvedToPermit2'),
-        approveBaseTokenReactor: step(base, 'approvedToReactor'),
-        approveQuoteTokenReactor: step(quote, 'approvedToReactor'),
-      };
-      const completedSteps = ONBOARDING_STEPS.filter((name) => steps[name]);
-      const pendingSteps = ONBOARDING_STEPS.filter((name) => !steps[name]);
-      // The addresses are our addition: with them a client can send the pending steps from this answer alone.
-      return {
-        steps,
-        pendingSteps,
-        completedSteps,
-        isComplete: pendingSteps.length === 0,
-        baseToken: base,
-        quoteToken: quote,
-        reactor,
-        permit2,
-      };
+      const chain = funds === null ? null : { funds, swapper: (await directory.require(account)).swapper };
+      return onboardingStatus(market, chain, reactor);
     },
   );
 }
