@@ -45,14 +45,19 @@ function keySender(context: CommandContext, key: Uint8Array, rpcUrl: string, onM
   const wallet = createWalletClient({ account, transport });
   const reads = createPublicClient({ transport, pollingInterval: 250 });
   const send: SendOnboardingTransaction = async (transaction: OnboardingTransaction) => {
-    let hash: Hex;
+    let hash: Hex | undefined;
+    let receipt: Awaited<ReturnType<typeof reads.waitForTransactionReceipt>>;
     try {
       // chain null: the node's own chain id is signed into the transaction.
       hash = await wallet.sendTransaction({ to: transaction.to, data: transaction.data, chain: null });
+      receipt = await reads.waitForTransactionReceipt({ hash });
     } catch (error) {
-      throw new CommandError(`The chain refused the ${transaction.step} transaction: ${chainFailure(error)}`);
+      throw new CommandError(
+        hash === undefined
+          ? `The chain refused the ${transaction.step} transaction: ${chainFailure(error)}`
+          : `The ${transaction.step} transaction ${hash} was sent, but its receipt could not be read: ${chainFailure(error)}`,
+      );
     }
-    const receipt = await reads.waitForTransactionReceipt({ hash });
     if (receipt.status !== 'success') throw new CommandError(`The ${transaction.step} transaction ${hash} reverted`);
     onMined(`${transaction.step}  ${hash}  mined in block ${receipt.blockNumber}`);
     return hash;
