@@ -28,6 +28,8 @@ export interface OpenOptions {
   readonly viewport?: { width: number; height: number };
   /** The page's requests are meant to fail: Chromium logs each failed load as a console error. */
   readonly expectFailedLoads?: boolean;
+  /** Runs on the page before it loads: what the page must find there (an injected wallet). */
+  readonly beforeLoad?: (page: Page) => Promise<void>;
 }
 
 export class LiveDevnetPages {
@@ -79,6 +81,7 @@ export class LiveDevnetPages {
       if (message.type() === 'error' && options.expectFailedLoads !== true) this.errors.push(`${page.url()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => this.errors.push(`${page.url()}: ${error.message}`));
+    await options.beforeLoad?.(page);
     await page.goto(`${this.url}${path}`);
     return page;
   }

@@ -1,8 +1,10 @@
 import { until } from '@dex/server/test-support';
 import type { Locator, Page } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareDecimals, formatExact, parseExact } from '../../packages/web/src/decimal.js';
 import { ensureChromium } from './chromium.js';
+import { devnetChainRecord, injectDevnetWallet } from './devnet-wallet.js';
 import { expectLadderFollowsApi, readLadder } from './ladder.js';
 import { type Depth, LiveDevnetPages, PHONE, SCREENSHOTS } from './live-devnet-pages.js';
 import { operatorCli } from './operator-process.js';
@@ -75,6 +77,9 @@ describe.skipIf('missing' in browserAt)('trading on the market web page in Chrom
     await page.getByTestId('login').click();
     await page.getByTestId('logout').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('account-address').textContent()).toBe(address);
+    // account fund onboards the account: both tokens approved to Permit2 and the reactor inside it.
+    await page.locator('[data-testid="onboarding"][data-complete="true"]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid="onboarding-token"] td[data-done="true"]').count()).toBe(6);
   }, 60_000);
 
   it('follows /ws/depth once logged in, row for row as GET /depth', async () => {
@@ -140,6 +145,34 @@ describe.skipIf('missing' in browserAt)('trading on the market web page in Chrom
     expect(await page.evaluate<string | null>('localStorage.getItem("dex.devnet-key")')).toBeNull();
     await page.close();
   }, 30_000);
+
+  it('onboards a browser wallet funded without approvals from the onboarding panel, and it then trades', async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    await operatorCli(pages.service.dataDir, ['account', 'fund', '--account', account.address, '--no-approve']);
+    const methods: string[] = [];
+    const chain = await devnetChainRecord(pages.service.dataDir);
+    const walletPage = await pages.open('/#/market/1', {
+      beforeLoad: (opened) => injectDevnetWallet(opened, account, chain, methods),
+    });
+    await walletPage.getByTestId('connect-wallet').click();
+    await walletPage.getByTestId('logout').waitFor({ timeout: 15_000 });
+    const panel = walletPage.locator('[data-testid="onboarding"][data-complete="false"]');
+    await panel.waitFor({ timeout: 15_000 });
+    const pending = panel.locator('td[data-done="false"]');
+    expect(await pending.evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-step')))).toEqual([
+      'approveBaseTokenPermit2',
+      'approveBaseTokenReactor',
+      'approveQuoteTokenPermit2',
+      'approveQuoteTokenReactor',
+    ]);
+    await walletPage.screenshot({ path: `${SCREENSHOTS}onboarding.png`, fullPage: true });
+    await panel.getByTestId('onboard').click();
+    await walletPage.locator('[data-testid="onboarding"][data-complete="true"]').waitFor({ timeout: CHAIN_MS });
+    expect(methods.filter((method) => method === 'eth_sendTransaction')).toHaveLength(4);
+    const orderId = await placeLimitBuy(walletPage, awayPrice, '10');
+    await walletPage.locator(`[data-testid="open-order"][data-order-id="${orderId}"]`).waitFor({ timeout: 15_000 });
+    await walletPage.close();
+  }, 90_000);
 
   it('logged no console error and threw nothing on any page', () => {
     expect(pages.errors).toEqual([]);

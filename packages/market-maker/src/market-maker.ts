@@ -1,4 +1,5 @@
 import { ApiError, type Client, createClient, getBooks, getOpenOrders, type OrderbookItem, placeOrders } from '@dex/sdk';
+import { AccountOnboarding, type OnboardedAccount } from './account-onboarding.js';
 import { Backoff } from './backoff.js';
 import { initialMid } from './initial-mid.js';
 import { type BotLogger, errorFields, silentLogger } from './logger.js';
@@ -62,6 +63,7 @@ export class MarketMaker {
   private readonly books = new Map<number, QuotedBook>();
   /** Books without a starting price, reported once. */
   private readonly unpriced = new Set<number>();
+  private readonly onboarding: AccountOnboarding;
   /** Ids whose cancellation the server accepted, until they leave the open listing. */
   private readonly cancelling = new Set<number>();
   /** Ids to cancel at the end of the refresh (failed cancellations wait here too). */
@@ -90,6 +92,12 @@ export class MarketMaker {
     this.sizes = new Prng(seed ^ 0x5a5a5a5a);
     this.takes = new Prng(seed ^ 0x3c3c3c3c);
     this.cycle = new Backoff(intervalMs, maxBackoffMs);
+    const senders = this.settings.onboarding;
+    const accounts: OnboardedAccount[] = [{ role: 'maker', client: this.maker, send: senders?.maker }];
+    if (this.takerClient !== undefined) accounts.push({ role: 'taker', client: this.takerClient, send: senders?.taker });
+    this.onboarding = new AccountOnboarding(accounts, this.logger, (error, message, fields) =>
+      this.failed(error, message, fields),
+    );
   }
 
   /** Starts refreshing at once; does nothing when running. Never throws. */
@@ -161,7 +169,10 @@ export class MarketMaker {
   }
 
   private async refreshOnce(now: number): Promise<void> {
-    if (now - this.booksReadAt >= this.settings.booksRefreshMs) await this.readBooks(now);
+    if (now - this.booksReadAt >= this.settings.booksRefreshMs) {
+      await this.readBooks(now);
+      await this.onboarding.check(this.books.keys(), () => this.running);
+    }
     if (!this.cleared) await this.clearLeftovers();
     await this.reconcile();
     // Each round starts one book further on, and a 429 ends the round: the account's limit is

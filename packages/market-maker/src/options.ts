@@ -1,4 +1,4 @@
-import type { FetchFn, Signer } from '@dex/sdk';
+import type { FetchFn, SendOnboardingTransaction, Signer } from '@dex/sdk';
 import type { ReferencePrices } from './initial-mid.js';
 import type { BotLogger } from './logger.js';
 
@@ -10,6 +10,13 @@ export interface MarketMakerOptions {
   /** The account that takes liquidity now and then; without it the bot only quotes. */
   readonly taker?: Signer | undefined;
   readonly logger?: BotLogger | undefined;
+  /**
+   * Senders of each account's onboarding transactions (the SDK's `onboard`): with one, the bot
+   * onboards that account on each book it quotes whose onboarding status shows pending steps (the
+   * tokens approve Permit2, Permit2 the reactor), before quoting it. Without one, pending steps are
+   * logged once per book: the book's orders are refused until someone else onboards the account.
+   */
+  readonly onboarding?: { readonly maker?: SendOnboardingTransaction; readonly taker?: SendOnboardingTransaction } | undefined;
   /** Defaults to the global fetch; every request is bounded by `requestTimeoutMs`. */
   readonly fetch?: FetchFn | undefined;
   /** Ids of the books to quote; default: every open book of `GET /books`. */
@@ -46,8 +53,11 @@ export interface MarketMakerOptions {
 
 /** The options with every default filled in. */
 export type MarketMakerSettings = {
-  readonly [K in keyof Omit<MarketMakerOptions, 'taker' | 'fetch' | 'books'>]-?: Exclude<MarketMakerOptions[K], undefined>;
-} & Pick<MarketMakerOptions, 'taker' | 'fetch' | 'books'>;
+  readonly [K in keyof Omit<MarketMakerOptions, 'taker' | 'fetch' | 'books' | 'onboarding'>]-?: Exclude<
+    MarketMakerOptions[K],
+    undefined
+  >;
+} & Pick<MarketMakerOptions, 'taker' | 'fetch' | 'books' | 'onboarding'>;
 
 function whole(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   const chosen = value ?? fallback;
@@ -70,6 +80,7 @@ export function settingsOf(options: MarketMakerOptions, silent: BotLogger): Mark
     logger: options.logger ?? silent,
     fetch: options.fetch,
     books: options.books,
+    onboarding: options.onboarding,
     referencePrices: options.referencePrices ?? {},
     levels: whole('levels', options.levels, 5, 1, 100),
     spreadBps: whole('spreadBps', options.spreadBps, 20, 1, 5_000),

@@ -58,6 +58,16 @@ export const OnboardingResponse = Type.Object({
   pendingSteps: Type.Array(Type.String()),
   completedSteps: Type.Array(Type.String()),
   isComplete: Type.Boolean(),
+  // Our additions (the live answer has the four fields above only): what a client needs to send the pending steps.
+  baseToken: Type.String({ description: "The book's base token (0x, lower case): the associations and approvals are per token" }),
+  quoteToken: Type.String({ description: "The book's quote token (0x, lower case)" }),
+  reactor: Type.String({
+    description: "The reactor (0x, lower case): the spender to approve inside Permit2; the signing domain's verifyingContract",
+  }),
+  permit2: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The Permit2 contract the reactor pulls through (0x, lower case), as the reactor's permit2() names it; each token is approved to it. Null without a settlement chain (CHAIN=off), where every step is complete",
+  }),
 });
 
 export const SignatureDomainSchema = Type.Object({
@@ -84,11 +94,19 @@ export type FeeSide = Static<typeof FeeSide>;
 /** `GET /fees/:orderbookId`; rates in pips (1 pip = 0.0001 %). */
 export type FeeRates = Static<typeof FeesResponse>;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
-/** `GET /onboarding/:orderbookId/status`. The document types the step lists as strings; they hold step names. */
-export type OnboardingStatus = Omit<Static<typeof OnboardingResponse>, 'pendingSteps' | 'completedSteps'> & {
+/** The fields of `GET /onboarding/:orderbookId/status` that this service adds to the live answer. */
+type OnboardingAdditions = 'baseToken' | 'quoteToken' | 'reactor' | 'permit2';
+/**
+ * `GET /onboarding/:orderbookId/status`. The document types the step lists as strings; they hold step names. The
+ * contract addresses are this service's additions, absent from the live service's answer: optional here.
+ */
+export type OnboardingStatus = Omit<
+  Static<typeof OnboardingResponse>,
+  'pendingSteps' | 'completedSteps' | OnboardingAdditions
+> & {
   pendingSteps: OnboardingStep[];
   completedSteps: OnboardingStep[];
-};
+} & Partial<Pick<Static<typeof OnboardingResponse>, OnboardingAdditions>>;
 /** `GET /signature/domain`: the EIP-712 domain orders are signed against. */
 export type SignatureDomain = Static<typeof SignatureDomainSchema>;
 /** `GET /health`. */

@@ -175,3 +175,49 @@ export class StreamError extends SdkError {
     this.closeCode = options.closeCode;
   }
 }
+
+/**
+ * The onboarding status names another reactor or Permit2 than this client trusts (the signing
+ * domain's reactor, the canonical or given Permit2). Approving either would let that contract pull
+ * the account's tokens, so nothing was sent.
+ */
+export class OnboardingMismatchError extends SdkError {
+  override readonly name: string = 'OnboardingMismatchError';
+  /** The contract that differs. */
+  readonly field: 'reactor' | 'permit2';
+  /** The address the client expected, and the one the server named (lower-case 0x). */
+  readonly expected: string;
+  readonly received: string;
+
+  constructor(field: 'reactor' | 'permit2', expected: string, received: string) {
+    super(`The onboarding status names another ${field} than this client trusts`, {
+      details: `expected ${expected}, the server named ${received}`,
+    });
+    this.field = field;
+    this.expected = expected;
+    this.received = received;
+  }
+}
+
+/** The caller's `sendTransaction` failed on one onboarding step; the steps before it were sent. */
+export class OnboardingTransactionError extends SdkError {
+  override readonly name: string = 'OnboardingTransactionError';
+  /** The step whose transaction failed, e.g. `approveBaseTokenPermit2`. */
+  readonly step: string;
+  /** The token of that step (lower-case 0x). */
+  readonly token: string;
+  /** The steps sent before it, in order. */
+  readonly sentSteps: readonly string[];
+
+  constructor(step: string, token: string, sentSteps: readonly string[], cause: unknown) {
+    super(`Sending the onboarding step ${step} failed`, {
+      details: `token ${token}${sentSteps.length > 0 ? `; sent before it: ${sentSteps.join(', ')}` : ''}${
+        cause instanceof Error ? `: ${cause.message}` : ''
+      }`,
+      cause,
+    });
+    this.step = step;
+    this.token = token;
+    this.sentSteps = sentSteps;
+  }
+}

@@ -112,6 +112,24 @@ export {
   type TradeSort,
 } from './actions/get-trades.js';
 export {
+  type OnboardErrorType,
+  type OnboardParameters,
+  type OnboardReturnType,
+  onboard,
+  type SendOnboardingTransaction,
+  type SentOnboardingTransaction,
+} from './actions/onboard.js';
+export {
+  type OnboardingTransaction,
+  type OnboardingTransactionsErrorType,
+  type OnboardingTransactionsParameters,
+  type OnboardingTransactionsReturnType,
+  onboardingTransactions,
+  PERMIT2_ADDRESS,
+  PERMIT2_MAX_AMOUNT,
+  PERMIT2_MAX_EXPIRATION,
+} from './actions/onboarding-transactions.js';
+export {
   type PlaceOrdersErrorType,
   type PlaceOrdersParameters,
   type PlaceOrdersReturnType,
@@ -185,6 +203,8 @@ export {
   InvalidResponseError,
   NetworkError,
   NotAuthenticatedError,
+  OnboardingMismatchError,
+  OnboardingTransactionError,
   OrderMismatchError,
   SdkError,
   type SdkErrorOptions,

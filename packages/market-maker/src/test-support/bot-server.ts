@@ -22,8 +22,16 @@ export interface BotServer {
   operator(...args: string[]): Promise<void>;
 }
 
+export interface BotServerOptions {
+  /**
+   * How the faucet funds the two accounts: `none` (the default: no chain, or funded later) or,
+   * on the devnet chain, `without-approvals`: gas and tokens, the Permit2 steps left to the account.
+   */
+  readonly funding?: 'none' | 'without-approvals';
+}
+
 /** The server for a bot, with its two accounts made by the devnet faucet (`account create`), as a user would. */
-export async function startBotServer(env: Record<string, string> = {}): Promise<BotServer> {
+export async function startBotServer(env: Record<string, string> = {}, options: BotServerOptions = {}): Promise<BotServer> {
   const harness = await startHarness({ LOG_LEVEL: 'silent', ...env }, { listen: true, clock: new RealTimeClock() });
   const operator = async (...args: string[]) => {
     const { code, out } = await runOperatorOn(harness, ...args);
@@ -32,7 +40,9 @@ export async function startBotServer(env: Record<string, string> = {}): Promise<
   };
   const account = async (keyType: 'ed25519' | 'secp256k1') => {
     const keyFile = join(harness.config.dataDir, `${keyType}.key`);
-    const out = await operator('account', 'create', '--key-type', keyType, '--key-file', keyFile, '--no-fund', '--json');
+    // A million of each token: the ladders of three books hold far more than the faucet's default.
+    const funding = options.funding === 'without-approvals' ? ['--no-approve', '--amount', '1000000'] : ['--no-fund'];
+    const out = await operator('account', 'create', '--key-type', keyType, '--key-file', keyFile, ...funding, '--json');
     return { account: (JSON.parse(out) as { accountId: string }).accountId, key: (await readFile(keyFile, 'utf8')).trim() };
   };
   try {

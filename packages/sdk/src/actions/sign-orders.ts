@@ -29,8 +29,8 @@ export type SignOrdersErrorType = OrderMismatchError | InvalidParameterError | N
 
 const domains = new WeakMap<Client, Promise<Eip712Domain>>();
 
-/** The client's signing domain, asked for once. */
-function domainOf(client: Client): Promise<Eip712Domain> {
+/** The client's signing domain, asked for once (the onboarding reads its reactor too). */
+export function domainOf(client: Client): Promise<Eip712Domain> {
   let domain = domains.get(client);
   if (domain === undefined) {
     domain = getSignatureDomain(client).then((value) => value as Eip712Domain);

@@ -33,6 +33,7 @@ export const OPTIONS = {
   book: { type: 'string' },
   'cancel-on-disconnect': { type: 'boolean' },
   known: { type: 'boolean' },
+  'rpc-url': { type: 'string' },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { isEvmAddress, isLedgerId } from '@dex/core';
 import { InvalidKeyError, InvalidParameterError } from '../errors.js';
 import { ed25519Signer } from '../signing/ed25519-signer.js';
+import { privateKeyBytes } from '../signing/private-key.js';
 import { secp256k1Signer } from '../signing/secp256k1-signer.js';
 import type { KeyType, Signer } from '../signing/signer.js';
 import { refuseSecrets, UsageError } from './arguments.js';
@@ -11,6 +12,11 @@ export interface Credentials {
   readonly signer: Signer | undefined;
   /** DEX_ACCOUNT, or the key's own `0x` address; undefined with neither. */
   readonly account: string | undefined;
+  /**
+   * The 32 bytes of a secp256k1 key, for the commands that sign chain transactions (onboard);
+   * undefined for an Ed25519 key or none. A function, so that printing the credentials shows no key.
+   */
+  readonly transactionKey: (() => Uint8Array) | undefined;
 }
 
 const KEY_TYPES: readonly KeyType[] = ['secp256k1', 'ed25519'];
@@ -96,10 +102,12 @@ export async function loadCredentials(
   const account = accountOf(env);
   const keyType = keyTypeOf(env, account);
   const key = await keyText(env, keyFile);
-  if (key === undefined) return { signer: undefined, account };
+  if (key === undefined) return { signer: undefined, account, transactionKey: undefined };
   try {
     const signer = signerOf(key.text, keyType, account);
-    return { signer, account: signer.account };
+    const { text } = key;
+    const transactionKey = keyType === 'secp256k1' ? () => privateKeyBytes(text, 'secp256k1') : undefined;
+    return { signer, account: signer.account, transactionKey };
   } catch (error) {
     if (error instanceof InvalidKeyError || error instanceof InvalidParameterError) {
       throw new UsageError(`${key.source}: ${error.message} (DEX_KEY_TYPE is ${keyType})`);

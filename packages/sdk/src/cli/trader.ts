@@ -3,6 +3,7 @@ import { type CommandLine, GLOBAL_OPTIONS, parseCommandLine, UsageError } from '
 import { type Command, CommandError } from './command.js';
 import { booksCommand } from './commands/books.js';
 import { depthCommand } from './commands/depth.js';
+import { onboardCommand } from './commands/onboard.js';
 import { orderCancelAfterCommand, orderCancelCommand } from './commands/order-cancel.js';
 import { orderEventsCommand } from './commands/order-events.js';
 import { orderPlaceCommand } from './commands/order-place.js';
@@ -29,6 +30,7 @@ const COMMANDS: readonly Command[] = [
   farmsCommand,
   loginCommand,
   logoutCommand,
+  onboardCommand,
   orderPlaceCommand,
   orderCancelCommand,
   orderCancelAfterCommand,

@@ -15,6 +15,7 @@ const ENVIRONMENT_HELP = `Environment (keys are never read from the command line
   DEX_KEY_FILE       a file holding it, as \`npm run cli -- account create --key-file\` writes it
   DEX_ACCOUNT        the ledger account 0.0.X of the key; a 0x wallet needs none
   DEX_KEY_TYPE       ed25519 or secp256k1 (default ed25519 for a 0.0.X account, else secp256k1)
+  DEX_RPC_URL        the chain's JSON-RPC, for onboard (the devnet's: rpcUrl in DATA_DIR/devnet-chain.json)
   DEX_STATE_DIR      where login keeps sessions (default \${XDG_STATE_HOME:-~/.local/state}/${PROGRAM})`;
 
 const EXIT_CODES = 'Exit codes: 0 done, 1 refused by the API or the network, 2 usage, 130 interrupted.';

@@ -111,7 +111,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
   await app.register(signatureRoutes, { caller, domain: deps.domain });
   await app.register(authRoutes, { login: deps.login, rateBuckets: deps.loginBuckets });
-  await app.register(accountRoutes, { tokens, registry, fees: deps.fees, directory: deps.directory, funds: deps.funds });
+  await app.register(accountRoutes, {
+    tokens,
+    registry,
+    fees: deps.fees,
+    directory: deps.directory,
+    funds: deps.funds,
+    reactor: deps.domain.verifyingContract,
+  });
   await app.register(orderRoutes, {
     tokens,
     directory: deps.directory,

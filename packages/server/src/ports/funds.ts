@@ -24,4 +24,6 @@ export interface FundsReader {
   holdings(owner: string, tokens: readonly string[]): Promise<Map<string, Holding>>;
   /** Each token's onboarding steps for the owner, keyed by lower-case token address. */
   onboarding(owner: string, tokens: readonly string[]): Promise<Map<string, TokenOnboarding>>;
+  /** The Permit2 contract the reactor pulls through (what the reactor's `permit2()` answers), lower-case 0x. */
+  permit2(): Promise<string>;
 }

@@ -19,8 +19,11 @@ export function WalletLogin() {
     setState({ kind: 'connecting' });
     try {
       // viem is loaded only by those who use a wallet: most of the page's weight otherwise.
-      const { connectWallet } = await import('./wallet-account.js');
-      await logIn(secp256k1Signer(await connectWallet(wallet.provider)), 'browser wallet');
+      const { connectWallet, walletTransactions } = await import('./wallet-account.js');
+      const account = await connectWallet(wallet.provider);
+      // The wallet also sends the onboarding's approvals, on the chain the page names when it sends them.
+      const transactions = (chainId: number) => walletTransactions(wallet.provider, account.address, chainId);
+      await logIn(secp256k1Signer(account), 'browser wallet', transactions);
     } catch (error) {
       setState({ kind: 'failed', error });
     }

@@ -13,7 +13,7 @@ import {
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
-import type { DevnetFunding } from '../../ports/devnet-funding.js';
+import type { DevnetFunding, FundingOptions } from '../../ports/devnet-funding.js';
 import type { AccountKeyRecord } from '../../ports/store/ports.js';
 import type { ChainContext } from './chain-context.js';
 
@@ -90,7 +90,7 @@ export class DevnetIssuer implements DevnetFunding {
     });
   }
 
-  async fund(account: string, tokens: readonly { token: string; amount: bigint }[]): Promise<void> {
+  async fund(account: string, tokens: readonly { token: string; amount: bigint }[], options: FundingOptions = {}): Promise<void> {
     const holder = getAddress(account);
     await fund(this.devnet, holder);
     await this.devnet.test.impersonateAccount({ address: holder });
@@ -101,6 +101,7 @@ export class DevnetIssuer implements DevnetFunding {
         await this.asIssuer(async (issuer) =>
           this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
         );
+        if (options.approve === false) continue;
         for (const approval of permit2Approvals(address, await this.permit2(), this.reactor)) {
           await this.mined(self.writeContract(approval as Parameters<typeof self.writeContract>[0]));
         }

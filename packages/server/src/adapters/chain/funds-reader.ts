@@ -49,7 +49,7 @@ interface TokenReads {
 export class ChainFundsReader implements FundsReader {
   private readonly known: TtlCache<Holding>;
   private readonly timeoutMs: number;
-  private permit2: Promise<Address> | null = null;
+  private permit2Read: Promise<Address> | null = null;
 
   constructor(
     private readonly chain: Pick<ChainContext, 'public' | 'reactor'>,
@@ -91,6 +91,10 @@ export class ChainFundsReader implements FundsReader {
       }),
     );
     return new Map(steps);
+  }
+
+  async permit2(): Promise<string> {
+    return (await this.permit2Address()).toLowerCase();
   }
 
   private async read(account: Address, tokens: readonly string[]): Promise<Map<string, Holding>> {
@@ -144,13 +148,13 @@ export class ChainFundsReader implements FundsReader {
 
   /** The Permit2 contract the reactor pulls through, read from the reactor once. */
   private permit2Address(): Promise<Address> {
-    this.permit2 ??= this.chain.public
+    this.permit2Read ??= this.chain.public
       .readContract({ address: this.chain.reactor, abi: PartialFillLimitOrderReactor.abi, functionName: 'permit2' })
       .catch((error: unknown) => {
-        this.permit2 = null;
+        this.permit2Read = null;
         throw error;
       });
-    return this.permit2;
+    return this.permit2Read;
   }
 
   private withinTimeout<T>(work: Promise<T>): Promise<T> {

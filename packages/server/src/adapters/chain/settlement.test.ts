@@ -447,6 +447,13 @@ describe('funds on the devnet chain', () => {
     expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps], isComplete: false });
     const { chain } = settlement();
     const base = getAddress(h.services.registry.get(1)?.base.evmAddress as Address);
+    // Our addition to the live answer: where the pending steps go, read from the chain's reactor.
+    expect(await status()).toMatchObject({
+      baseToken: base.toLowerCase(),
+      quoteToken: h.services.registry.get(1)?.quote.evmAddress.toLowerCase(),
+      reactor: chain.reactor.toLowerCase(),
+      permit2: PERMIT2_ADDRESS.toLowerCase(),
+    });
     const send = (call: WriteCall) => sendAs(getAddress(trader.swapper), call);
     // A direct allowance to the reactor counts for nothing: the reactor pulls through Permit2 alone.
     await send({ address: base, abi: TestToken.abi, functionName: 'approve', args: [chain.reactor, maxUint256] });

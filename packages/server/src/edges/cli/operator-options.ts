@@ -40,6 +40,7 @@ export const OPTIONS = {
   'key-file': { type: 'string' },
   amount: { type: 'string' },
   fund: { type: 'boolean' },
+  approve: { type: 'boolean' },
   from: { type: 'string' },
   to: { type: 'string' },
   force: { type: 'boolean' },

@@ -90,6 +90,17 @@ describe('operator CLI on the devnet chain', () => {
     expect(await read(usdc?.evmAddress as string, 'balanceOf', address)).toBe(5_000_000n);
   });
 
+  it('funds without onboarding with --no-approve: tokens and gas, no approval to Permit2 or inside it', async () => {
+    const address = '0x00000000000000000000000000000000000b0b03';
+    const funded = await run(h.config.dataDir, 'account', 'fund', '--account', address, '--amount', '5', '--no-approve');
+    expect(funded).toMatchObject({ code: 0, out: expect.stringContaining('not approved: the account onboards itself') });
+    for (const token of await h.services.store.tokens.list()) {
+      expect(await read(token.evmAddress, 'balanceOf', address)).toBe(5n * 10n ** BigInt(token.decimals));
+      expect(await read(token.evmAddress, 'allowance', address)).toBe(0n);
+      expect((await permit2Allowance(token.evmAddress, address))[0]).toBe(0n);
+    }
+  });
+
   it('creates an account without funding, and says so, when no devnet chain runs on the data folder', async () => {
     const elsewhere = tempDataDir();
     try {

@@ -17,17 +17,29 @@ interface Funding {
   readonly address: string;
   /** Whole units of each token. */
   readonly amount: number;
+  /** Whether the faucet also approved the reactor through Permit2 for the account. */
+  readonly approved: boolean;
   readonly tokens: string[];
 }
 
-/** Mints `amount` whole units of every registry token to the account and approves the reactor. */
-async function fund(record: { account: string; address: string }, amount: number, io: OperatorIo, issuer: DevnetFunding) {
+/**
+ * Mints `amount` whole units of every registry token to the account and, unless `--no-approve`, approves
+ * the reactor through Permit2 for it (an Ed25519 account cannot send those transactions here itself).
+ */
+async function fund(
+  record: { account: string; address: string },
+  amount: number,
+  approve: boolean,
+  io: OperatorIo,
+  issuer: DevnetFunding,
+) {
   const tokens = await io.store.tokens.list();
   await issuer.fund(
     record.address,
     tokens.map((token) => ({ token: token.evmAddress, amount: BigInt(amount) * 10n ** BigInt(token.decimals) })),
+    { approve },
   );
-  return { ...record, amount, tokens: tokens.map((token) => token.symbol) };
+  return { ...record, amount, approved: approve, tokens: tokens.map((token) => token.symbol) };
 }
 
 async function connectDevnet(io: OperatorIo): Promise<DevnetFunding> {
@@ -51,7 +63,7 @@ export async function fundCreated(record: AccountKeyRecord, values: Values, io: 
     return null;
   }
   await issuer.publishKey(record);
-  return fund({ account: record.accountId, address: record.evmAddress }, amount, io, issuer);
+  return fund({ account: record.accountId, address: record.evmAddress }, amount, values.approve !== false, io, issuer);
 }
 
 async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
@@ -64,18 +76,23 @@ async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
     if (key === undefined) throw new UsageError(`no devnet account ${account}`);
     address = key.evmAddress;
   }
-  return fund({ account, address }, amount, io, await connectDevnet(io));
+  return fund({ account, address }, amount, values.approve !== false, io, await connectDevnet(io));
 }
 
 export const accountFundCommand: OperatorCommand = {
   group: 'account',
   actions: ['fund'],
-  synopsis: ` --account <0.0.X|0x...> [--amount N]
+  synopsis: ` --account <0.0.X|0x...> [--amount N] [--no-approve]
                        devnet chain: gas money, N whole units (default 1000) of every token, and an
-                       unlimited reactor allowance for each; needs the service running`,
+                       unlimited reactor allowance for each through Permit2 (--no-approve: none; the
+                       account onboards itself, e.g. dex-trade onboard); needs the service running`,
   async run({ values, print }, io) {
     const funded = await fundAccount(values, io);
-    print(funded, `funded ${funded.account} (${funded.address}) with ${funded.amount} of ${funded.tokens.join(', ')}`);
+    const approvals = funded.approved ? '' : ' (not approved: the account onboards itself)';
+    print(
+      funded,
+      `funded ${funded.account} (${funded.address}) with ${funded.amount} of ${funded.tokens.join(', ')}${approvals}`,
+    );
     return 0;
   },
 };

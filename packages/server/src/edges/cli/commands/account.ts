@@ -69,7 +69,7 @@ export const accountAddCommand: OperatorCommand = {
 export const accountCreateCommand: OperatorCommand = {
   group: 'account',
   actions: ['create'],
-  synopsis: ` --key-type ed25519|secp256k1 --key-file PATH [--amount N] [--no-fund]
+  synopsis: ` --key-type ed25519|secp256k1 --key-file PATH [--amount N] [--no-fund] [--no-approve]
                        devnet faucet: a new account 0.0.N with a fresh key pair; the private key
                        goes to PATH (hex, mode 600, never overwritten), the public key is registered;
                        with the devnet chain running it is funded as by account fund`,

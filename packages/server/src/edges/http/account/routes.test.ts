@@ -86,6 +86,11 @@ describe('GET /onboarding/:orderbookId/status', () => {
         'approveQuoteTokenReactor',
       ],
       isComplete: true,
+      baseToken: harness.services.registry.get(1)?.base.evmAddress.toLowerCase(),
+      quoteToken: harness.services.registry.get(1)?.quote.evmAddress.toLowerCase(),
+      reactor: harness.services.domain.verifyingContract.toLowerCase(),
+      // No settlement chain: no Permit2 to name.
+      permit2: null,
     });
   });
 

@@ -23,6 +23,46 @@ function marketOf(registry: MarketRegistry, text: string): Market {
   return market;
 }
 
+/**
+ * The six live onboarding steps of the book's tokens for the swapper, read from the chain (every
+ * step complete without one), and the addresses the pending ones are sent to.
+ */
+async function onboardingStatus(market: Market, chain: { funds: FundsReader; swapper: string } | null, reactor: string) {
+  const base = market.base.evmAddress.toLowerCase();
+  const quote = market.quote.evmAddress.toLowerCase();
+  let read = new Map<string, TokenOnboarding>();
+  let permit2: string | null = null;
+  if (chain !== null) {
+    const { funds, swapper } = chain;
+    [read, permit2] = await failingAs(
+      'FUNDS_UNAVAILABLE',
+      Promise.all([funds.onboarding(swapper, [base, quote]), funds.permit2()]),
+    );
+  }
+  const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? chain === null;
+  const steps = {
+    associateBaseToken: step(base, 'associated'),
+    associateQuoteToken: step(quote, 'associated'),
+    approveBaseTokenPermit2: step(base, 'approvedToPermit2'),
+    approveQuoteTokenPermit2: step(quote, 'approvedToPermit2'),
+    approveBaseTokenReactor: step(base, 'approvedToReactor'),
+    approveQuoteTokenReactor: step(quote, 'approvedToReactor'),
+  };
+  const completedSteps = ONBOARDING_STEPS.filter((name) => steps[name]);
+  const pendingSteps = ONBOARDING_STEPS.filter((name) => !steps[name]);
+  // The addresses are our addition: with them a client can send the pending steps from this answer alone.
+  return {
+    steps,
+    pendingSteps,
+    completedSteps,
+    isComplete: pendingSteps.length === 0,
+    baseToken: base,
+    quoteToken: quote,
+    reactor,
+    permit2,
+  };
+}
+
 /** `GET /fees/:orderbookId` and `GET /onboarding/:orderbookId/status`, for the signed-in account. */
 export async function accountRoutes(
   fastify: FastifyInstance,
@@ -33,10 +73,13 @@ export async function accountRoutes(
     directory: AccountDirectory;
     /** Allowances on the settlement chain; null without one. */
     funds: FundsReader | null;
+    /** The reactor of the signing domain: the spender each token is approved to inside Permit2. */
+    reactor: string;
   },
 ): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { tokens, registry, fees, directory, funds } = options;
+  const reactor = options.reactor.toLowerCase();
   const tags = ['account'];
   app.addHook('onSend', noStore);
   const security = [{ bearer: [] }];
@@ -72,7 +115,7 @@ export async function accountRoutes(
         security,
         summary: 'Whether the account can trade a book',
         description:
-          "Read from the settlement chain, as the live service reports it: each token's association (what the token itself answers; complete for a token without associations), its approval to Permit2 (an ERC-20 allowance above zero), and the reactor's approval inside Permit2 (an unexpired allowance above zero). The reactor pulls every fill through Permit2; a direct allowance to the reactor counts for nothing. Without a settlement chain (CHAIN=off) every step is complete.",
+          "Read from the settlement chain, as the live service reports it: each token's association (what the token itself answers; complete for a token without associations), its approval to Permit2 (an ERC-20 allowance above zero), and the reactor's approval inside Permit2 (an unexpired allowance above zero). The reactor pulls every fill through Permit2; a direct allowance to the reactor counts for nothing. Without a settlement chain (CHAIN=off) every step is complete. Beyond the live answer it names the book's tokens, the reactor and Permit2, the addresses the pending steps are sent to.",
         params: AccountBookParams,
         response: { 200: OnboardingResponse, ...errorResponses(401, 404, 503) },
       },
@@ -80,25 +123,8 @@ export async function accountRoutes(
     async (request) => {
       const { account } = await requirePrincipal(request, tokens);
       const market = marketOf(registry, request.params.orderbookId);
-      const base = market.base.evmAddress.toLowerCase();
-      const quote = market.quote.evmAddress.toLowerCase();
-      let read = new Map<string, TokenOnboarding>();
-      if (funds !== null) {
-        const { swapper } = await directory.require(account);
-        read = await failingAs('FUNDS_UNAVAILABLE', funds.onboarding(swapper, [base, quote]));
-      }
-      const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? funds === null;
-      const steps = {
-        associateBaseToken: step(base, 'associated'),
-        associateQuoteToken: step(quote, 'associated'),
-        approveBaseTokenPermit2: step(base, 'approvedToPermit2'),
-        approveQuoteTokenPermit2: step(quote, 'approvedToPermit2'),
-        approveBaseTokenReactor: step(base, 'approvedToReactor'),
-        approveQuoteTokenReactor: step(quote, 'approvedToReactor'),
-      };
-      const completedSteps = ONBOARDING_STEPS.filter((name) => steps[name]);
-      const pendingSteps = ONBOARDING_STEPS.filter((name) => !steps[name]);
-      return { steps, pendingSteps, completedSteps, isComplete: pendingSteps.length === 0 };
+      const chain = funds === null ? null : { funds, swapper: (await directory.require(account)).swapper };
+      return onboardingStatus(market, chain, reactor);
     },
   );
 }
