@@ -254,7 +254,15 @@ contract PartialFillLimitOrderReactor {
             setRole(role, holder);
             return;
         }
-        uint64 readyAt = uint64(block.timestamp + changeDelay);
+        // Saturates at the end of uint64 time: truncated, a longer delay wrapped round to a time
+        // already past, and the change could be taken up at once.
+        uint64 readyAt = type(uint64).max;
+        // An overflow guard, not a deadline: a validator's leeway on the clock changes nothing.
+        // forge-lint: disable-next-line(block-timestamp)
+        if (changeDelay < type(uint64).max - block.timestamp) {
+            // forge-lint: disable-next-line(unsafe-typecast)
+            readyAt = uint64(block.timestamp + changeDelay); // below 2^64 - 1 by the check above
+        }
         pendingChange[role] = PendingChange(holder, readyAt);
         emit RoleChangeProposed(role, holder, readyAt);
     }
