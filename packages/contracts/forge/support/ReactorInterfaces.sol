@@ -139,17 +139,3 @@ interface IReactor {
     function cancelAllFor(address swapper, uint256 floor) external;
     function forgetExpired(PartialFillLimitOrder[] calldata orders) external;
 }
-
-/// src/test-support/FreezingToken.sol: a TestToken whose minter freezes accounts (a frozen account
-/// neither sends nor receives), the suites' recipient that refuses a token.
-interface IFreezingToken {
-    error AccountFrozen(address account);
-
-    function initialize(string calldata name, string calldata symbol, uint8 decimals, address minter) external;
-    function mint(address to, uint256 amount) external;
-    function setFrozen(address account, bool frozen) external;
-    function frozen(address account) external view returns (bool);
-    function balanceOf(address account) external view returns (uint256);
-    function approve(address spender, uint256 amount) external returns (bool);
-    function transfer(address to, uint256 amount) external returns (bool);
-}
