@@ -3,10 +3,10 @@ pragma solidity 0.8.30;
 
 import {Test} from "./support/Test.sol";
 import {
-    BlocklistToken,
     FalseReturningToken,
     FeeOnTransferToken,
     GasBurnerToken,
+    IFreezingToken,
     PlainToken,
     ReentrantToken
 } from "./support/Tokens.sol";
@@ -44,14 +44,28 @@ contract SupportTest is Test {
         assertEq(token.totalSupply(), 995, "burnt");
     }
 
-    function test_blocklistRefusesBlockedRecipients() public {
-        BlocklistToken token = new BlocklistToken("BLOCK", 18);
+    /// src/test-support/FreezingToken.sol, as the suites deploy it: a frozen account can neither
+    /// receive nor send, and only the minter freezes.
+    function test_freezingTokenRefusesFrozenAccounts() public {
+        IFreezingToken token = IFreezingToken(deploy("FreezingToken.sol:FreezingToken", ""));
+        token.initialize("FROZEN", "FROZEN", 6, address(this));
         token.mint(alice, 10);
-        token.setBlocked(bob, true);
+        token.mint(bob, 10);
+        token.setFrozen(bob, true);
         vm.prank(alice);
-        vm.expectRevert(abi.encodeWithSelector(BlocklistToken.Blocked.selector, bob));
+        vm.expectRevert(abi.encodeWithSelector(IFreezingToken.AccountFrozen.selector, bob));
         // forge-lint: disable-next-line(erc20-unchecked-transfer)
         token.transfer(bob, 1); // reverts: nothing returned to check
+        vm.prank(bob);
+        vm.expectRevert(abi.encodeWithSelector(IFreezingToken.AccountFrozen.selector, bob));
+        // forge-lint: disable-next-line(erc20-unchecked-transfer)
+        token.transfer(alice, 1);
+        vm.prank(alice);
+        vm.expectRevert(IFreezingToken.NotMinter.selector);
+        token.setFrozen(alice, true);
+        token.setFrozen(bob, false);
+        vm.prank(bob);
+        assertTrue(token.transfer(alice, 1), "thawed");
     }
 
     function test_falseReturningTokenSaysFalse() public {

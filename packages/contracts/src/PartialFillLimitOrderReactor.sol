@@ -254,7 +254,15 @@ contract PartialFillLimitOrderReactor {
             setRole(role, holder);
             return;
         }
-        uint64 readyAt = uint64(block.timestamp + changeDelay);
+        // Saturates at the end of uint64 time: truncated, a longer delay wrapped round to a time
+        // already past, and the change could be taken up at once.
+        uint64 readyAt = type(uint64).max;
+        // An overflow guard, not a deadline: a validator's leeway on the clock changes nothing.
+        // forge-lint: disable-next-line(block-timestamp)
+        if (changeDelay < type(uint64).max - block.timestamp) {
+            // forge-lint: disable-next-line(unsafe-typecast)
+            readyAt = uint64(block.timestamp + changeDelay); // below 2^64 - 1 by the check above
+        }
         pendingChange[role] = PendingChange(holder, readyAt);
         emit RoleChangeProposed(role, holder, readyAt);
     }
@@ -264,6 +272,8 @@ contract PartialFillLimitOrderReactor {
     function acceptRole(Role role) external {
         PendingChange memory change = pendingChange[role];
         address taker = role == Role.PairFactory ? owner : change.holder;
+        // The wait is a day or more: a validator's few seconds of leeway on the clock are immaterial.
+        // forge-lint: disable-next-line(block-timestamp)
         if (change.readyAt == 0 || block.timestamp < change.readyAt || msg.sender != taker) revert NoChangeReady();
         delete pendingChange[role];
         setRole(role, change.holder);
@@ -291,7 +301,8 @@ contract PartialFillLimitOrderReactor {
     }
 
     function isFillSettled(uint64 fillId) public view returns (bool) {
-        return settledFillWords[fillId >> 8] & (1 << (fillId & 0xff)) != 0;
+        (uint256 word, uint256 bit) = fillBit(fillId);
+        return settledFillWords[word] & bit != 0;
     }
 
     /// Settles matched pairs, then pool fills, and returns one outcome per fill followed by one per
@@ -348,6 +359,8 @@ contract PartialFillLimitOrderReactor {
     function forgetExpired(PartialFillLimitOrder[] calldata orders) external locked {
         for (uint256 i = 0; i < orders.length; i++) {
             PartialFillLimitOrder calldata order = orders[i];
+            // A deadline is the signer's own date: a validator's leeway moves it by seconds.
+            // forge-lint: disable-next-line(block-timestamp)
             if (order.info.deadline >= block.timestamp) continue;
             bytes32 digest = orderDigest(order);
             delete progress[digest];
@@ -442,6 +455,8 @@ contract PartialFillLimitOrderReactor {
         PartialFillLimitOrder calldata order = signed.order;
         address swapper = order.info.swapper;
         if (order.info.reactor != address(this)) return Reject.WrongReactor;
+        // A deadline is the signer's own date: a validator's leeway moves it by seconds.
+        // forge-lint: disable-next-line(block-timestamp)
         if (order.info.deadline < block.timestamp) return Reject.Expired;
         if (order.info.nonce < nonceFloor(swapper)) return Reject.NonceBelowFloor;
         if (cancelled[swapper][digest]) return Reject.Cancelled;
@@ -557,7 +572,10 @@ contract PartialFillLimitOrderReactor {
     /// input amount or `MAX_AMOUNT` first, so both sums stay below 2^128.
     function record(bytes32 orderHash, uint256 paid, uint256 received) private {
         Progress storage state = progress[orderHash];
+        // Lossless: each amount is below 2^128 by the checks above (a pool pays below 2^112 anyway).
+        // forge-lint: disable-next-line(unsafe-typecast)
         state.paid += uint128(paid);
+        // forge-lint: disable-next-line(unsafe-typecast)
         state.received += uint128(received);
     }
 
@@ -565,7 +583,16 @@ contract PartialFillLimitOrderReactor {
     function recordTaken(uint64 fillId, bytes32 takerHash, uint256 takerPaid, uint256 takerReceived) private {
         record(takerHash, takerPaid, takerReceived);
         orderFlags[takerHash] |= HAS_TAKEN;
-        settledFillWords[fillId >> 8] |= 1 << (fillId & 0xff);
+        (uint256 word, uint256 bit) = fillBit(fillId);
+        settledFillWords[word] |= bit;
+    }
+
+    /// Where a fill id's bit is: its word of `settledFillWords` (256 ids a word) and the bit in it.
+    function fillBit(uint64 fillId) private pure returns (uint256 word, uint256 bit) {
+        word = fillId >> 8;
+        // The literal 1 shifted to the id's place in the word: a bitmap, as meant.
+        // forge-lint: disable-next-line(incorrect-shift)
+        bit = 1 << (fillId & 0xff);
     }
 
     /// Whether an order can receive `amount` more and keep its total within `MAX_AMOUNT` (what it pays
@@ -657,6 +684,8 @@ contract PartialFillLimitOrderReactor {
     /// The outcome a failed self-call reports: its `Refused`, or `TransferReverted` when it failed
     /// otherwise (out of gas, say) and no party is known to be at fault.
     function refusal(bytes memory failure) private pure returns (Outcome memory) {
+        // bytes4 takes the selector of a failure whose length is checked first, as meant.
+        // forge-lint: disable-next-line(unsafe-typecast)
         if (failure.length != 68 || bytes4(failure) != Refused.selector) return Outcome(Reject.TransferReverted, Party.None);
         uint256 reason;
         uint256 party;
@@ -706,6 +735,7 @@ contract PartialFillLimitOrderReactor {
     function pull(address token, address from, address to, uint256 amount, Party payer) private {
         if (amount == 0) return;
         // Amounts are below MAX_AMOUNT (2^128), well inside Permit2's uint160.
+        // forge-lint: disable-next-line(unsafe-typecast)
         try permit2.transferFrom(from, to, uint160(amount), token) {}
         catch {
             revert Refused(payerReject(payer), payer);

@@ -8,8 +8,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const forge = findForge({ forgePath: process.env.FORGE_PATH, searchPath: process.env.PATH });
 
 // A cold run compiles src/ via IR and forge/ without it, in parallel, with the wasm solc (about
-// 30 s on two cores), then fuzzes (about 10 s); a warm one only fuzzes. The bound leaves room for
-// a busy machine (vitest runs the anvil suites beside this one).
+// 30 s on two cores), then fuzzes (about 25 s, the reactor's invariant suite the longest); a warm
+// one only fuzzes. The bound leaves room for a busy machine (vitest runs the anvil suites beside
+// this one).
 const FORGE_TIMEOUT_MS = 240_000;
 
 if (forge === null) {
@@ -20,7 +21,7 @@ if (forge === null) {
 
 describe.skipIf(forge === null)('forge suites (packages/contracts/forge)', () => {
   it(
-    'pass: unit, fuzz and invariant tests of the AMM contracts',
+    'pass: unit, fuzz and invariant tests of the AMM contracts and the reactor',
     async () => {
       const run = await runForge(forge as string, ['test'], root, FORGE_TIMEOUT_MS);
       expect(run.code, `forge test failed after ${run.ms} ms:\n${run.output}`).toBe(0);

@@ -82,22 +82,22 @@ contract FeeOnTransferToken is PlainToken {
     }
 }
 
-/// Reverts every transfer to a blocked recipient (a sanctions list, a paused account).
-contract BlocklistToken is PlainToken {
-    error Blocked(address account);
+/// A token that refuses transfers to or from certain accounts (a sanctions list, a frozen account)
+/// is src/test-support/FreezingToken.sol, which the TypeScript tests use too: the suites deploy it
+/// from the via-IR build (Cheats.deploy) and call it through this interface.
+interface IFreezingToken {
+    error AccountFrozen(address account);
+    error NotMinter();
 
-    mapping(address => bool) public blocked;
-
-    constructor(string memory name_, uint8 decimals_) PlainToken(name_, decimals_) {}
-
-    function setBlocked(address account, bool isBlocked) external {
-        blocked[account] = isBlocked;
-    }
-
-    function _move(address from, address to, uint256 amount) internal override {
-        if (blocked[to]) revert Blocked(to);
-        super._move(from, to, amount);
-    }
+    /// Once, naming the only account that mints and freezes.
+    function initialize(string calldata name, string calldata symbol, uint8 decimals, address minter) external;
+    function mint(address to, uint256 amount) external;
+    /// A frozen account can neither send nor receive the token.
+    function setFrozen(address account, bool frozen) external;
+    function frozen(address account) external view returns (bool);
+    function balanceOf(address account) external view returns (uint256);
+    function approve(address spender, uint256 amount) external returns (bool);
+    function transfer(address to, uint256 amount) external returns (bool);
 }
 
 /// Returns false instead of reverting when a transfer cannot be made, and for every transfer

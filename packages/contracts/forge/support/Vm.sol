@@ -4,6 +4,13 @@ pragma solidity 0.8.30;
 /// The few forge cheatcodes these suites call (the interface forge serves at VM_ADDRESS), declared
 /// here rather than taken from forge-std. Signatures must match forge's exactly.
 interface Vm {
+    /// One log recorded since `recordLogs`.
+    struct Log {
+        bytes32[] topics;
+        bytes data;
+        address emitter;
+    }
+
     /// The next call (only) comes from `sender`.
     function prank(address sender) external;
     /// Every call until stopPrank comes from `sender`.
@@ -27,6 +34,12 @@ interface Vm {
     function label(address account, string calldata name) external;
     /// The address of a private key.
     function addr(uint256 privateKey) external pure returns (address);
+    /// A secp256k1 signature of `digest` by `privateKey` (low s, v of 27 or 28).
+    function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
+    /// Starts recording every log emitted, for `getRecordedLogs`.
+    function recordLogs() external;
+    /// The logs recorded since `recordLogs` or the last call of this, which it consumes.
+    function getRecordedLogs() external returns (Log[] memory logs);
     function toString(uint256 value) external pure returns (string memory);
     function toString(int256 value) external pure returns (string memory);
     function toString(address value) external pure returns (string memory);

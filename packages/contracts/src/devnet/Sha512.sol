@@ -55,6 +55,8 @@ library Sha512 {
     /// number, in whole 128-byte blocks.
     function pad(bytes memory message) private pure returns (bytes memory padded) {
         uint256 length = message.length;
+        // Rounds up to whole blocks: the division truncates before the multiply, as meant.
+        // forge-lint: disable-next-line(divide-before-multiply)
         padded = new bytes(((length + 17 + 127) / 128) * 128);
         assembly ("memory-safe") {
             let body := add(padded, 32)

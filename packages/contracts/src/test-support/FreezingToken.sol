@@ -4,7 +4,8 @@ pragma solidity 0.8.30;
 import {TestToken} from "../devnet/TestToken.sol";
 
 /// A test token whose minter can freeze an account, as a ledger token's freeze key can: a frozen
-/// account can neither send nor receive it. Tests use it for a recipient that refuses a token.
+/// account can neither send nor receive it. The TypeScript tests and the forge suites (their only
+/// blocklist token) use it for an account that refuses a token.
 contract FreezingToken is TestToken {
     error AccountFrozen(address account);
 
