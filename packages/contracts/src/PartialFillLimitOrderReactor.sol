@@ -157,7 +157,9 @@ contract PartialFillLimitOrderReactor {
         address taker,
         uint256 amountIn,
         uint256 amountOut,
-        uint256 takerFee
+        uint256 takerFee,
+        /// What the fee recipient got: the taker's fee, less a move of the pool since it was priced.
+        uint256 feeCollected
     );
     event OrderCancelled(bytes32 indexed orderHash, address indexed swapper, address indexed by);
     event NonceFloorRaised(address indexed swapper, uint256 nonceFloor, address indexed by);
@@ -405,7 +407,7 @@ contract PartialFillLimitOrderReactor {
         uint64 fillId,
         address pair,
         uint256[3] calldata amounts
-    ) external {
+    ) external returns (uint256 feeCollected) {
         if (msg.sender != address(this)) revert NotSelf();
         recordTaken(fillId, takerHash, amounts[0], amounts[1]);
         address tokenIn = taker.input.token;
@@ -427,7 +429,8 @@ contract PartialFillLimitOrderReactor {
         // An output token that keeps part of a transfer cannot pay the taker what it signed for.
         if (!grew(tokenOut, address(this), held, asked)) revert Refused(Reject.TakerRefused, Party.Taker);
         deliver(tokenOut, taker.output.recipient, owed, Reject.TakerRefused, Party.Taker);
-        deliver(tokenOut, feeRecipient, asked - owed, Reject.FeeRefused, Party.None);
+        feeCollected = asked - owed;
+        deliver(tokenOut, feeRecipient, feeCollected, Reject.FeeRefused, Party.None);
     }
 
     function computeDomainSeparator() private view returns (bytes32) {
@@ -532,12 +535,21 @@ contract PartialFillLimitOrderReactor {
         if (outcome.reason == Reject.None && pair == address(0)) outcome = Outcome(Reject.NoPool, Party.None);
         if (outcome.reason != Reject.None) return rejected(poolFill.fillId, bytes32(0), takerHash, outcome);
         uint256 takerFee = poolFill.amountOut * poolFill.takerFeePips / PIPS;
-        try this.transferPoolFill(taker, takerHash, poolFill.fillId, pair, [poolFill.amountIn, poolFill.amountOut, takerFee]) {
+        try this.transferPoolFill(taker, takerHash, poolFill.fillId, pair, [poolFill.amountIn, poolFill.amountOut, takerFee]) returns (
+            uint256 feeCollected
+        ) {
             emit TakerFill(
                 takerHash, msg.sender, taker.info.swapper, taker.info.nonce, poolFill.amountIn, poolFill.amountOut, takerFee
             );
             emit PoolFilled(
-                poolFill.fillId, takerHash, pair, taker.info.swapper, poolFill.amountIn, poolFill.amountOut, takerFee
+                poolFill.fillId,
+                takerHash,
+                pair,
+                taker.info.swapper,
+                poolFill.amountIn,
+                poolFill.amountOut,
+                takerFee,
+                feeCollected
             );
         } catch (bytes memory failure) {
             return rejected(poolFill.fillId, bytes32(0), takerHash, refusal(failure));

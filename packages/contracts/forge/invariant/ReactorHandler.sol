@@ -676,6 +676,12 @@ contract ReactorHandler is ReactorWorld {
             } else if (topic == IReactor.PoolFilled.selector) {
                 settleId(abi.decode(abi.encode(log.topics[1]), (uint64)));
                 ++settledPoolFills;
+                // A pool that moved since it was priced is paid out of the fee: the recipient got less.
+                (,,, uint256 takerFee, uint256 feeCollected) =
+                    abi.decode(log.data, (address, uint256, uint256, uint256, uint256));
+                if (feeCollected > takerFee) note("a pool fill paid the fee recipient more than the taker's fee");
+                uint256 index = recordIndex[log.topics[2]];
+                if (index != 0) feesPaid[records[index - 1].order.output.token] -= takerFee - feeCollected;
             }
         }
     }

@@ -109,7 +109,8 @@ interface IReactor {
         address taker,
         uint256 amountIn,
         uint256 amountOut,
-        uint256 takerFee
+        uint256 takerFee,
+        uint256 feeCollected
     );
 
     function owner() external view returns (address);
