@@ -172,6 +172,22 @@ function chainConfig(env: Env, network: Network): ChainConfig {
   };
 }
 
+/** What orders are signed for: the chain and the domain, checked against a deployment record when there is one. */
+function signingOf(env: Env, network: Network, chain: ChainConfig, reactorAddress: string | null) {
+  const chainId = integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1);
+  const signatureDomainName = text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor');
+  const signatureDomainVersion = text(env, 'SIGNATURE_DOMAIN_VERSION', '1');
+  if (chain.kind === 'rpc' && chain.deployment !== null) {
+    checkDeployment(chain.deployment, {
+      chainId,
+      reactorAddress: reactorAddress as string,
+      domainName: signatureDomainName,
+      domainVersion: signatureDomainVersion,
+    });
+  }
+  return { chainId, signatureDomainName, signatureDomainVersion };
+}
+
 /** The embedded devnet chain deploys its own reactor; elsewhere the address comes from the environment. */
 function reactorOf(env: Env, chain: ChainConfig): string | null {
   if (chain.kind === 'devnet') {
@@ -289,17 +305,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const databaseUrl = urlOf(env, 'DATABASE_URL', ['postgres:', 'postgresql:'], 'a postgres:// URL');
   const dataApi = dataApiConfig(env, network, port);
-  const chainId = integer(env, 'CHAIN_ID', CHAIN_IDS[network], 1, 2 ** 53 - 1);
-  const signatureDomainName = text(env, 'SIGNATURE_DOMAIN_NAME', 'PartialFillLimitOrderReactor');
-  const signatureDomainVersion = text(env, 'SIGNATURE_DOMAIN_VERSION', '1');
-  if (chain.kind === 'rpc' && chain.deployment !== null) {
-    checkDeployment(chain.deployment, {
-      chainId,
-      reactorAddress: reactorAddress as string,
-      domainName: signatureDomainName,
-      domainVersion: signatureDomainVersion,
-    });
-  }
+  const { chainId, signatureDomainName, signatureDomainVersion } = signingOf(env, network, chain, reactorAddress);
 
   return {
     host: text(env, 'HOST', '127.0.0.1'),

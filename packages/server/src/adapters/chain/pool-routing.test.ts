@@ -191,8 +191,9 @@ describe('routing opted-in takers into the pool of book 1 on the devnet chain', 
     await engineSeesChain();
     const actual = await chainReserves();
     const head = await settlement().chain.public.getBlockNumber();
-    // The engine believes the pool 0.1 % cheaper than it is, as after a swap whose Sync it has not read yet.
-    h.services.engines.pools.synced(1, { base: (actual.base * 1_001n) / 1_000n, quote: actual.quote }, head);
+    // The engine believes the pool 1 % cheaper than it is, as after a swap whose Sync it has not read yet:
+    // more than the taker's fee (0.1 %) can absorb, so the reactor refuses the swap.
+    h.services.engines.pools.synced(1, { base: (actual.base * 1_010n) / 1_000n, quote: actual.quote }, head);
     h.services.engines.refreshPool(1);
     const before = await balanceOf(market.base.evmAddress, taker.swapper);
 

@@ -4,6 +4,7 @@ import { FORGOTTEN_ORDERS_MIGRATION } from './migration-forgotten-orders.js';
 import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
+import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
 
 /**
  * Versioned schema changes, applied in order, each in its own transaction. Never edit a migration
@@ -388,13 +389,6 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   ROUTED_CANDLES_MIGRATION,
-  {
-    version: 16,
-    name: 'self-trade prevention: what matching does when an order meets one of its account',
-    sql: `
-      ALTER TABLE orders ADD COLUMN self_trade_prevention TEXT NOT NULL DEFAULT 'EXPIRE_MAKER'
-        CHECK (self_trade_prevention IN ('EXPIRE_MAKER', 'EXPIRE_TAKER', 'EXPIRE_BOTH'));
-    `,
-  },
+  SELF_TRADE_MIGRATION,
   MAKER_REBATES_MIGRATION,
 ];
