@@ -42,19 +42,10 @@ describe('operator CLI chain deploy', () => {
     writeFileSync(file, `${deployerKey}\n`, { mode: 0o600 });
     return file;
   };
-  const deploy = (...more: string[]) =>
-    cli.run(
-      'chain',
-      'deploy',
-      '--rpc-url',
-      node.rpcUrl,
-      '--key-file',
-      keyFile(),
-      '--out',
-      join(cli.dir, 'deployment.json'),
-      '--json',
-      ...more,
-    );
+  /** `chain deploy` on the test's node, recording to `out` in the test's folder. */
+  const deployTo = (out: string, ...more: string[]) =>
+    cli.run('chain', 'deploy', '--rpc-url', node.rpcUrl, '--key-file', keyFile(), '--out', join(cli.dir, out), ...more);
+  const deploy = (...more: string[]) => deployTo('deployment.json', '--json', ...more);
   const recordOf = (out: string): DeploymentRecord => JSON.parse(out.split('\n').at(-1) as string) as DeploymentRecord;
   const read = (address: Address, functionName: 'owner' | 'operator' | 'feeRecipient' | 'pairFactory' | 'permit2') =>
     clients.public.readContract({ address, abi: PartialFillLimitOrderReactor.abi, functionName });
@@ -92,34 +83,11 @@ describe('operator CLI chain deploy', () => {
 
   it("uses the chain's own Permit2 when given one, and refuses an address that is none", async () => {
     const own = recordOf((await deploy()).out).permit2.address;
-    const second = await cli.run(
-      'chain',
-      'deploy',
-      '--rpc-url',
-      node.rpcUrl,
-      '--key-file',
-      keyFile(),
-      '--out',
-      join(cli.dir, 'other.json'),
-      '--permit2',
-      own,
-      '--json',
-    );
+    const second = await deployTo('other.json', '--permit2', own, '--json');
     const record = recordOf(second.out);
     expect(record.permit2).toEqual({ address: own, deployedHere: false });
     expect(await read(record.reactor.address, 'permit2')).toBe(own);
-    const refused = await cli.run(
-      'chain',
-      'deploy',
-      '--rpc-url',
-      node.rpcUrl,
-      '--key-file',
-      keyFile(),
-      '--out',
-      join(cli.dir, 'third.json'),
-      '--permit2',
-      deployer,
-    );
+    const refused = await deployTo('third.json', '--permit2', deployer);
     expect(refused).toMatchObject({ code: 1, err: `--permit2 ${deployer} has no code on this chain` });
   });
 
