@@ -23,6 +23,7 @@ import {
   type BotServer,
   eventually,
   issueApiKey,
+  quickBotOptions,
   recordingLogger,
   startBotServer,
   TEST_REFERENCE_PRICES,
@@ -42,17 +43,7 @@ afterEach(async () => {
 
 /** A bot on the test server with quick refreshes; `options` override. */
 function startBot(options: Partial<MarketMakerOptions> = {}): MarketMaker {
-  const bot = new MarketMaker({
-    baseUrl: h.harness.url,
-    maker: h.maker,
-    taker: h.taker,
-    referencePrices: TEST_REFERENCE_PRICES,
-    intervalMs: 50,
-    takeProbability: 0,
-    seed: 7,
-    maxBackoffMs: 200,
-    ...options,
-  });
+  const bot = new MarketMaker(quickBotOptions(h, options));
   bots.push(bot);
   bot.start();
   return bot;

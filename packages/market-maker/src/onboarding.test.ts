@@ -2,7 +2,7 @@ import { createClient, getBooks, getOnboardingStatus, type SendOnboardingTransac
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MarketMaker } from './market-maker.js';
 import type { MarketMakerOptions } from './options.js';
-import { type BotServer, eventually, recordingLogger, startBotServer, TEST_REFERENCE_PRICES } from './test-support/bot-server.js';
+import { type BotServer, eventually, quickBotOptions, recordingLogger, startBotServer } from './test-support/bot-server.js';
 
 let h: BotServer;
 let bot: MarketMaker | undefined;
@@ -43,18 +43,7 @@ async function pendingSteps(signer: Signer, orderbookId: number): Promise<string
 }
 
 function startBot(logger: ReturnType<typeof recordingLogger>, onboarding?: MarketMakerOptions['onboarding']): MarketMaker {
-  bot = new MarketMaker({
-    baseUrl: h.harness.url,
-    maker: h.maker,
-    taker: h.taker,
-    referencePrices: TEST_REFERENCE_PRICES,
-    intervalMs: 50,
-    takeProbability: 0,
-    seed: 7,
-    maxBackoffMs: 200,
-    logger,
-    onboarding,
-  });
+  bot = new MarketMaker(quickBotOptions(h, { logger, onboarding }));
   bot.start();
   return bot;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ed25519Signer, type Signer, secp256k1Signer } from '@dex/sdk';
 import { type Harness, RealTimeClock, runOperatorOn, startHarness, until } from '@dex/server/test-support';
 import type { BotLogger } from '../logger.js';
+import type { MarketMakerOptions } from '../options.js';
 
 export { issueApiKey } from '@dex/server/test-support';
 
@@ -64,6 +65,21 @@ export async function startBotServer(env: Record<string, string> = {}, options: 
 }
 
 /** A logger that keeps every line, for tests that read what the bot reported. */
+/** A bot on the test server with quick refreshes and no taking, seeded; `options` override. */
+export function quickBotOptions(server: BotServer, options: Partial<MarketMakerOptions> = {}): MarketMakerOptions {
+  return {
+    baseUrl: server.harness.url,
+    maker: server.maker,
+    taker: server.taker,
+    referencePrices: TEST_REFERENCE_PRICES,
+    intervalMs: 50,
+    takeProbability: 0,
+    seed: 7,
+    maxBackoffMs: 200,
+    ...options,
+  };
+}
+
 export function recordingLogger(): BotLogger & { lines: { level: string; message: string; fields: Record<string, unknown> }[] } {
   const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
   const at = (level: string) => (fields: Record<string, unknown>, message: string) => {
