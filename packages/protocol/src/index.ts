@@ -9,5 +9,6 @@ export * from './depth-book.js';
 export * from './market-data.js';
 export * from './orders.js';
 export * from './query.js';
+export * from './settlement.js';
 export * from './streams.js';
 export * from './wire-time.js';

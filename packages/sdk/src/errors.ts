@@ -221,3 +221,17 @@ export class OnboardingTransactionError extends SdkError {
     this.sentSteps = sentSteps;
   }
 }
+
+/**
+ * A settlement proof the chain contradicts: another chain, a receipt with other events, or a fill
+ * the reactor does not hold settled. `field` names what differs.
+ */
+export class SettlementProofMismatchError extends SdkError {
+  override readonly name: string = 'SettlementProofMismatchError';
+  readonly field: 'chainId' | 'receipt' | 'event' | 'fill';
+
+  constructor(field: 'chainId' | 'receipt' | 'event' | 'fill', shortMessage: string, details: string) {
+    super(shortMessage, { details });
+    this.field = field;
+  }
+}

@@ -100,6 +100,12 @@ export {
   type OrdersPageAt,
 } from './actions/get-orders.js';
 export {
+  type GetSettlementProofErrorType,
+  type GetSettlementProofParameters,
+  type GetSettlementProofReturnType,
+  getSettlementProof,
+} from './actions/get-settlement-proof.js';
+export {
   type GetSignatureDomainErrorType,
   type GetSignatureDomainReturnType,
   getSignatureDomain,
@@ -161,6 +167,13 @@ export {
   verifyChallenge,
 } from './actions/verify-challenge.js';
 export {
+  type ChainRequester,
+  type VerifySettlementProofErrorType,
+  type VerifySettlementProofParameters,
+  type VerifySettlementProofReturnType,
+  verifySettlementProof,
+} from './actions/verify-settlement-proof.js';
+export {
   type BookForOrders,
   type BookGrid,
   bookGrid,
@@ -208,6 +221,7 @@ export {
   OrderMismatchError,
   SdkError,
   type SdkErrorOptions,
+  SettlementProofMismatchError,
   StreamError,
   type StreamFailure,
 } from './errors.js';

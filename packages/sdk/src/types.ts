@@ -15,6 +15,8 @@ export type {
   Health,
   OrderbookItem,
   RecentTrades,
+  SettlementEvent,
+  SettlementProof,
   SignatureDomain,
   Trade,
   TradeDirection,

@@ -130,6 +130,7 @@ describe('the app', () => {
       '/orders/save',
       '/orders/{orderId}/history',
       '/ready',
+      '/settlements/{transactionHash}',
       '/signature/domain',
       '/trades/{orderbookId}',
     ]);

@@ -1,5 +1,6 @@
 import type { Eip712Domain } from '@dex/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { StoredSettlementProofs } from '../adapters/chain/stored-settlement-proofs.js';
 import type { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import type { AccessTokens } from '../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../application/auth/trading-identity.js';
@@ -108,7 +109,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     books: () => registry.list().length,
     dependencies: deps.dependencies,
   });
-  await app.register(marketDataRoutes, { service: marketData, caller, openMarketData: config.openMarketData });
+  await app.register(marketDataRoutes, {
+    service: marketData,
+    caller,
+    openMarketData: config.openMarketData,
+    settlements: new StoredSettlementProofs(store.settlementProofs, deps.domain.chainId, deps.domain.verifyingContract),
+  });
   await app.register(signatureRoutes, { caller, domain: deps.domain });
   await app.register(authRoutes, { login: deps.login, rateBuckets: deps.loginBuckets });
   await app.register(accountRoutes, {

@@ -6,6 +6,7 @@ import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { FailedFill, SettledSwap, SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { SettledFill } from '../../ports/store/settlement-ports.js';
+import type { ProofLog } from '../../ports/store/settlement-proof-ports.js';
 import type { ChainContext } from './chain-context.js';
 import { failedFill } from './fill-failure.js';
 
@@ -64,8 +65,9 @@ export class ReactorIndexer {
     return this.catching;
   }
 
-  /** Moves the cursor back to `block` when the chain is now shorter than what was indexed. */
+  /** Moves the cursor back to `block` when the chain is now shorter than what was indexed, and forgets the events of the lost blocks. */
   async rewindTo(block: bigint): Promise<void> {
+    await this.store.settlementProofs.forgetAfter(block);
     const cursor = await this.store.settlements.cursor(this.cursorName);
     if (cursor !== null && cursor > block) await this.store.settlements.setCursor(this.cursorName, block);
   }
@@ -101,6 +103,8 @@ export class ReactorIndexer {
     );
     if (events.length === 0) return;
     for (const { blockNumber, blockHash } of events) this.recorded?.remember(blockNumber, blockHash);
+    // Kept before anything is marked settled, so every settled trade's transaction can be looked up.
+    await this.store.settlementProofs.record(events.map(proofLogOf));
     const settled: SettledFill[] = [];
     const swaps: SettledSwap[] = [];
     const rejected = new Map<number, ReturnType<typeof outcomeOf>>();
@@ -218,6 +222,18 @@ export class ReactorIndexer {
  * The accounts that may trade as `swapper`: the 0x account itself and, for a long-zero address,
  * the ledger account it encodes.
  */
+function proofLogOf(log: Log<bigint, number, false>): ProofLog {
+  return {
+    txHash: log.transactionHash,
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    transactionIndex: log.transactionIndex,
+    logIndex: log.logIndex,
+    topics: log.topics,
+    data: log.data,
+  };
+}
+
 function accountsOf(swapper: string): string[] {
   const address = swapper.toLowerCase();
   const accounts = [address];

@@ -1,6 +1,7 @@
 import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
+import { SETTLEMENT_PROOFS_MIGRATION } from './migration-settlement-proofs.js';
 
 /**
  * Versioned schema changes of a PostgreSQL store, applied in order, each in its own transaction.
@@ -394,4 +395,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   ROUTED_CANDLES_MIGRATION,
   SELF_TRADE_MIGRATION,
   MAKER_REBATES_MIGRATION,
+  SETTLEMENT_PROOFS_MIGRATION,
 ];

@@ -13,6 +13,7 @@ import { sqlNonceStore } from './nonce-store.js';
 import { sqlOrderStore } from './order-store.js';
 import { sqlPoolCandleStore } from './pool-candle-store.js';
 import { sqlPoolStore } from './pool-store.js';
+import { sqlSettlementProofStore } from './settlement-proof-store.js';
 import { sqlSettlementStore } from './settlement-store.js';
 import { type SqlClient, sql } from './sql-client.js';
 import { sqlStakingStore } from './staking-store.js';
@@ -46,6 +47,7 @@ export function sqlStore(client: SqlClient): Store {
     poolCandles: sqlPoolCandleStore(client),
     staking: sqlStakingStore(client),
     cancelAfter: sqlCancelAfterStore(client),
+    settlementProofs: sqlSettlementProofStore(client),
     changeMarker: () => client.changeMarker(),
     async ping() {
       await client.get(ping);

@@ -5,6 +5,7 @@ import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
+import { SETTLEMENT_PROOFS_MIGRATION } from './migration-settlement-proofs.js';
 
 /**
  * Versioned schema changes, applied in order, each in its own transaction. Never edit a migration
@@ -391,4 +392,5 @@ export const MIGRATIONS: readonly Migration[] = [
   ROUTED_CANDLES_MIGRATION,
   SELF_TRADE_MIGRATION,
   MAKER_REBATES_MIGRATION,
+  SETTLEMENT_PROOFS_MIGRATION,
 ];

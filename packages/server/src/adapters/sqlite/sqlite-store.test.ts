@@ -53,6 +53,7 @@ describe('migrations', () => {
           version: 17,
           name: 'maker rebates: a negative maker fee, capped by a fraction of the taker fee, on books and fee overrides',
         },
+        { version: 18, name: "settlement proofs: the reactor's events of each settlement transaction" },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -80,6 +81,7 @@ describe('migrations', () => {
         'pool_events',
         'pools',
         'schema_migrations',
+        'settlement_logs',
         'settlements',
         'staking_snapshots',
         'tokens',

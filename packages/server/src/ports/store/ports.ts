@@ -15,6 +15,7 @@ import type { ExpiredOrderStore } from './expired-order-ports.js';
 import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js';
 import type { FarmStore, PoolStore } from './pool-ports.js';
 import type { CancellationStore, SettlementStore } from './settlement-ports.js';
+import type { SettlementProofStore } from './settlement-proof-ports.js';
 
 export interface TradePage {
   readonly trades: readonly TradeRecord[];
@@ -83,6 +84,7 @@ export interface Store {
   readonly poolCandles: PoolCandleStore;
   readonly staking: StakingStore;
   readonly cancelAfter: CancelAfterStore;
+  readonly settlementProofs: SettlementProofStore;
   /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
   changeMarker(): Promise<number>;
   /** Proves the store answers (health check). */

@@ -16,16 +16,20 @@ import type { MarketDataService } from '../../../application/market-data/market-
 import { AppError } from '../../../domain/errors.js';
 import { parseBookId } from '../../../domain/markets/market.js';
 import { parseCount, parseFlag, parseSort, single } from '../../../domain/query-values.js';
+import type { SettlementProofs } from '../../../ports/settlement-proofs.js';
 import type { PublicCaller } from '../access.js';
 import { errorResponses } from '../schemas.js';
 import type { TypedApp } from '../typed-app.js';
 import { candleRoute } from './candle-route.js';
+import { settlementRoute } from './settlement-route.js';
 
 export interface MarketDataRoutesOptions {
   readonly service: MarketDataService;
   readonly caller: PublicCaller;
   /** Off: the trade tape, candles and quotes are not mounted (the caller already demands a JWT). */
   readonly openMarketData: boolean;
+  /** What the service kept of settlement transactions, served beside the tape that names them. */
+  readonly settlements: SettlementProofs;
 }
 
 const TRADES_DEFAULT_LIMIT = 10;
@@ -47,6 +51,7 @@ export async function marketDataRoutes(fastify: FastifyInstance, options: Market
   bookRoutes(app, options);
   if (!options.openMarketData) return;
   tradeRoutes(app, options);
+  settlementRoute(app, options.settlements);
   candleRoute(app, options.service);
   quoteRoutes(app, options);
 }
