@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import { SELL } from '@dex/core';
+import { type SettlementProof, verifySettlementProof } from '@dex/sdk';
 import { getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../../packages/server/src/test-support/harness.js';
@@ -42,9 +43,11 @@ async function tradeOnce(maker: Awaited<ReturnType<typeof onboardedTrader>>, tak
 }
 
 describe('the service on a chain it did not start (CHAIN=rpc)', { timeout: 120_000 }, () => {
-  it('trades and settles: the fill transaction holds the live TakerFill and MakerFill', async () => {
+  it('trades and settles: the fill transaction holds the live TakerFill and MakerFill, and its proof checks out against the node', async () => {
     const hash = await tradeOnce(await onboardedTrader(h, chain), await onboardedTrader(h, chain));
     expect(await reactorEventsOf(chain, hash)).toEqual(expect.arrayContaining(['MakerFill', 'TakerFill', 'Filled']));
+    const proof = (await h.app.inject({ method: 'GET', url: `/settlements/${hash}` })).json() as SettlementProof;
+    expect(await verifySettlementProof({ proof, chain: chain.node.rpcUrl })).toMatchObject({ checkedBy: 'receipt' });
   });
 
   it('takes an API cancel and a nonce floor to the chain', async () => {
