@@ -1,19 +1,15 @@
+import { type Address, getAddress, isAddressEqual, zeroAddress } from 'viem';
+import { type AmmContracts, pairContracts, type RewardToken, rewardContracts, sauceOf } from './amm-deployment.js';
 import {
-  type Abi,
-  type Account,
-  type Address,
-  type Chain,
-  type ContractConstructorArgs,
-  getAddress,
-  type Hex,
-  isAddressEqual,
-  type PublicClient,
-  type Transport,
-  type WalletClient,
-  zeroAddress,
-} from 'viem';
-import { type CompiledCode, isDeployedCode } from './deployed-code.js';
-import { AmmFactory, AmmRouter, PartialFillLimitOrderReactor, Permit2 } from './generated/artifacts.js';
+  contractDeployer,
+  type Deploy,
+  type DeployerSetting,
+  DeploymentError,
+  holdsCode,
+  type ReadingClient,
+} from './contract-deployer.js';
+import { isDeployedCode } from './deployed-code.js';
+import { PartialFillLimitOrderReactor, Permit2 } from './generated/artifacts.js';
 import { type ReactorRole, reactorRole } from './reactor-roles.js';
 
 /**
@@ -32,30 +28,14 @@ export interface DeploymentRecord {
     readonly domain: { readonly name: string; readonly version: string };
     readonly changeDelaySeconds: string;
   };
-  readonly amm: { readonly factory: Address; readonly router: Address } | null;
+  /** Farm and staking are null without SAUCE (and in records written before they were deployed). */
+  readonly amm: AmmContracts | null;
 }
 
 export const DEPLOYMENT_FORMAT = 'dex-deployment/1';
 
-export class DeploymentError extends Error {
-  override readonly name = 'DeploymentError';
-}
-
-/** One thing the deployment did or found, for the operator to read. */
-export interface DeploymentStep {
-  readonly contract: string;
-  readonly action: 'kept' | 'deployed' | 'set' | 'proposed' | 'pending';
-  readonly address: Address;
-  readonly transaction?: Hex;
-  readonly detail?: string;
-}
-
-export type DeployerWallet = WalletClient<Transport, Chain, Account>;
-
-export interface DeployExchangeParameters {
-  readonly public: PublicClient<Transport, Chain>;
-  /** Sends every transaction; owns the reactor it deploys. */
-  readonly deployer: DeployerWallet;
+/** `deployer` sends every transaction and owns the reactor (and the AMM's farm and fee switch) it deploys. */
+export interface DeployExchangeParameters extends DeployerSetting {
   /** The chain's Permit2; none: deploy ours. */
   readonly permit2?: Address | undefined;
   readonly domain: { readonly name: string; readonly version: string };
@@ -63,18 +43,18 @@ export interface DeployExchangeParameters {
   readonly operator: Address;
   readonly feeRecipient: Address;
   readonly withAmm: boolean;
-  /** Blocks each transaction waits for, its own included (1: mined). */
-  readonly confirmations: number;
+  /** With `withAmm`: SAUCE, the farm's reward token, for the farm and SAUCE staking (the deployer their admin). */
+  readonly sauce?: Address | undefined;
   /** What an earlier run deployed on this chain: kept where the chain still holds it. */
   readonly previous?: DeploymentRecord | null | undefined;
-  readonly report?: (step: DeploymentStep) => void;
 }
 
 /**
  * Deploys what the exchange needs on a chain, keeping what `previous` names where the chain still
  * holds this build's code there: Permit2 (unless the chain has its own), the reactor (the deployer
  * its owner; operator and fee recipient as asked: a change on a kept reactor is proposed, two-step)
- * and with `withAmm` the AMM's factory and router, the reactor's pair factory. Every transaction
+ * and with `withAmm` the AMM's factory and router, the reactor's pair factory, and with `sauce` its
+ * farm (a SAUCE minter, where the deployer is SAUCE's minter) and SAUCE staking. Every transaction
  * is waited for to `confirmations` and its code checked against this build.
  */
 export async function deployExchange(parameters: DeployExchangeParameters): Promise<DeploymentRecord> {
@@ -84,41 +64,14 @@ export async function deployExchange(parameters: DeployExchangeParameters): Prom
     throw new DeploymentError(`the deployment record is of chain ${previous.chainId}, the node serves chain ${chainId}`);
   }
   const deploy = contractDeployer(parameters);
+  // SAUCE is checked before anything is deployed: a wrong address costs nothing.
+  const sauce =
+    parameters.withAmm && parameters.sauce !== undefined ? await sauceOf(ammParameters(parameters), parameters.sauce) : null;
   const permit2 = await permit2Of(parameters, previous, deploy);
   const reactor = await reactorOf(parameters, previous, permit2.address, deploy);
-  const amm = parameters.withAmm ? await ammOf(parameters, previous, deploy) : (previous?.amm ?? null);
+  const amm = parameters.withAmm ? await ammOf(parameters, previous, deploy, sauce) : (previous?.amm ?? null);
   if (parameters.withAmm && amm !== null) await holdRole(parameters, reactor.address, 'PairFactory', amm.factory);
   return { format: DEPLOYMENT_FORMAT, chainId, permit2, reactor, amm };
-}
-
-type Deploy = <const abi extends Abi>(
-  what: string,
-  compiled: { abi: abi; bytecode: Hex } & CompiledCode,
-  args: ContractConstructorArgs<abi>,
-) => Promise<{ address: Address; block: bigint }>;
-
-/** Deploys one contract, waits for its confirmations and checks the code the chain now holds. */
-function contractDeployer(parameters: DeployExchangeParameters): Deploy {
-  const { public: client, deployer, report = () => {} } = parameters;
-  return async (what, compiled, args) => {
-    const hash = await deployer.deployContract({ abi: compiled.abi, bytecode: compiled.bytecode, args } as Parameters<
-      DeployerWallet['deployContract']
-    >[0]);
-    const receipt = await client.waitForTransactionReceipt({ hash, confirmations: parameters.confirmations });
-    if (receipt.status !== 'success' || !receipt.contractAddress) {
-      throw new DeploymentError(`deploying the ${what} failed (transaction ${hash})`);
-    }
-    const address = getAddress(receipt.contractAddress);
-    if (!isDeployedCode(await client.getCode({ address }), compiled)) {
-      throw new DeploymentError(`the ${what} at ${address} does not hold the code this build deployed`);
-    }
-    report({ contract: what, action: 'deployed', address, transaction: hash });
-    return { address, block: receipt.blockNumber };
-  };
-}
-
-async function holdsCode(client: PublicClient<Transport, Chain>, address: Address, compiled: CompiledCode): Promise<boolean> {
-  return isDeployedCode(await client.getCode({ address }), compiled);
 }
 
 async function permit2Of(
@@ -142,7 +95,7 @@ async function permit2Of(
 }
 
 /** A given Permit2 must answer as one: code, and an allowance read of the three-value shape. */
-async function assertPermit2(client: PublicClient<Transport, Chain>, address: Address): Promise<void> {
+async function assertPermit2(client: ReadingClient, address: Address): Promise<void> {
   const code = await client.getCode({ address });
   if (code === undefined || code === '0x') throw new DeploymentError(`--permit2 ${address} has no code on this chain`);
   try {
@@ -201,7 +154,7 @@ async function reactorOf(
   return { address, block: String(block), domain: { ...domain }, changeDelaySeconds: String(changeDelaySeconds) };
 }
 
-function reactorReader(client: PublicClient<Transport, Chain>, reactor: Address) {
+function reactorReader(client: ReadingClient, reactor: Address) {
   return (name: 'owner' | 'operator' | 'feeRecipient' | 'pairFactory' | 'permit2'): Promise<Address> =>
     client.readContract({ address: reactor, abi: PartialFillLimitOrderReactor.abi, functionName: name });
 }
@@ -257,21 +210,22 @@ function isoTime(seconds: bigint): string {
   return new Date(Number(seconds) * 1_000).toISOString();
 }
 
+/** The deployer is the AMM's admin: the owner of the farm and the holder of the fee switch. */
+function ammParameters(parameters: DeployExchangeParameters) {
+  return { ...parameters, admin: parameters.deployer.account.address };
+}
+
+/** The AMM's contracts, keeping what the record names; the farm and staking need SAUCE, else the record's stay. */
 async function ammOf(
   parameters: DeployExchangeParameters,
   previous: DeploymentRecord | null,
   deploy: Deploy,
-): Promise<NonNullable<DeploymentRecord['amm']>> {
-  const { public: client, deployer, report = () => {} } = parameters;
-  const kept = previous?.amm;
-  if (kept != null && (await holdsCode(client, kept.factory, AmmFactory)) && (await holdsCode(client, kept.router, AmmRouter))) {
-    report({ contract: 'AMM factory', action: 'kept', address: kept.factory });
-    report({ contract: 'AMM router', action: 'kept', address: kept.router });
-    return kept;
-  }
-  const factory = (await deploy('AMM factory', AmmFactory, [deployer.account.address])).address;
-  const router = (await deploy('AMM router', AmmRouter, [factory])).address;
-  return { factory, router };
+  sauce: RewardToken | null,
+): Promise<AmmContracts> {
+  const kept = previous?.amm ?? null;
+  const pairs = await pairContracts(ammParameters(parameters), deploy, kept);
+  if (sauce === null) return { ...pairs, farm: kept?.farm ?? null, staking: kept?.staking ?? null };
+  return { ...pairs, ...(await rewardContracts(ammParameters(parameters), deploy, sauce, kept)) };
 }
 
 /** Reads a deployment record from its JSON text, saying in words what is wrong with it. */
@@ -309,6 +263,17 @@ export function parseDeploymentRecord(text: string, source: string): DeploymentR
       domain: { name: reactor.domain.name, version: reactor.domain.version },
       changeDelaySeconds: String(reactor.changeDelaySeconds),
     },
-    amm: amm === null ? null : { factory: address('amm.factory', amm.factory), router: address('amm.router', amm.router) },
+    amm: amm === null ? null : ammRecord(amm, address),
+  };
+}
+
+/** The record's AMM; farm and staking are absent from records written before they were deployed. */
+function ammRecord(amm: Partial<AmmContracts>, address: (field: string, given: unknown) => Address): AmmContracts {
+  const optionalAddress = (field: 'farm' | 'staking') => (amm[field] == null ? null : address(`amm.${field}`, amm[field]));
+  return {
+    factory: address('amm.factory', amm.factory),
+    router: address('amm.router', amm.router),
+    farm: optionalAddress('farm'),
+    staking: optionalAddress('staking'),
   };
 }

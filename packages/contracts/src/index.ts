@@ -1,7 +1,8 @@
-export { type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-deployment.js';
+export { type AmmContracts, type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-deployment.js';
 export { type AnvilLocation, DevnetNodeError, findAnvil } from './anvil-binary.js';
 export { readPid } from './anvil-process.js';
 export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
+export { type DeployerWallet, DeploymentError, type DeploymentStep } from './contract-deployer.js';
 export { type CompiledCode, isDeployedCode } from './deployed-code.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
@@ -24,10 +25,7 @@ export { type DevnetLog, goodStateFile } from './devnet-state.js';
 export {
   DEPLOYMENT_FORMAT,
   type DeployExchangeParameters,
-  type DeployerWallet,
-  DeploymentError,
   type DeploymentRecord,
-  type DeploymentStep,
   deployExchange,
   parseDeploymentRecord,
 } from './exchange-deployment.js';

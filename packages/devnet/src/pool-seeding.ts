@@ -1,4 +1,4 @@
-import type { DevnetAmm, DevnetFunding } from '@dex/server';
+import type { AmmAdmin, DevnetFunding } from '@dex/server';
 import { type Address, getAddress } from 'viem';
 import type { LiquidityAccount } from './liquidity-account.js';
 import type { SeededPool } from './pool-plan.js';
@@ -61,7 +61,7 @@ export async function topUpLiquidity(
  */
 export async function seedPools(
   account: LiquidityAccount,
-  admin: DevnetAmm,
+  admin: AmmAdmin,
   issuer: DevnetFunding,
   plan: readonly SeededPool[],
 ): Promise<SeedingOutcome> {
@@ -113,7 +113,7 @@ async function stakeSauce(account: LiquidityAccount): Promise<void> {
 }
 
 /** Emissions when the farm has none (a rate the operator set is kept), and coin for its runway. */
-async function fundFarm(admin: DevnetAmm): Promise<void> {
+async function fundFarm(admin: AmmAdmin): Promise<void> {
   let farm = await admin.farm();
   if (farm.saucePerSecond === 0n && farm.nativePerSecond === 0n) {
     await admin.setEmissions(FARM_EMISSIONS.saucePerSecond, FARM_EMISSIONS.nativePerSecond);

@@ -18,5 +18,5 @@ export type {
   UserEventType,
   WelcomeMessage,
 } from './edges/ws/protocol.js';
-export type { AmmPool, DevnetAmm, FarmPool, FarmState, LiquidityAdded, LiquidityRequest } from './ports/devnet-amm.js';
+export type { AmmAdmin, AmmPool, FarmPool, FarmState, LiquidityAdded, LiquidityRequest } from './ports/amm-admin.js';
 export type { DevnetFunding } from './ports/devnet-funding.js';

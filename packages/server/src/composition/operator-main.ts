@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { runOperator } from '../edges/cli/operator.js';
 import { systemClock } from '../ports/clock.js';
 import { ConfigError, loadConfig } from './config.js';
-import { operatorIo } from './operator-wiring.js';
+import { operatorChain, operatorIo } from './operator-wiring.js';
 import { openConfiguredStore, storeFile } from './store-choice.js';
 
 /** Operator CLI: works on the same store as the server (DATABASE_URL, or DATA_DIR and NETWORK, from the environment). */
@@ -18,7 +18,7 @@ async function main(): Promise<number> {
       clock: systemClock,
       out: (line) => process.stdout.write(`${line}\n`),
       err: (line) => process.stderr.write(`${line}\n`),
-      devnetDataDir: config.dataDir,
+      ...operatorChain(config),
       storeFile: config.databaseUrl === null ? { path: storeFile(config), owned: true } : 'postgres',
     });
     return await runOperator(process.argv.slice(2), io);

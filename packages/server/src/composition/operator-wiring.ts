@@ -1,35 +1,60 @@
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { generateKeyPair } from '../adapters/accounts/key-pairs.js';
 import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
+import { connectRpcAmm, type RpcAmmSetting } from '../adapters/chain/rpc-amm-connection.js';
 import { postgresStoreFiles } from '../adapters/postgres/postgres-store-files.js';
 import { sqliteStoreFiles } from '../adapters/sqlite/store-files.js';
 import { AccountDirectory } from '../application/auth/trading-identity.js';
 import type { OperatorIo } from '../edges/cli/operator-io.js';
+import type { Config } from './config.js';
 
 /** What a caller of the operator CLI chooses; the adapters behind the rest are this module's to pick. */
-export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'tradingName' | 'newKeyPair' | 'devnet' | 'amm' | 'storeFiles'> & {
+export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'tradingName' | 'newKeyPair' | 'devnet' | 'amm' | 'storeFiles'> &
+  OperatorChain & {
+    /**
+     * The store's file, for backup and restore; `owned` when the store is the CLI's own connection,
+     * which a restore closes before it checks that no one else has the store open. `postgres`: the
+     * store is a PostgreSQL database, backed up with its own tools.
+     */
+    readonly storeFile?: { readonly path: string; readonly owned: boolean } | 'postgres';
+  };
+
+/** The chain the operator CLI reaches: the running service's devnet, and an AMM deployed on a chain it did not start. */
+export interface OperatorChain {
   /** DATA_DIR of the service whose devnet chain funds accounts and runs the AMM; without it neither is reached. */
   readonly devnetDataDir?: string;
-  /**
-   * The store's file, for backup and restore; `owned` when the store is the CLI's own connection,
-   * which a restore closes before it checks that no one else has the store open. `postgres`: the
-   * store is a PostgreSQL database, backed up with its own tools.
-   */
-  readonly storeFile?: { readonly path: string; readonly owned: boolean } | 'postgres';
-};
+  /** On CHAIN=rpc, the AMM that CHAIN_DEPLOYMENT names (null: none) is the one pool and farm work, not the devnet's. */
+  readonly rpcAmm?: RpcAmmSetting | null;
+}
 
-/** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, and the running devnet chain and its AMM. */
-export function operatorIo({ devnetDataDir, storeFile, ...setting }: OperatorSetting): OperatorIo {
+/** What the operator CLI reaches of the configured chain. */
+export function operatorChain(config: Config): OperatorChain {
+  const { chain } = config;
+  if (chain.kind !== 'rpc') return { devnetDataDir: config.dataDir };
+  const amm = chain.deployment?.amm ?? null;
+  return {
+    devnetDataDir: config.dataDir,
+    rpcAmm: amm === null ? null : { network: config.network, chainId: config.chainId, rpcUrl: chain.rpcUrl, amm },
+  };
+}
+
+function ammOf(devnetDataDir: string | undefined, rpcAmm: OperatorChain['rpcAmm']): OperatorIo['amm'] {
+  if (rpcAmm !== undefined) return rpcAmm === null ? undefined : (ownerKey) => connectRpcAmm(rpcAmm, ownerKey);
+  return devnetDataDir === undefined ? undefined : () => connectRunningAmm(devnetDataDir);
+}
+
+/** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, the running devnet chain and the AMM. */
+export function operatorIo({ devnetDataDir, rpcAmm, storeFile, ...setting }: OperatorSetting): OperatorIo {
   const accounts = new DevnetAccountKeys(setting.store.accountKeys);
   const directory = new AccountDirectory(accounts);
+  const amm = ammOf(devnetDataDir, rpcAmm);
   return {
     ...setting,
     accounts,
     tradingName: (account) => directory.canonical(account),
     newKeyPair: generateKeyPair,
-    ...(devnetDataDir === undefined
-      ? {}
-      : { devnet: () => connectRunningDevnet(devnetDataDir), amm: () => connectRunningAmm(devnetDataDir) }),
+    ...(devnetDataDir === undefined ? {} : { devnet: () => connectRunningDevnet(devnetDataDir) }),
+    ...(amm === undefined ? {} : { amm }),
     ...(storeFile === undefined
       ? {}
       : storeFile === 'postgres'

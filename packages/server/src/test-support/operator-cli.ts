@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
-import { operatorIo } from '../composition/operator-wiring.js';
+import { type OperatorChain, operatorIo } from '../composition/operator-wiring.js';
 import { runOperator } from '../edges/cli/operator.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store/ports.js';
@@ -16,8 +16,11 @@ export interface Run {
   err: string;
 }
 
-/** The operator CLI on a store, its output captured; with `devnetDataDir`, funding through that service's devnet chain. */
-export function operator(store: Store, clock: Clock = new ManualClock(), devnetDataDir?: string) {
+/**
+ * The operator CLI on a store, its output captured; with `chain` (the DATA_DIR of a service with a
+ * devnet chain, or what operatorChain makes of a configuration), funding and the AMM through it.
+ */
+export function operator(store: Store, clock: Clock = new ManualClock(), chain?: string | OperatorChain) {
   return async (...argv: string[]): Promise<Run> => {
     const out: string[] = [];
     const err: string[] = [];
@@ -27,7 +30,7 @@ export function operator(store: Store, clock: Clock = new ManualClock(), devnetD
       clock,
       out: (line) => out.push(line),
       err: (line) => err.push(line),
-      ...(devnetDataDir === undefined ? {} : { devnetDataDir }),
+      ...(typeof chain === 'string' ? { devnetDataDir: chain } : chain),
     });
     const code = await runOperator(argv, io);
     return { code, out: out.join('\n'), err: err.join('\n') };

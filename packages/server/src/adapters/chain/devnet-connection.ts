@@ -1,8 +1,9 @@
 import { type DevnetClients, devnetClients } from '@dex/contracts';
 import { getAddress } from 'viem';
-import type { DevnetAmm } from '../../ports/devnet-amm.js';
+import type { AmmAdmin } from '../../ports/amm-admin.js';
 import { DevnetNotRunningError } from '../../ports/devnet-funding.js';
-import { DevnetAmmAdmin } from './devnet-amm-admin.js';
+import { ChainAmmAdmin } from './amm-admin.js';
+import { devnetIssuerSender } from './amm-senders.js';
 import { DevnetIssuer } from './devnet-issuer.js';
 import { type DevnetRecord, readDevnetRecord } from './devnet-record.js';
 
@@ -32,8 +33,9 @@ export async function connectRunningDevnet(dataDir: string): Promise<DevnetIssue
 }
 
 /** The AMM of the running devnet chain, worked as its administrator: what the operator CLI's pool and farm commands use. */
-export async function connectRunningAmm(dataDir: string): Promise<DevnetAmm> {
+export async function connectRunningAmm(dataDir: string): Promise<AmmAdmin> {
   const { record, clients } = await connectRecorded(dataDir);
   if (record.amm === undefined) throw new DevnetNotRunningError('the devnet chain has no AMM yet: start the service');
-  return new DevnetAmmAdmin(clients, new DevnetIssuer(clients, getAddress(record.reactor)), record.amm);
+  const issuer = new DevnetIssuer(clients, getAddress(record.reactor));
+  return new ChainAmmAdmin(clients.public, devnetIssuerSender(clients, issuer), record.amm);
 }

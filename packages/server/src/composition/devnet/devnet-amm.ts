@@ -1,11 +1,12 @@
-import { DevnetAmmAdmin } from '../../adapters/chain/devnet-amm-admin.js';
+import { ChainAmmAdmin } from '../../adapters/chain/amm-admin.js';
+import { devnetIssuerSender } from '../../adapters/chain/amm-senders.js';
 import { DevnetIssuer } from '../../adapters/chain/devnet-issuer.js';
-import type { DevnetAmm } from '../../ports/devnet-amm.js';
+import type { AmmAdmin } from '../../ports/amm-admin.js';
 import type { DevnetHost } from './devnet-host.js';
 
 /** The AMM of the service's embedded devnet chain, worked as its administrator; null without one. */
-export function devnetAmm(services: DevnetHost): DevnetAmm | null {
+export function devnetAmm(services: DevnetHost): AmmAdmin | null {
   const chain = services.settlement?.chain;
   if (!chain?.devnet || chain.amm === null) return null;
-  return new DevnetAmmAdmin(chain.devnet, DevnetIssuer.of(chain), chain.amm);
+  return new ChainAmmAdmin(chain.devnet.public, devnetIssuerSender(chain.devnet, DevnetIssuer.of(chain)), chain.amm);
 }

@@ -1,7 +1,7 @@
 import type { Network } from '../../domain/network.js';
 import type { AccountRegistrar } from '../../ports/account-registrar.js';
+import type { AmmAdmin } from '../../ports/amm-admin.js';
 import type { Clock } from '../../ports/clock.js';
-import type { DevnetAmm } from '../../ports/devnet-amm.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { NewKeyPair } from '../../ports/key-pairs.js';
 import type { Store } from '../../ports/store/ports.js';
@@ -26,8 +26,12 @@ export interface OperatorIo {
   readonly newKeyPair: NewKeyPair;
   /** The funding of the running service's devnet chain; rejects with DevnetNotRunningError when none runs. */
   readonly devnet?: () => Promise<DevnetFunding>;
-  /** The running devnet chain's AMM, as its administrator; rejects with DevnetNotRunningError when none runs. */
-  readonly amm?: () => Promise<DevnetAmm>;
+  /**
+   * The AMM, as its administrator: the running devnet chain's, worked by its issuer (rejects with
+   * DevnetNotRunningError when none runs), or that of a chain the service did not start
+   * (CHAIN_DEPLOYMENT), worked through the wallet of `ownerKey`, the owner's; null: reads only.
+   */
+  readonly amm?: (ownerKey: `0x${string}` | null) => Promise<AmmAdmin>;
   /** Backups and restores of the store file; absent where no store file is at hand. */
   readonly storeFiles?: StoreFiles;
 }

@@ -47,6 +47,7 @@ export const OPTIONS = {
   'rpc-url': { type: 'string' },
   permit2: { type: 'string' },
   'with-amm': { type: 'boolean' },
+  sauce: { type: 'string' },
   out: { type: 'string' },
   operator: { type: 'string' },
   'fee-recipient': { type: 'string' },

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DeploymentError } from '@dex/contracts';
 import { CoreError } from '@dex/core';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
-import { DevnetAmmRefusal } from '../../ports/devnet-amm.js';
+import { AmmRefusal } from '../../ports/amm-admin.js';
 import { StoreConflictError } from '../../ports/store/ports.js';
 import { StoreFileRefusal } from '../../ports/store-files.js';
 import { accountAddCommand, accountCreateCommand, accountListCommand } from './commands/account.js';
@@ -11,7 +11,7 @@ import { apikeyChangeCommand, apikeyIssueCommand, apikeyListCommand, apikeyUsage
 import { bookAddCommand, bookChangeCommand, bookListCommand } from './commands/book.js';
 import { chainDeployCommand } from './commands/chain.js';
 import { devnetSeedCommand } from './commands/devnet.js';
-import { farmAddCommand, farmEmissionsCommand, farmListCommand, farmSetCommand } from './commands/farm.js';
+import { farmAddCommand, farmEmissionsCommand, farmFundCommand, farmListCommand, farmSetCommand } from './commands/farm.js';
 import { feeClearCommand, feeListCommand, feeSetCommand } from './commands/fee.js';
 import { poolAddLiquidityCommand, poolCreateCommand, poolListCommand } from './commands/pool.js';
 import { backupCommand, restoreCommand } from './commands/store-file.js';
@@ -42,6 +42,7 @@ const COMMANDS: readonly OperatorCommand[] = [
   farmAddCommand,
   farmSetCommand,
   farmEmissionsCommand,
+  farmFundCommand,
   farmListCommand,
   apikeyIssueCommand,
   apikeyChangeCommand,
@@ -70,7 +71,7 @@ function refusal(error: unknown, io: OperatorIo): number {
     error instanceof StoreConflictError ||
     error instanceof StoreFileRefusal ||
     error instanceof CoreError ||
-    error instanceof DevnetAmmRefusal ||
+    error instanceof AmmRefusal ||
     error instanceof DeploymentError
   ) {
     io.err(error.message);

@@ -1,19 +1,38 @@
 import { CoreError, fromDisplayAmount, toDisplayAmount } from '@dex/core';
 import type { TokenRecord } from '../../../domain/markets/market-records.js';
-import type { DevnetAmm } from '../../../ports/devnet-amm.js';
+import type { AmmAdmin } from '../../../ports/amm-admin.js';
 import { DevnetNotRunningError } from '../../../ports/devnet-funding.js';
 import type { OperatorIo } from '../operator-io.js';
-import { UsageError } from '../operator-options.js';
+import { optional, UsageError, type Values } from '../operator-options.js';
+import { privateKeyFile } from './key-file.js';
 
-/** The running devnet chain's AMM; a usage error where there is none (another network, or no service running). */
-export async function connectAmm(io: OperatorIo): Promise<DevnetAmm> {
-  if (io.network !== 'devnet' || io.amm === undefined) throw new UsageError('pools and farms are worked on the devnet only');
+/**
+ * The AMM, as its administrator: the running devnet chain's, or on a chain the service did not
+ * start (CHAIN_DEPLOYMENT) through the wallet of `--key-file`, which `writes` (the command, for
+ * its message) needs; reads (`writes` null) need no key. A usage error where there is no AMM.
+ */
+export async function connectAmm(io: OperatorIo, values: Values, writes: string | null): Promise<AmmAdmin> {
+  if (io.amm === undefined) {
+    throw new UsageError(
+      'pools and farms are worked on the devnet chain, or on CHAIN=rpc with CHAIN_DEPLOYMENT naming a record with an AMM (chain deploy --with-amm)',
+    );
+  }
+  const keyFile = optional(values, 'key-file');
+  const ownerKey = keyFile === null ? null : privateKeyFile(keyFile);
+  let amm: AmmAdmin;
   try {
-    return await io.amm();
+    amm = await io.amm(ownerKey);
   } catch (error) {
     if (error instanceof DevnetNotRunningError) throw new UsageError(error.message);
     throw error;
   }
+  if (ownerKey !== null && amm.sender.kind === 'devnet-issuer') {
+    throw new UsageError("--key-file is for a chain the service did not start: the devnet's AMM is worked by its issuer");
+  }
+  if (writes !== null && amm.sender.kind === 'key' && amm.sender.address === null) {
+    throw new UsageError(`${writes} needs --key-file FILE: the private key of the AMM's owner on this chain`);
+  }
+  return amm;
 }
 
 /** A decimal amount in whole units (`"1.5"`) as raw units of `decimals`, exactly: more digits than that is refused, never rounded. */

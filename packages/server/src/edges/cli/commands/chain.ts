@@ -11,21 +11,13 @@ import { type Address, createPublicClient, createWalletClient, defineChain, getA
 import { privateKeyToAccount } from 'viem/accounts';
 import type { OperatorCommand } from '../operator-command.js';
 import { need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
+import { privateKeyFile } from './key-file.js';
 
 /** Two days: a stolen owner key shows its hand (a proposed change) long before it takes over. */
 const DEFAULT_CHANGE_DELAY_SECONDS = 172_800;
 const MAX_CHANGE_DELAY_SECONDS = 31_536_000;
 
-/** The deployer's key from its file: 0x and 64 hex digits, nothing else but whitespace. */
-function deployerKey(file: string): `0x${string}` {
-  if (!existsSync(file)) throw new UsageError(`--key-file ${file} does not exist`);
-  const key = readFileSync(file, 'utf8').trim();
-  // The key itself is never echoed.
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError(`--key-file ${file} must hold a private key: 0x and 64 hex digits`);
-  return key as `0x${string}`;
-}
-
-function addressOption(values: Values, name: 'permit2' | 'operator' | 'fee-recipient'): Address | undefined {
+function addressOption(values: Values, name: 'permit2' | 'operator' | 'fee-recipient' | 'sauce'): Address | undefined {
   const given = optional(values, name);
   if (given === null) return undefined;
   if (!isAddress(given, { strict: false })) throw new UsageError(`--${name} must be a 0x-prefixed 20-byte address`);
@@ -53,13 +45,16 @@ function describeStep(step: DeploymentStep): string {
 export const chainDeployCommand: OperatorCommand = {
   group: 'chain',
   actions: ['deploy'],
-  synopsis: ` --rpc-url URL --key-file FILE [--permit2 ADDRESS] [--with-amm] [--out deployment.json]
-           [--operator ADDRESS] [--fee-recipient ADDRESS] [--change-delay SECONDS] [--confirmations N]
+  synopsis: ` --rpc-url URL --key-file FILE [--permit2 ADDRESS] [--with-amm [--sauce ADDRESS]]
+           [--out deployment.json] [--operator ADDRESS] [--fee-recipient ADDRESS] [--change-delay SECONDS] [--confirmations N]
            [--chain-id N] [--domain-name NAME] [--domain-version V]
-           deploys what the service needs on a JSON-RPC chain, keeping what --out already names`,
+           deploys what the service needs on a JSON-RPC chain, keeping what --out already names;
+           with --sauce also the AMM's farm (minting that token as its reward) and SAUCE staking`,
   async run({ values, print }, io) {
     const url = rpcUrl(values);
-    const account = privateKeyToAccount(deployerKey(need(values, 'key-file')));
+    const account = privateKeyToAccount(privateKeyFile(need(values, 'key-file')));
+    const sauce = addressOption(values, 'sauce');
+    if (sauce !== undefined && values['with-amm'] !== true) throw new UsageError('--sauce is for the AMM: give --with-amm too');
     const out = optional(values, 'out') ?? 'deployment.json';
     const transport = http(url, { retryCount: 5, timeout: 30_000 });
     const probe = createPublicClient({ transport });
@@ -97,6 +92,7 @@ export const chainDeployCommand: OperatorCommand = {
       operator: addressOption(values, 'operator') ?? account.address,
       feeRecipient: addressOption(values, 'fee-recipient') ?? account.address,
       withAmm: values['with-amm'] === true,
+      sauce,
       confirmations: Math.max(1, wholeNumber(optional(values, 'confirmations') ?? '1', 'confirmations', 64)),
       previous: previousRecord(out),
       report: (step) => io.out(values.json ? JSON.stringify(step) : describeStep(step)),

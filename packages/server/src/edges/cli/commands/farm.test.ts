@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Farm } from '@dex/contracts';
+import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, RealTimeClock, startHarness } from '../../../test-support/harness.js';
 import { operator } from '../../../test-support/operator-cli.js';
@@ -73,6 +76,17 @@ describe('operator CLI farm on the devnet chain', () => {
     const listed = await run('farm', 'list');
     expect(listed.out).toMatch(/^emissions 0.1 SAUCE\/s, 0.001 HBAR\/s; balance 0 HBAR; 7 allocation points$/m);
     expect(listed.out).toMatch(/^0\tWHBAR\/USDC LP\t0x[0-9a-fA-F]{40}\talloc 2\tstaked 0$/m);
+  });
+
+  it("funds the farm from the issuer, and refuses --key-file: the devnet's AMM is worked by its issuer", async () => {
+    const funded = await run('farm', 'fund', '1.5');
+    expect(funded).toMatchObject({ code: 0, err: '', out: 'sent 1.5 HBAR to the farm; it holds 1.5 HBAR' });
+    const keyFile = join(h.config.dataDir, 'owner.key');
+    writeFileSync(keyFile, generatePrivateKey(), { mode: 0o600 });
+    expect(await run('farm', 'fund', '1', '--key-file', keyFile)).toMatchObject({
+      code: 2,
+      err: "--key-file is for a chain the service did not start: the devnet's AMM is worked by its issuer",
+    });
   });
 
   it.each([

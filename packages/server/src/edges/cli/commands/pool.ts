@@ -1,6 +1,6 @@
 import { toDisplayAmount } from '@dex/core';
 import { normaliseAccountId } from '../../../application/auth/trading-identity.js';
-import type { AmmPool } from '../../../ports/devnet-amm.js';
+import type { AmmAdmin, AmmPool } from '../../../ports/amm-admin.js';
 import type { OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { UsageError, type Values } from '../operator-options.js';
@@ -34,9 +34,14 @@ async function tokenPair(operands: readonly string[], action: string, io: Operat
   return [a, b] as const;
 }
 
-/** The 0x address of `--from` (a devnet account's id, or a 0x address), or null for the issuer. */
-async function provider(values: Values, io: OperatorIo): Promise<string | null> {
+/** The 0x address of `--from` (a devnet account's id, or a 0x address), or null for the sender itself. */
+async function provider(values: Values, amm: AmmAdmin, io: OperatorIo): Promise<string | null> {
   if (values.from === undefined) return null;
+  if (amm.sender.kind === 'key') {
+    throw new UsageError(
+      "--from: nothing can act for another account on a chain the service did not start (no impersonation); the liquidity comes from the --key-file holder's own balances",
+    );
+  }
   const account = normaliseAccountId(values.from);
   if (account === undefined) throw new UsageError('--from must be a ledger id (0.0.X) or a 0x address');
   if (account.startsWith('0x')) return account;
@@ -48,11 +53,12 @@ async function provider(values: Values, io: OperatorIo): Promise<string | null> 
 export const poolCreateCommand: OperatorCommand = {
   group: 'pool',
   actions: ['create'],
-  synopsis: ` <tokenA> <tokenB>
-                       devnet chain: create the AMM pool of two tokens (id or symbol), empty`,
-  async run({ operands, print }, io) {
+  synopsis: ` <tokenA> <tokenB> [--key-file FILE]
+                       create the AMM pool of two tokens (id or symbol), empty; --key-file: the AMM
+                       owner's key, which sends it on a chain the service did not start (CHAIN=rpc)`,
+  async run({ operands, values, print }, io) {
     const [a, b] = await tokenPair(operands, 'create', io);
-    const pool = await (await connectAmm(io)).createPool(a.evmAddress, b.evmAddress);
+    const pool = await (await connectAmm(io, values, 'pool create')).createPool(a.evmAddress, b.evmAddress);
     print(pool, `created pool ${await describePool(pool, io)}`);
     return 0;
   },
@@ -61,17 +67,18 @@ export const poolCreateCommand: OperatorCommand = {
 export const poolAddLiquidityCommand: OperatorCommand = {
   group: 'pool',
   actions: ['add-liquidity'],
-  synopsis: ` <tokenA> <tokenB> <amountA> <amountB> [--from <0.0.X|0x...>]
-                       devnet chain: deposit at the pool's ratio (the first deposit sets it; a pool that
-                       does not exist is created), amounts in whole units ("1.5"); from the devnet
-                       account --from (its own tokens; it gets the LP tokens), else the issuer mints them`,
+  synopsis: ` <tokenA> <tokenB> <amountA> <amountB> [--from <0.0.X|0x...>] [--key-file FILE]
+                       deposit at the pool's ratio (the first deposit sets it; a pool that does not
+                       exist is created), amounts in whole units ("1.5"). Devnet chain: from the
+                       account --from (its own tokens; it gets the LP tokens), else the issuer mints
+                       them. CHAIN=rpc: from the --key-file holder's own balances, to it the LP tokens`,
   async run({ operands, values, print }, io) {
     const [a, b] = await tokenPair(operands, 'add-liquidity', io);
     const amountA = rawAmount(operands[2], a.decimals, 'amountA');
     const amountB = rawAmount(operands[3], b.decimals, 'amountB');
     if (amountA === 0n || amountB === 0n) throw new UsageError('amountA and amountB must be more than zero');
-    const from = await provider(values, io);
-    const amm = await connectAmm(io);
+    const amm = await connectAmm(io, values, 'pool add-liquidity');
+    const from = await provider(values, amm, io);
     const added = await amm.addLiquidity({ tokenA: a.evmAddress, tokenB: b.evmAddress, amountA, amountB, from });
     const tokens = await tokensByAddress(io);
     print(
@@ -85,9 +92,9 @@ export const poolAddLiquidityCommand: OperatorCommand = {
 export const poolListCommand: OperatorCommand = {
   group: 'pool',
   actions: ['list'],
-  synopsis: '            devnet chain: every AMM pool (id, tokens, pair) with its reserves and LP supply',
-  async run({ print }, io) {
-    const pools = await (await connectAmm(io)).pools();
+  synopsis: '            every AMM pool (id, tokens, pair) with its reserves and LP supply',
+  async run({ values, print }, io) {
+    const pools = await (await connectAmm(io, values, null)).pools();
     const lines = await Promise.all(pools.map((pool) => describePool(pool, io)));
     print(pools, lines.join('\n'));
     return 0;

@@ -1,4 +1,4 @@
-/** A constant-product pool of the devnet's AMM, as the chain has it now. Addresses are 0x hex. */
+/** A constant-product pool of the AMM, as the chain has it now. Addresses are 0x hex. */
 export interface AmmPool {
   /** The pair's position in the factory's list (PairCreated's index, from 0): the pool's id. */
   readonly id: number;
@@ -29,7 +29,7 @@ export interface FarmState {
   readonly sauce: string;
   /** SAUCE raw units per second. */
   readonly saucePerSecond: bigint;
-  /** Native coin per second in the chain's smallest unit (wei on the devnet's EVM, 18 decimals). */
+  /** Native coin per second in the chain's smallest unit (wei on the EVM, 18 decimals). */
   readonly nativePerSecond: bigint;
   readonly totalAllocPoint: bigint;
   /** The farm's native balance: what its native rewards are paid from. */
@@ -44,8 +44,9 @@ export interface LiquidityRequest {
   readonly amountA: bigint;
   readonly amountB: bigint;
   /**
-   * Whose tokens go in, and who gets the LP tokens: a devnet account (its own balances), or null
-   * for the devnet issuer, which mints the amounts for the purpose.
+   * Whose tokens go in, and who gets the LP tokens: null for the sender (the devnet's issuer mints
+   * the amounts for the purpose; a key's wallet gives its own), or another account, which only the
+   * devnet's issuer can act for (its own balances, through impersonation).
    */
   readonly from: string | null;
 }
@@ -59,12 +60,26 @@ export interface LiquidityAdded {
 }
 
 /**
- * The devnet's AMM as its administrator works it: pools through the factory and router, the farm
- * as its owner. Refusals of the chain throw DevnetAmmRefusal.
+ * Who sends the administrator's transactions: the devnet's issuer (through impersonation, which
+ * also lets it act for any account), or the wallet of a key, the AMM's owner's on a chain the
+ * service did not start; `address` null: no key was given, so reads only.
  */
-export interface DevnetAmm {
-  readonly addresses: { readonly factory: string; readonly router: string; readonly farm: string; readonly staking: string };
-  /** Decimals of the chain's native unit, the farm's native rate's unit (18: wei on the devnet's EVM). */
+export type AmmSenderKind = { readonly kind: 'devnet-issuer' } | { readonly kind: 'key'; readonly address: string | null };
+
+/**
+ * The AMM as its administrator works it: pools through the factory and router, the farm as its
+ * owner (checked before anything is sent). Refusals of the chain throw AmmRefusal.
+ */
+export interface AmmAdmin {
+  /** The farm and SAUCE staking are null on a chain deployed without SAUCE. */
+  readonly addresses: {
+    readonly factory: string;
+    readonly router: string;
+    readonly farm: string | null;
+    readonly staking: string | null;
+  };
+  readonly sender: AmmSenderKind;
+  /** Decimals of the chain's native unit, the farm's native rate's unit (18: wei on the EVM). */
   readonly nativeDecimals: number;
   /** Creates the pair of two tokens (empty until liquidity is added). */
   createPool(tokenA: string, tokenB: string): Promise<AmmPool>;
@@ -79,7 +94,7 @@ export interface DevnetAmm {
   farm(): Promise<FarmState>;
 }
 
-/** The chain refused an AMM transaction (the message names the contract's error and its arguments). */
-export class DevnetAmmRefusal extends Error {
-  override readonly name = 'DevnetAmmRefusal';
+/** The chain refused an AMM transaction (the message names the contract's error and its arguments), or it cannot be sent as asked. */
+export class AmmRefusal extends Error {
+  override readonly name = 'AmmRefusal';
 }

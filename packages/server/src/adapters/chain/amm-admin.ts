@@ -1,5 +1,5 @@
 import {
-  type AmmDeployment,
+  type AmmContracts,
   AmmFactory,
   AmmPair,
   AmmRouter,
@@ -16,47 +16,52 @@ import {
   type ContractFunctionName,
   getAddress,
   type Hex,
+  isAddressEqual,
   maxUint256,
   parseEventLogs,
   type TransactionReceipt,
 } from 'viem';
 import {
+  type AmmAdmin,
   type AmmPool,
-  type DevnetAmm,
-  DevnetAmmRefusal,
+  AmmRefusal,
+  type AmmSenderKind,
   type FarmPool,
   type FarmState,
   type LiquidityAdded,
   type LiquidityRequest,
-} from '../../ports/devnet-amm.js';
+} from '../../ports/amm-admin.js';
 import { ammRevertOf } from './amm-reverts.js';
-import { DEVNET_ISSUER_ADDRESS, type DevnetIssuer } from './devnet-issuer.js';
+import type { AmmSender } from './amm-senders.js';
 
-/** Gas money given to a provider that has less than this (1 coin, 18 decimals) before it adds liquidity. */
-const GAS_MONEY_BELOW = 10n ** 18n;
+type Reads = DevnetClients['public'];
 /** How long an AMM transaction may wait for its block (the router checks it). */
 const DEADLINE_SECONDS = 600n;
 
 /**
- * The devnet's AMM worked as its administrator: the issuer owns the farm (see openDevnetAmm) and
- * sends the pool and farm transactions, through anvil's impersonation, so the service and the
- * operator CLI can both use it at once; a provider named by `from` is impersonated the same way.
+ * The AMM worked as its administrator, its transactions sent by `sender`: on the devnet its issuer
+ * (the farm's owner there, see openDevnetAmm), elsewhere the wallet of the owner's key. Every call
+ * is simulated first, so a refusal comes back as the contract's error, and nothing is sent.
  */
-export class DevnetAmmAdmin implements DevnetAmm {
+export class ChainAmmAdmin implements AmmAdmin {
   constructor(
-    private readonly devnet: DevnetClients,
-    private readonly issuer: DevnetIssuer,
-    readonly addresses: AmmDeployment,
+    private readonly reads: Reads,
+    private readonly sending: AmmSender,
+    readonly addresses: AmmContracts,
   ) {}
 
   get nativeDecimals(): number {
-    return this.devnet.chain.nativeCurrency.decimals;
+    return this.reads.chain.nativeCurrency.decimals;
+  }
+
+  get sender(): AmmSenderKind {
+    return this.sending.kind;
   }
 
   async createPool(tokenA: string, tokenB: string): Promise<AmmPool> {
     const [a, b] = [getAddress(tokenA), getAddress(tokenB)];
     const { factory } = this.addresses;
-    await this.issuer.asIssuer((wallet) =>
+    await this.sending.as(null, (wallet) =>
       this.write('creating the pool', wallet, {
         address: factory,
         abi: AmmFactory.abi,
@@ -69,15 +74,20 @@ export class DevnetAmmAdmin implements DevnetAmm {
 
   async addLiquidity(request: LiquidityRequest): Promise<LiquidityAdded> {
     const [a, b] = [getAddress(request.tokenA), getAddress(request.tokenB)];
-    const provide = async (wallet: DevnetWallet): Promise<LiquidityAdded> => {
+    const from = request.from === null ? null : getAddress(request.from);
+    return this.sending.as(from, async (wallet): Promise<LiquidityAdded> => {
       const provider = wallet.account.address;
+      if (from === null && this.sending.mintsLiquidity) {
+        await this.mintTo(wallet, a, request.amountA);
+        await this.mintTo(wallet, b, request.amountB);
+      }
       for (const [token, amount] of [
         [a, request.amountA],
         [b, request.amountB],
       ] as const) {
         await this.approveRouter(wallet, token, amount);
       }
-      const deadline = (await this.devnet.public.getBlock()).timestamp + DEADLINE_SECONDS;
+      const deadline = (await this.reads.getBlock()).timestamp + DEADLINE_SECONDS;
       const receipt = await this.write('adding liquidity', wallet, {
         address: this.addresses.router,
         abi: AmmRouter.abi,
@@ -92,20 +102,12 @@ export class DevnetAmmAdmin implements DevnetAmm {
       const [amount0, amount1] = [minted?.args.amount0 ?? 0n, minted?.args.amount1 ?? 0n];
       const aFirst = getAddress(pool.token0) === a;
       return { pool, provider, amountA: aFirst ? amount0 : amount1, amountB: aFirst ? amount1 : amount0, liquidity };
-    };
-    if (request.from === null) {
-      return this.issuer.asIssuer(async (wallet) => {
-        await this.mintTo(wallet, a, request.amountA);
-        await this.mintTo(wallet, b, request.amountB);
-        return provide(wallet);
-      });
-    }
-    return this.impersonated(getAddress(request.from), provide);
+    });
   }
 
   async pools(): Promise<AmmPool[]> {
     const { factory } = this.addresses;
-    const count = await this.devnet.public.readContract({
+    const count = await this.reads.readContract({
       address: factory,
       abi: AmmFactory.abi,
       functionName: 'allPairsLength',
@@ -113,7 +115,7 @@ export class DevnetAmmAdmin implements DevnetAmm {
     const ids = Array.from({ length: Number(count) }, (_, id) => id);
     return Promise.all(
       ids.map(async (id) => {
-        const pair = await this.devnet.public.readContract({
+        const pair = await this.reads.readContract({
           address: factory,
           abi: AmmFactory.abi,
           functionName: 'allPairs',
@@ -141,14 +143,15 @@ export class DevnetAmmAdmin implements DevnetAmm {
   }
 
   async fundFarm(amount: bigint): Promise<void> {
-    await this.issuer.asIssuer(async (wallet) =>
-      this.mined('funding the farm', await wallet.sendTransaction({ to: this.addresses.farm, value: amount })),
+    const farm = this.farmAddress();
+    await this.sending.as(null, async (wallet) =>
+      this.mined('funding the farm', await wallet.sendTransaction({ to: farm, value: amount })),
     );
   }
 
   async farm(): Promise<FarmState> {
-    const read = this.devnet.public;
-    const { farm } = this.addresses;
+    const read = this.reads;
+    const farm = this.farmAddress();
     const [sauce, saucePerSecond, nativePerSecond, totalAllocPoint, count, nativeBalance] = await Promise.all([
       read.readContract({ address: farm, abi: Farm.abi, functionName: 'sauce' }),
       read.readContract({ address: farm, abi: Farm.abi, functionName: 'saucePerSecond' }),
@@ -162,8 +165,8 @@ export class DevnetAmmAdmin implements DevnetAmm {
   }
 
   private async farmPool(pid: number): Promise<FarmPool> {
-    const [lpToken, allocPoint, , , , totalStaked] = await this.devnet.public.readContract({
-      address: this.addresses.farm,
+    const [lpToken, allocPoint, , , , totalStaked] = await this.reads.readContract({
+      address: this.farmAddress(),
       abi: Farm.abi,
       functionName: 'poolInfo',
       args: [BigInt(pid)],
@@ -172,12 +175,12 @@ export class DevnetAmmAdmin implements DevnetAmm {
   }
 
   private async poolOf(a: Address, b: Address): Promise<AmmPool> {
-    const read = this.devnet.public;
+    const read = this.reads;
     const { factory } = this.addresses;
     const pair = await read.readContract({ address: factory, abi: AmmFactory.abi, functionName: 'getPair', args: [a, b] });
-    if (BigInt(pair) === 0n) throw new DevnetAmmRefusal(`no pool of ${a} and ${b}`);
+    if (BigInt(pair) === 0n) throw new AmmRefusal(`no pool of ${a} and ${b}`);
     const count = await read.readContract({ address: factory, abi: AmmFactory.abi, functionName: 'allPairsLength' });
-    // Pools are few on the devnet: find the pair's index by looking.
+    // Pools are few: find the pair's index by looking.
     for (let id = Number(count) - 1; id >= 0; id--) {
       const at = await read.readContract({ address: factory, abi: AmmFactory.abi, functionName: 'allPairs', args: [BigInt(id)] });
       if (at === pair) return this.poolAt(id, pair);
@@ -186,7 +189,7 @@ export class DevnetAmmAdmin implements DevnetAmm {
   }
 
   private async poolAt(id: number, pair: Address): Promise<AmmPool> {
-    const read = this.devnet.public;
+    const read = this.reads;
     const [token0, token1, [reserve0, reserve1], lpSupply] = await Promise.all([
       read.readContract({ address: pair, abi: AmmPair.abi, functionName: 'token0' }),
       read.readContract({ address: pair, abi: AmmPair.abi, functionName: 'token1' }),
@@ -196,28 +199,41 @@ export class DevnetAmmAdmin implements DevnetAmm {
     return { id, pair: getAddress(pair), token0: getAddress(token0), token1: getAddress(token1), reserve0, reserve1, lpSupply };
   }
 
-  /** Sends a call to the farm as its owner, the issuer. */
+  /** The farm, which a chain deployed without SAUCE does not have. */
+  private farmAddress(): Address {
+    if (this.addresses.farm === null) throw new AmmRefusal('this deployment has no farm: it was deployed without SAUCE');
+    return this.addresses.farm;
+  }
+
+  /** Sends a call to the farm from the sender, which must be the farm's owner: checked before anything is sent. */
   private asFarmOwner<name extends ContractFunctionName<typeof Farm.abi, 'nonpayable'>>(
     what: string,
     functionName: name,
     args: ContractFunctionArgs<typeof Farm.abi, 'nonpayable', name>,
   ): Promise<TransactionReceipt> {
-    const { farm } = this.addresses;
-    return this.issuer.asIssuer((wallet) => this.write(what, wallet, { address: farm, abi: Farm.abi, functionName, args }));
+    const farm = this.farmAddress();
+    return this.sending.as(null, async (wallet) => {
+      const owner = await this.reads.readContract({ address: farm, abi: Farm.abi, functionName: 'owner' });
+      if (!isAddressEqual(owner, wallet.account.address)) {
+        throw new AmmRefusal(`${what}: ${wallet.account.address} is not the farm's owner (${owner} is), so nothing was sent`);
+      }
+      return this.write(what, wallet, { address: farm, abi: Farm.abi, functionName, args });
+    });
   }
 
-  private async mintTo(issuer: DevnetWallet, token: Address, amount: bigint): Promise<void> {
-    await this.write('minting the tokens to provide', issuer, {
+  /** Mints to the minter itself (the devnet issuer) what it is about to provide. */
+  private async mintTo(minter: DevnetWallet, token: Address, amount: bigint): Promise<void> {
+    await this.write('minting the tokens to provide', minter, {
       address: token,
       abi: TestToken.abi,
       functionName: 'mint',
-      args: [DEVNET_ISSUER_ADDRESS, amount],
+      args: [minter.account.address, amount],
     });
   }
 
   private async approveRouter(wallet: DevnetWallet, token: Address, amount: bigint): Promise<void> {
     const { router } = this.addresses;
-    const allowance = await this.devnet.public.readContract({
+    const allowance = await this.reads.readContract({
       address: token,
       abi: TestToken.abi,
       functionName: 'allowance',
@@ -230,19 +246,6 @@ export class DevnetAmmAdmin implements DevnetAmm {
       functionName: 'approve',
       args: [router, maxUint256],
     });
-  }
-
-  /** Runs `work` as `account` through anvil's impersonation, with gas money if it has little. */
-  private async impersonated<T>(account: Address, work: (wallet: DevnetWallet) => Promise<T>): Promise<T> {
-    if ((await this.devnet.public.getBalance({ address: account })) < GAS_MONEY_BELOW) {
-      await this.devnet.test.setBalance({ address: account, value: GAS_MONEY_BELOW * 1_000n });
-    }
-    await this.devnet.test.impersonateAccount({ address: account });
-    try {
-      return await work(this.devnet.wallet(account));
-    } finally {
-      await this.devnet.test.stopImpersonatingAccount({ address: account });
-    }
   }
 
   /**
@@ -261,21 +264,19 @@ export class DevnetAmmAdmin implements DevnetAmm {
   ): Promise<TransactionReceipt> {
     const call = { ...request, account: wallet.account } as unknown as Parameters<DevnetWallet['writeContract']>[0];
     try {
-      await this.devnet.public.simulateContract(call as Parameters<DevnetClients['public']['simulateContract']>[0]);
+      await this.reads.simulateContract(call as Parameters<Reads['simulateContract']>[0]);
     } catch (error) {
       const revert = ammRevertOf(error);
-      if (revert !== null) throw new DevnetAmmRefusal(`${what}: the chain refused it with ${revert}`);
+      if (revert !== null) throw new AmmRefusal(`${what}: the chain refused it with ${revert}`);
       throw error;
     }
-    const gas = gasWithMargin(
-      await this.devnet.public.estimateContractGas(call as Parameters<DevnetClients['public']['estimateContractGas']>[0]),
-    );
+    const gas = gasWithMargin(await this.reads.estimateContractGas(call as Parameters<Reads['estimateContractGas']>[0]));
     return this.mined(what, await wallet.writeContract({ ...call, gas } as Parameters<DevnetWallet['writeContract']>[0]));
   }
 
   private async mined(what: string, hash: Hex): Promise<TransactionReceipt> {
-    const receipt = await this.devnet.public.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new DevnetAmmRefusal(`${what}: reverted (transaction ${hash})`);
+    const receipt = await this.reads.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new AmmRefusal(`${what}: reverted (transaction ${hash})`);
     return receipt;
   }
 }
