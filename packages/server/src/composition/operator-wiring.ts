@@ -1,5 +1,6 @@
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { generateKeyPair } from '../adapters/accounts/key-pairs.js';
+import { chainTokenReader } from '../adapters/chain/chain-token-reader.js';
 import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
 import { connectRpcAmm, type RpcAmmSetting } from '../adapters/chain/rpc-amm-connection.js';
 import { postgresStoreFiles } from '../adapters/postgres/postgres-store-files.js';
@@ -9,7 +10,10 @@ import type { OperatorIo } from '../edges/cli/operator-io.js';
 import type { Config } from './config.js';
 
 /** What a caller of the operator CLI chooses; the adapters behind the rest are this module's to pick. */
-export type OperatorSetting = Omit<OperatorIo, 'accounts' | 'tradingName' | 'newKeyPair' | 'devnet' | 'amm' | 'storeFiles'> &
+export type OperatorSetting = Omit<
+  OperatorIo,
+  'accounts' | 'tradingName' | 'newKeyPair' | 'devnet' | 'amm' | 'chainToken' | 'storeFiles'
+> &
   OperatorChain & {
     /**
      * The store's file, for backup and restore; `owned` when the store is the CLI's own connection,
@@ -25,6 +29,8 @@ export interface OperatorChain {
   readonly devnetDataDir?: string;
   /** On CHAIN=rpc, the AMM that CHAIN_DEPLOYMENT names (null: none) is the one pool and farm work, not the devnet's. */
   readonly rpcAmm?: RpcAmmSetting | null;
+  /** On CHAIN=rpc, the node (CHAIN_RPC_URL) `token add` checks a token's contract through. */
+  readonly rpcUrl?: string;
 }
 
 /** What the operator CLI reaches of the configured chain. */
@@ -32,8 +38,9 @@ export function operatorChain(config: Config): OperatorChain {
   const { chain } = config;
   if (chain.kind !== 'rpc') return { devnetDataDir: config.dataDir };
   const amm = chain.deployment?.amm ?? null;
+  // No devnet here: `account fund` then says funding is the devnet's, rather than looking for one.
   return {
-    devnetDataDir: config.dataDir,
+    rpcUrl: chain.rpcUrl,
     rpcAmm: amm === null ? null : { network: config.network, chainId: config.chainId, rpcUrl: chain.rpcUrl, amm },
   };
 }
@@ -44,7 +51,7 @@ function ammOf(devnetDataDir: string | undefined, rpcAmm: OperatorChain['rpcAmm'
 }
 
 /** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, the running devnet chain and the AMM. */
-export function operatorIo({ devnetDataDir, rpcAmm, storeFile, ...setting }: OperatorSetting): OperatorIo {
+export function operatorIo({ devnetDataDir, rpcAmm, rpcUrl, storeFile, ...setting }: OperatorSetting): OperatorIo {
   const accounts = new DevnetAccountKeys(setting.store.accountKeys);
   const directory = new AccountDirectory(accounts);
   const amm = ammOf(devnetDataDir, rpcAmm);
@@ -55,6 +62,7 @@ export function operatorIo({ devnetDataDir, rpcAmm, storeFile, ...setting }: Ope
     newKeyPair: generateKeyPair,
     ...(devnetDataDir === undefined ? {} : { devnet: () => connectRunningDevnet(devnetDataDir) }),
     ...(amm === undefined ? {} : { amm }),
+    ...(rpcUrl === undefined ? {} : { chainToken: chainTokenReader(rpcUrl) }),
     ...(storeFile === undefined
       ? {}
       : storeFile === 'postgres'

@@ -1,6 +1,7 @@
 import type { Network } from '../../domain/network.js';
 import type { AccountRegistrar } from '../../ports/account-registrar.js';
 import type { AmmAdmin } from '../../ports/amm-admin.js';
+import type { ReadChainToken } from '../../ports/chain-tokens.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { NewKeyPair } from '../../ports/key-pairs.js';
@@ -32,6 +33,8 @@ export interface OperatorIo {
    * (CHAIN_DEPLOYMENT), worked through the wallet of `ownerKey`, the owner's; null: reads only.
    */
   readonly amm?: (ownerKey: `0x${string}` | null) => Promise<AmmAdmin>;
+  /** On a chain the service did not start, reads a token's own contract: `token add` checks what it is told against it. */
+  readonly chainToken?: ReadChainToken;
   /** Backups and restores of the store file; absent where no store file is at hand. */
   readonly storeFiles?: StoreFiles;
 }

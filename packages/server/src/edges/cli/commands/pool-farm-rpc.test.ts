@@ -245,3 +245,19 @@ describe('operator CLI pool and farm on CHAIN=rpc, with the owner key', () => {
     });
   });
 });
+
+describe('token add on CHAIN=rpc', () => {
+  const add = (id: string, evm: string, decimals: string) =>
+    cliOn('deployment.json')('token', 'add', '--id', id, '--symbol', 'T', '--name', 'T', '--decimals', decimals, '--evm', evm);
+
+  it('lists a token whose own contract agrees on its decimals, and refuses one that does not, or an address with no token, before writing anything', async () => {
+    const ccc = await deployToken('CCC', 8);
+    const wrong = await add('0.0.7101', ccc, '6');
+    expect(wrong).toMatchObject({ code: 2, err: expect.stringContaining("differs from the token's own decimals()") });
+    expect(wrong.err).toContain(': 8');
+    const none = await add('0.0.7102', privateKeyToAccount(generatePrivateKey()).address, '8');
+    expect(none).toMatchObject({ code: 2, err: expect.stringContaining('has no token contract at') });
+    expect((await store.tokens.list()).map((token) => token.id)).not.toEqual(expect.arrayContaining(['0.0.7101', '0.0.7102']));
+    expect(await add('0.0.7103', ccc, '8')).toMatchObject({ code: 0, err: '' });
+  });
+});

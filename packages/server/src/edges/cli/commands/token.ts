@@ -7,6 +7,21 @@ import { listingChange } from './token-listing.js';
 
 const SYMBOL = /^[A-Za-z0-9.+-]{1,16}$/;
 
+/**
+ * On a chain the service did not start, the token's own contract must be there and agree on its
+ * decimals: a wrong count would misstate every amount of the token by powers of ten.
+ */
+async function checkOnChain(io: OperatorIo, evm: string, decimals: number): Promise<void> {
+  if (io.chainToken === undefined || BigInt(evm) === 0n) return;
+  const facts = await io.chainToken(evm);
+  if (facts === null) {
+    throw new UsageError(`the settlement chain has no token contract at ${evm} (no code, or no decimals()): check --evm or --id`);
+  }
+  if (facts.decimals !== decimals) {
+    throw new UsageError(`--decimals ${decimals} differs from the token's own decimals() at ${evm}: ${facts.decimals}`);
+  }
+}
+
 async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   const id = need(values, 'id');
   if (!isLedgerId(id)) throw new UsageError('--id must be a ledger id such as 0.0.123456');
@@ -18,6 +33,7 @@ async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   assertTokenDecimals(decimals);
   const evm = optional(values, 'evm') ?? longZeroAddress(id);
   if (!isEvmAddress(evm)) throw new UsageError('--evm must be a 0x-prefixed 20-byte address');
+  await checkOnChain(io, evm, decimals);
   const listing = listingChange(values);
   return io.store.tokens.insert(
     {
