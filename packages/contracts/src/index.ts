@@ -5,6 +5,7 @@ export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-fi
 export { type CompiledCode, isDeployedCode } from './deployed-code.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
+  associateToken,
   type DevnetClients,
   type DevnetWallet,
   devnetChain,
@@ -14,6 +15,7 @@ export {
   installAccountKeyService,
   installPermit2,
   installTestToken,
+  isAssociated,
   PERMIT2_ADDRESS,
   registerEd25519Key,
   type TestTokenSpec,
