@@ -119,14 +119,20 @@ export async function mined(clients: ChainClients, hash: Hex): Promise<void> {
 }
 
 /**
- * Gives `key`'s address gas, `amount` whole units of every token, and onboards it as the live
- * service asks: each token approves Permit2, Permit2 approves the reactor.
+ * Gives `key`'s address gas, its association with every token, `amount` whole units of each, and
+ * onboards it as the live service asks: each token approves Permit2, Permit2 approves the reactor.
  */
 export async function fundAndOnboard(chain: ExternalChain, key: Hex, amount: bigint): Promise<void> {
   const { clients, deployment } = chain;
   const wallet = clients.wallet(privateKeyToAccount(key));
   const minter = clients.wallet(privateKeyToAccount(chain.deployerKey));
   await fund(clients, wallet.account.address);
+  // The account associates with every token first: the ledger pays no account that has not.
+  const associations: Hex[] = [];
+  for (const token of chain.tokens) {
+    associations.push(await wallet.writeContract({ address: token.address, abi: TestToken.abi, functionName: 'associate' }));
+  }
+  await Promise.all(associations.map((hash) => mined(clients, hash)));
   // Sent back to back (the pending nonces follow), then waited for together: a block is 2 s.
   const sent: Hex[] = [];
   for (const token of chain.tokens) {

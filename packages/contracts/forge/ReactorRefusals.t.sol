@@ -31,13 +31,22 @@ contract ReactorRefusalsTest is ReactorTest {
         setUpBook();
         freezing = IFreezingToken(deploy("FreezingToken.sol:FreezingToken", ""));
         freezing.initialize("FROZEN", "FROZEN", 6, address(this));
+        // Everyone the suite pays FROZEN to associates with it first, as the ledger asks.
+        address[3] memory recipients = [makerRecipient, takerRecipient, fees];
+        for (uint256 i; i < recipients.length; ++i) associate(recipients[i]);
         for (uint256 i; i < 3; ++i) {
             address trader = i == 0 ? maker : i == 1 ? taker : honest;
+            associate(trader);
             onboard(trader, address(freezing));
             onboard(trader, address(base));
             freezing.mint(trader, 1e12);
             base.mint(trader, 1e12);
         }
+    }
+
+    function associate(address account) internal {
+        vm.prank(account);
+        freezing.associate();
     }
 
     /// `swapper` (signing with `key`) sells `amount` of `tokenIn` for `amount` of `tokenOut`, paid to `recipient`.
@@ -89,6 +98,23 @@ contract ReactorRefusalsTest is ReactorTest {
         assertEq(reactor.filled(digestOf(makerReceivesFrozen ? sell : buy)), 0, "the refused order did not fill");
         assertEq(freezing.balanceOf(frozenOne), 0, "nothing reached the frozen recipient");
         assertReactorEmpty(address(base));
+        assertReactorEmpty(address(freezing));
+    }
+
+    /// A recipient that never associated with FROZEN cannot receive it (the ledger's
+    /// TOKEN_NOT_ASSOCIATED_TO_ACCOUNT): that side's order is blamed and nothing moves.
+    function testFuzz_aRecipientNotAssociatedIsBlamedOnItsOwnOrder(bool makerReceivesFrozen, uint256 amount) public {
+        amount = bound(amount, 1, 1e9);
+        address stranger = makeAddr("never associated");
+        (address makerIn, address makerOut) =
+            makerReceivesFrozen ? (address(base), address(freezing)) : (address(freezing), address(base));
+        SignedOrder memory sell = order(MAKER_KEY, makerIn, makerOut, makerReceivesFrozen ? stranger : makerRecipient);
+        SignedOrder memory buy = order(TAKER_KEY, makerOut, makerIn, makerReceivesFrozen ? takerRecipient : stranger);
+        IReactor.RawOutcome memory outcome = settleOne(sell, buy, FillBuilder.fill(1, 0, 1, amount, amount));
+        if (makerReceivesFrozen) assertOutcome(outcome, Reject.MakerRefused, Party.Maker, "the maker's recipient");
+        else assertOutcome(outcome, Reject.TakerRefused, Party.Taker, "the taker's recipient");
+        assertEq(freezing.balanceOf(stranger), 0, "nothing reached the recipient");
+        assertEq(base.balanceOf(makerRecipient) + base.balanceOf(takerRecipient), 0, "nothing moved");
         assertReactorEmpty(address(freezing));
     }
 

@@ -49,6 +49,10 @@ contract SupportTest is Test {
     function test_freezingTokenRefusesFrozenAccounts() public {
         IFreezingToken token = IFreezingToken(deploy("FreezingToken.sol:FreezingToken", ""));
         token.initialize("FROZEN", "FROZEN", 6, address(this));
+        vm.prank(alice);
+        token.associate();
+        vm.prank(bob);
+        token.associate();
         token.mint(alice, 10);
         token.mint(bob, 10);
         token.setFrozen(bob, true);

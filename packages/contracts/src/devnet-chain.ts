@@ -99,6 +99,23 @@ export async function installTestToken(
   await confirm(clients, hash, `initialising the token at ${token.address}`);
 }
 
+/** Whether `account` may receive a devnet token: HIP-719's `isAssociated()`, asked as the account. */
+export function isAssociated(clients: DevnetClients, token: Address, account: Address): Promise<boolean> {
+  return clients.public.readContract({ account, address: token, abi: TestToken.abi, functionName: 'isAssociated' });
+}
+
+/**
+ * Associates `wallet`'s account with a devnet token, as the ledger asks before the account may
+ * receive it (HIP-719's `associate()` on the token), unless it is associated already. The wallet
+ * may be an impersonated account (the caller impersonates it). True when it sent the association.
+ */
+export async function associateToken(clients: DevnetClients, wallet: DevnetWallet, token: Address): Promise<boolean> {
+  if (await isAssociated(clients, token, wallet.account.address)) return false;
+  const hash = await wallet.writeContract({ address: token, abi: TestToken.abi, functionName: 'associate' });
+  await confirm(clients, hash, `associating ${wallet.account.address} with the token at ${token}`);
+  return true;
+}
+
 /** Where Permit2 lives on every chain that has the canonical deployment; the devnet installs ours there. */
 export const PERMIT2_ADDRESS = '0x000000000022D473030F116dDEE9F6B43aC78BA3' as Address;
 

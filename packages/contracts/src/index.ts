@@ -6,6 +6,7 @@ export { type DeployerWallet, DeploymentError, type DeploymentStep } from './con
 export { type CompiledCode, isDeployedCode } from './deployed-code.js';
 export {
   ACCOUNT_KEY_SERVICE_ADDRESS,
+  associateToken,
   type DevnetClients,
   type DevnetWallet,
   devnetChain,
@@ -15,6 +16,7 @@ export {
   installAccountKeyService,
   installPermit2,
   installTestToken,
+  isAssociated,
   PERMIT2_ADDRESS,
   registerEd25519Key,
   type TestTokenSpec,

@@ -10,6 +10,7 @@ import {
   amountIn,
   amountOut,
   approveMax,
+  associateAs,
   balanceOf,
   latestTime,
   mined,
@@ -563,6 +564,7 @@ describe('swaps', () => {
     const donate = (amount: bigint) =>
       mined(devnet, trader.writeContract({ address: usdc, abi: AmmPair.abi, functionName: 'transfer', args: [pool, amount] }));
     const other = await devnet.newWallet();
+    await associateAs(devnet, other.account.address, usdc);
     await donate(5n * E6);
     await mined(
       devnet,

@@ -7,6 +7,7 @@ import {
   AmmPair,
   AmmRouter,
   approveMax,
+  associateAs,
   balanceOf,
   Farm,
   latestTime,
@@ -60,9 +61,10 @@ async function newFarm(): Promise<Address> {
   return farm;
 }
 
-/** A wallet holding `amount` of each LP token, approved to the farm. */
+/** A wallet holding `amount` of each LP token, approved to the farm, and associated with SAUCE (its rewards). */
 async function staker(farm: Address, lpTokens: Address[], amount = 1_000_000n * E8): Promise<Wallet> {
   const wallet = await devnet.newWallet();
+  await associateAs(devnet, wallet.account.address, sauce);
   for (const lp of lpTokens) {
     await mintTo(devnet, operator, lp, wallet.account.address, amount);
     await approveMax(devnet, wallet, lp, farm);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmmFactory, AmmRouter, PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
 import { reactorRole } from '../src/reactor-roles.js';
 import { outcomeOf, type RejectReason } from '../src/reject-reasons.js';
-import { balanceOf, mined, reservesOf } from './support/amm.js';
+import { balanceOf, mined, mintTo, reservesOf } from './support/amm.js';
 import type { TestDevnet, Wallet } from './support/devnet.js';
 import { fill, type SignedOrder, TestOrder } from './support/orders.js';
 import { BASE, CHANGE_DELAY, E6, E8, FEES, onboard, QUOTE, startReactorChain } from './support/reactor-chain.js';
@@ -53,15 +53,7 @@ async function funded(base: bigint, quote: bigint, spender: Address): Promise<Wa
     [BASE, base],
     [QUOTE, quote],
   ] as const) {
-    await mined(
-      devnet,
-      operator.writeContract({
-        address: token,
-        abi: TestToken.abi,
-        functionName: 'mint',
-        args: [wallet.account.address, amount],
-      }),
-    );
+    await mintTo(devnet, operator, token, wallet.account.address, amount);
     if (spender === reactor) await onboard(devnet, wallet, { reactor, permit2 }, token);
     else
       await mined(

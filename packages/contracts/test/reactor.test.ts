@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_KEY_SERVICE_ADDRESS, installAccountKeyService } from '../src/devnet-chain.js';
 import { DevnetAccountKeyService, FreezingToken, PartialFillLimitOrderReactor, TestToken } from '../src/generated/artifacts.js';
 import { outcomeOf, PARTIES, REJECT_REASONS, type RejectReason } from '../src/reject-reasons.js';
+import { mintTo } from './support/amm.js';
 import type { TestDevnet, Wallet } from './support/devnet.js';
 import { fill, type SignedOrder, TestOrder } from './support/orders.js';
 import { BASE, E6, E8, FEES, onboard, QUOTE, startReactorChain } from './support/reactor-chain.js';
@@ -38,14 +39,7 @@ async function trader(base = 1_000n * E8, quote = 100_000n * E6, quoteToken: Add
     [BASE, base],
     [quoteToken, quote],
   ] as const) {
-    await send(
-      operator.writeContract({
-        address: token,
-        abi: TestToken.abi,
-        functionName: 'mint',
-        args: [wallet.account.address, amount],
-      }),
-    );
+    await mintTo(devnet, operator, token, wallet.account.address, amount);
     await onboard(devnet, wallet, { reactor, permit2 }, token);
   }
   return wallet;

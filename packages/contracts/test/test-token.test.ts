@@ -1,6 +1,6 @@
 import { type Address, encodeAbiParameters, getAddress, keccak256, parseEventLogs } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installTestToken } from '../src/devnet-chain.js';
+import { installTestToken, isAssociated } from '../src/devnet-chain.js';
 import { TestTokenBeforeMinters } from '../src/generated/artifacts.js';
 import { balanceOf, mined, mintTo, newToken, revertOf, TestToken } from './support/amm.js';
 import { startTestDevnet, type TestDevnet, type Wallet } from './support/devnet.js';
@@ -92,6 +92,27 @@ describe('TestToken minters', () => {
   });
 });
 
+describe('TestToken associations (HIP-719)', () => {
+  it("pays an account only once it associated, answering the ledger's SUCCESS (22)", async () => {
+    const token = await newToken(devnet, operator, 'TKN', 6);
+    const account = await devnet.newWallet();
+    const mint = () =>
+      operator.writeContract({ address: token, abi: TestToken.abi, functionName: 'mint', args: [account.account.address, 5n] });
+    expect(await revertOf(mint())).toEqual({ name: 'TokenNotAssociatedToAccount', args: [account.account.address] });
+    const { result } = await devnet.public.simulateContract({
+      account: account.account,
+      address: token,
+      abi: TestToken.abi,
+      functionName: 'associate',
+    });
+    expect(result).toBe(22n);
+    await mined(devnet, account.writeContract({ address: token, abi: TestToken.abi, functionName: 'associate' }));
+    expect(await isAssociated(devnet, token, account.account.address)).toBe(true);
+    await mined(devnet, mint());
+    expect(await balanceOf(devnet, token, account.account.address)).toBe(5n);
+  });
+});
+
 describe('installing a test token', () => {
   const spec = (address: Address) => ({ address, name: 'Wrapped HBAR', symbol: 'WHBAR', decimals: 8 });
   const read = <name extends 'name' | 'symbol' | 'decimals' | 'minter' | 'totalSupply'>(address: Address, functionName: name) =>
@@ -121,7 +142,15 @@ describe('installing a test token', () => {
         args: ['Wrapped HBAR', 'WHBAR', 8, operator.account.address],
       }),
     );
-    await mintTo(devnet, operator, address, holder.account.address, 1234n);
+    await mined(
+      devnet,
+      operator.writeContract({
+        address,
+        abi: TestTokenBeforeMinters.abi,
+        functionName: 'mint',
+        args: [holder.account.address, 1234n],
+      }),
+    );
     const addMinter = () =>
       operator.writeContract({ address, abi: TestToken.abi, functionName: 'addMinter', args: [holder.account.address] });
     await expect(addMinter()).rejects.toThrow();
@@ -134,6 +163,9 @@ describe('installing a test token', () => {
     expect(await read(address, 'minter')).toBe(operator.account.address);
     expect(await read(address, 'totalSupply')).toBe(1234n);
     expect(await balanceOf(devnet, address, holder.account.address)).toBe(1234n);
+    // The old balance stands for the association the old code did not know; a new account has none.
+    expect(await isAssociated(devnet, address, holder.account.address)).toBe(true);
+    expect(await isAssociated(devnet, address, stranger.account.address)).toBe(false);
     // What the new code added works on the old storage.
     await mined(devnet, addMinter());
     await mintTo(devnet, holder, address, holder.account.address, 1n);

@@ -38,7 +38,12 @@ contract FarmHandler is Cheats {
         sauce.initialize("SAUCE", "SAUCE", 6, address(this));
         farm = IFarm(deploy("Farm.sol:Farm", abi.encode(address(this), address(sauce))));
         sauce.addMinter(address(farm));
-        for (uint256 i; i < ACTORS; ++i) actors.push(makeAddr(string.concat("farmer", vm.toString(i))));
+        for (uint256 i; i < ACTORS; ++i) {
+            actors.push(makeAddr(string.concat("farmer", vm.toString(i))));
+            // The farm mints SAUCE to its stakers: each associates with it first, as the ledger asks.
+            vm.prank(actors[i]);
+            sauce.associate();
+        }
         for (uint256 pid; pid < POOLS; ++pid) {
             PlainToken lp = new PlainToken(string.concat("LP", vm.toString(pid)), 8);
             lpTokens[pid] = lp;

@@ -145,7 +145,16 @@ contract ReactorHandler is ReactorWorld {
             actors[i] = vm.addr(keys[i]);
             vm.label(actors[i], string.concat("swapper", vm.toString(i)));
             for (uint256 t; t < tokenList.length; ++t) onboard(actors[i], tokenList[t]);
+            associateWithFrozen(actors[i]);
         }
+        // Everyone paid FROZEN associates with it first, as the ledger asks (freezing refuses instead).
+        associateWithFrozen(feeRecipient);
+        for (uint256 i; i < MAX_ORDERS; ++i) associateWithFrozen(recipientOf(i));
+    }
+
+    function associateWithFrozen(address account) internal {
+        vm.prank(account);
+        freezing.associate();
     }
 
     function addMarket(address base, address quote, bool pooled) internal {

@@ -122,13 +122,26 @@ interface IFarm {
     function pendingNative(uint256 pid, address account) external view returns (uint256);
 }
 
-/// src/devnet/TestToken.sol: the devnet's SAUCE, whose minters the farm joins.
+/// src/devnet/TestToken.sol: the devnet's tokens (SAUCE among them, whose minters the farm joins),
+/// which pay only accounts associated with them (HIP-719's calls).
 interface ITestToken {
+    error TokenNotAssociatedToAccount(address account);
+    error TokenAlreadyAssociatedToAccount(address account);
+    error TransactionRequiresZeroTokenBalances(address account);
+    error AccountIsTreasury(address account);
+
     function initialize(string calldata name, string calldata symbol, uint8 decimals, address minter) external;
     function addMinter(address account) external;
     function mint(address to, uint256 amount) external;
     function totalSupply() external view returns (uint256);
     function balanceOf(address account) external view returns (uint256);
+    function transfer(address to, uint256 amount) external returns (bool);
+    function transferFrom(address from, address to, uint256 amount) external returns (bool);
+    function approve(address spender, uint256 amount) external returns (bool);
+    /// HIP-719, for the caller; the calls return the ledger's response code (22, SUCCESS).
+    function associate() external returns (uint256 responseCode);
+    function dissociate() external returns (uint256 responseCode);
+    function isAssociated() external view returns (bool);
 }
 
 /// src/test-support/AmmMathHarness.sol: AmmMath as the via-IR build compiles it.

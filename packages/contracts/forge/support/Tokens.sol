@@ -98,6 +98,8 @@ interface IFreezingToken {
     function balanceOf(address account) external view returns (uint256);
     function approve(address spender, uint256 amount) external returns (bool);
     function transfer(address to, uint256 amount) external returns (bool);
+    /// HIP-719: a devnet token pays only accounts associated with it (contracts count as associated).
+    function associate() external returns (uint256 responseCode);
 }
 
 /// Returns false instead of reverting when a transfer cannot be made, and for every transfer

@@ -28,6 +28,8 @@ interface Vm {
     function expectRevert(bytes calldata data) external;
     /// Deploys a contract from forge's build output ("File.sol:Contract"), as the caller.
     function deployCode(string calldata artifact, bytes calldata constructorArgs) external returns (address);
+    /// Writes one storage slot of `target` (a state written by older code, say).
+    function store(address target, bytes32 slot, bytes32 value) external;
     /// Discards the fuzz input when false.
     function assume(bool condition) external;
     /// Names an address in traces.

@@ -11,6 +11,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import { expect } from 'vitest';
+import { associateToken } from '../../src/devnet-chain.js';
 import {
   AmmFactory,
   AmmMathHarness,
@@ -75,8 +76,20 @@ export async function newToken(devnet: TestDevnet, operator: Wallet, symbol: str
   return address;
 }
 
+/** Mints to `to`, which first associates with the token (as the account, impersonated) when it is not yet. */
 export async function mintTo(devnet: TestDevnet, minter: Wallet, token: Address, to: Address, amount: bigint): Promise<void> {
+  await associateAs(devnet, to, token);
   await mined(devnet, minter.writeContract({ address: token, abi: TestToken.abi, functionName: 'mint', args: [to, amount] }));
+}
+
+/** Associates `account` with a devnet token unless it is already, sending as the account through impersonation. */
+export async function associateAs(devnet: TestDevnet, account: Address, token: Address): Promise<void> {
+  await devnet.test.impersonateAccount({ address: account });
+  try {
+    await associateToken(devnet, devnet.wallet(account), token);
+  } finally {
+    await devnet.test.stopImpersonatingAccount({ address: account });
+  }
 }
 
 export async function approveMax(devnet: TestDevnet, owner: Wallet, token: Address, spender: Address): Promise<void> {

@@ -1,8 +1,9 @@
 import type { Eip712Domain } from '@dex/core';
 import type { Address } from 'viem';
-import { installTestToken } from '../../src/devnet-chain.js';
+import { fund, installTestToken } from '../../src/devnet-chain.js';
 import { PartialFillLimitOrderReactor, Permit2 } from '../../src/generated/artifacts.js';
 import { permit2Approvals } from '../../src/permit2-approvals.js';
+import { associateAs } from './amm.js';
 import { startTestDevnet, type TestDevnet, type Wallet } from './devnet.js';
 
 /** The devnet's WHBAR and USDC at their ledger addresses, and the fee recipient of the test reactors. */
@@ -42,6 +43,9 @@ export async function startReactorChain(): Promise<ReactorChain> {
   ]);
   await installTestToken(devnet, operator, { address: BASE, name: 'Wrapped HBAR', symbol: 'WHBAR', decimals: 8 });
   await installTestToken(devnet, operator, { address: QUOTE, name: 'USD Coin', symbol: 'USDC', decimals: 6 });
+  // The fee recipient associates with both tokens, as the ledger asks before it pays it the fees.
+  await fund(devnet, FEES);
+  for (const token of [BASE, QUOTE]) await associateAs(devnet, FEES, token);
   return {
     devnet,
     operator,

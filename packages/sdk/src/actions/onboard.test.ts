@@ -152,6 +152,28 @@ describe('onboard on the devnet chain', () => {
     expect(wallet.sent).toHaveLength(4);
   });
 
+  it('associates an account the faucet left unassociated (--no-associate): funded once associated, it trades', async () => {
+    const key = generatePrivateKey();
+    const signer = secp256k1Signer(key);
+    const client = createClient({ baseUrl: api.url, signer });
+    const wallet = walletSender(api.server, key);
+    // Gas only: the ledger's tokens pay no account that has not associated with them.
+    await fundWithoutApprovals(api.server, signer.account, { associate: false });
+    expect(await getOnboardingStatus(client, { orderbookId: 1 })).toMatchObject({
+      pendingSteps: [...ASSOCIATION_STEPS, ...PERMIT2_STEPS, ...REACTOR_STEPS],
+    });
+    const result = await onboard(client, { orderbookId: 1, sendTransaction: wallet.send });
+    expect(result.sent.map(({ step }) => step)).toEqual([...ASSOCIATION_STEPS, ...PERMIT2_STEPS, ...REACTOR_STEPS]);
+    expect(result.sent.slice(0, 2).map(({ to }) => to)).toEqual([
+      book.baseTokenEvmAddress.toLowerCase(),
+      book.quoteTokenEvmAddress.toLowerCase(),
+    ]);
+    await fundWithoutApprovals(api.server, signer.account, { associate: false });
+    expect(await getOnboardingStatus(client, { orderbookId: 1 })).toMatchObject({ isComplete: true });
+    const { orders } = await buy(client);
+    expect(orders[0]?.meta.status).toBe('ACTIVE');
+  });
+
   it('names the step a failed send stopped at and those sent before it; onboarding again takes up the rest', async () => {
     const { client, wallet } = await freshAccount();
     let calls = 0;

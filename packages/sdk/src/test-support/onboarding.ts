@@ -6,10 +6,17 @@ import type { SendOnboardingTransaction } from '../actions/onboard.js';
 
 /**
  * Funds an address on the devnet chain with the operator CLI, without onboarding it (`account fund
- * --no-approve`): gas and 1,000 of every token, no approval to Permit2 or inside it.
+ * --no-approve`): gas and 1,000 of every token, no approval to Permit2 or inside it. With
+ * `associate: false` (`--no-associate`) the faucet does not associate it either, and funds only
+ * the tokens it associated itself.
  */
-export async function fundWithoutApprovals(server: RunningServer, address: string): Promise<void> {
-  const { code, out } = await runOperatorOn(server, 'account', 'fund', '--account', address, '--no-approve');
+export async function fundWithoutApprovals(
+  server: RunningServer,
+  address: string,
+  options: { readonly associate?: boolean } = {},
+): Promise<void> {
+  const flags = options.associate === false ? ['--no-associate'] : [];
+  const { code, out } = await runOperatorOn(server, 'account', 'fund', '--account', address, '--no-approve', ...flags);
   if (code !== 0) throw new Error(`account fund failed: ${out}`);
 }
 

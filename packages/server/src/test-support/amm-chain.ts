@@ -3,6 +3,7 @@ import {
   AmmFactory,
   AmmPair,
   AmmRouter,
+  associateToken,
   type DevnetClients,
   DevnetNode,
   type DevnetWallet,
@@ -62,11 +63,12 @@ export class AmmChain {
     return { public: this.clients.public, chainId: 298, indexFrom: 0n };
   }
 
-  /** A funded wallet holding plenty of every token, approved to the router and the staking contract. */
+  /** A funded wallet associated with and holding plenty of every token, approved to the router and the staking contract. */
   async wallet(): Promise<DevnetWallet> {
     const wallet = this.clients.wallet(privateKeyToAccount(generatePrivateKey()));
     await fund(this.clients, wallet.account.address);
     for (const token of Object.values(this.tokens)) {
+      await associateToken(this.clients, wallet, token);
       await this.mined(
         this.operator.writeContract({
           address: token,

@@ -1,11 +1,13 @@
 import {
   ACCOUNT_KEY_SERVICE_ADDRESS,
+  associateToken,
   DevnetAccountKeyService,
   type DevnetClients,
   type DevnetWallet,
   fund,
   installAccountKeyService,
   installTestToken,
+  isAssociated,
   PartialFillLimitOrderReactor,
   permit2Approvals,
   registerEd25519Key,
@@ -13,7 +15,7 @@ import {
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
-import type { DevnetFunding, FundingOptions } from '../../ports/devnet-funding.js';
+import type { DevnetFunding, FundingOptions, FundingResult } from '../../ports/devnet-funding.js';
 import type { AccountKeyRecord } from '../../ports/store/ports.js';
 import type { ChainContext } from './chain-context.js';
 
@@ -29,11 +31,12 @@ export class DevnetIssuerError extends Error {
 }
 
 /**
- * Gives devnet accounts what they need to trade: gas money, test tokens, the live onboarding's
- * unlimited approvals (the token to Permit2, and the reactor inside Permit2), set by the account
- * itself through impersonation, so it works the same for secp256k1
- * wallets and Ed25519 ledger accounts, which cannot sign EVM transactions here), and for Ed25519
- * accounts their key in the 0x16a registry the reactor checks signatures against.
+ * Gives devnet accounts what they need to trade: gas money, the association with each token (the
+ * ledger pays no account that is not associated), test tokens, the live onboarding's unlimited
+ * approvals (the token to Permit2, and the reactor inside Permit2), the association and approvals
+ * sent by the account itself through impersonation, so it works the same for secp256k1 wallets and
+ * Ed25519 ledger accounts, which cannot sign EVM transactions here), and for Ed25519 accounts their
+ * key in the 0x16a registry the reactor checks signatures against.
  */
 export class DevnetIssuer implements DevnetFunding {
   private ready: Promise<void> | undefined;
@@ -54,16 +57,22 @@ export class DevnetIssuer implements DevnetFunding {
     await this.asIssuer((issuer) => installAccountKeyService(this.devnet, issuer));
   }
 
-  /** Installs a registry token as a devnet ERC-20 at its ledger address (once), minted by the issuer. */
+  /**
+   * Installs a registry token as a devnet ERC-20 at its ledger address (once), minted by the issuer,
+   * and associates the reactor's fee recipient with it, as the live operator associates its fee
+   * account with every token it lists: the reactor could not pay it the fees otherwise.
+   */
   async installToken(token: TokenRecord): Promise<void> {
+    const address = getAddress(token.evmAddress);
     await this.asIssuer((issuer) =>
-      installTestToken(this.devnet, issuer, {
-        address: getAddress(token.evmAddress),
-        name: token.name,
-        symbol: token.symbol,
-        decimals: token.decimals,
-      }),
+      installTestToken(this.devnet, issuer, { address, name: token.name, symbol: token.symbol, decimals: token.decimals }),
     );
+    const feeRecipient = await this.devnet.public.readContract({
+      address: this.reactor,
+      abi: PartialFillLimitOrderReactor.abi,
+      functionName: 'feeRecipient',
+    });
+    await this.impersonated(feeRecipient, (wallet) => associateToken(this.devnet, wallet, address));
   }
 
   /** Publishes an Ed25519 account's key at 0x16a unless it is there already; other key types need none. */
@@ -90,14 +99,25 @@ export class DevnetIssuer implements DevnetFunding {
     });
   }
 
-  async fund(account: string, tokens: readonly { token: string; amount: bigint }[], options: FundingOptions = {}): Promise<void> {
+  async fund(
+    account: string,
+    tokens: readonly { token: string; amount: bigint }[],
+    options: FundingOptions = {},
+  ): Promise<FundingResult> {
     const holder = getAddress(account);
     await fund(this.devnet, holder);
-    await this.devnet.test.impersonateAccount({ address: holder });
-    try {
-      const self = this.devnet.wallet(holder);
+    const result = { associated: [] as string[], unassociated: [] as string[] };
+    await this.impersonated(holder, async (self) => {
       for (const { token, amount } of tokens) {
         const address = getAddress(token);
+        if (options.associate === false) {
+          if (!(await isAssociated(this.devnet, address, holder))) {
+            result.unassociated.push(token);
+            continue;
+          }
+        } else if (await associateToken(this.devnet, self, address)) {
+          result.associated.push(token);
+        }
         await this.asIssuer(async (issuer) =>
           this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
         );
@@ -106,8 +126,17 @@ export class DevnetIssuer implements DevnetFunding {
           await this.mined(self.writeContract(approval as Parameters<typeof self.writeContract>[0]));
         }
       }
+    });
+    return result;
+  }
+
+  /** Runs `work` with `account`'s wallet, impersonated for the while (it needs gas money). */
+  private async impersonated<T>(account: Address, work: (wallet: DevnetWallet) => Promise<T>): Promise<T> {
+    await this.devnet.test.impersonateAccount({ address: account });
+    try {
+      return await work(this.devnet.wallet(account));
     } finally {
-      await this.devnet.test.stopImpersonatingAccount({ address: holder });
+      await this.devnet.test.stopImpersonatingAccount({ address: account });
     }
   }
 

@@ -205,7 +205,8 @@ async function spendAll(token: Address, holder: Address, host: Harness = h): Pro
       address: token,
       abi: TestToken.abi,
       functionName: 'transfer',
-      args: ['0x000000000000000000000000000000000000dEaD', balance],
+      // To the token's own address: a contract, which needs no association.
+      args: [token, balance],
     },
     host,
   );
@@ -443,8 +444,12 @@ describe('funds on the devnet chain', () => {
     const status = async () => (await trader.request('GET', '/onboarding/1/status')).body;
     const permit2Steps = ['approveBaseTokenPermit2', 'approveQuoteTokenPermit2'];
     const reactorSteps = ['approveBaseTokenReactor', 'approveQuoteTokenReactor'];
-    // The devnet's tokens know no association: those steps are complete from the start.
-    expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps], isComplete: false });
+    const associationSteps = ['associateBaseToken', 'associateQuoteToken'];
+    // The devnet's tokens pay only associated accounts, as the ledger's do: a new account has not.
+    expect(await status()).toMatchObject({
+      pendingSteps: [...associationSteps, ...permit2Steps, ...reactorSteps],
+      isComplete: false,
+    });
     const { chain } = settlement();
     const base = getAddress(h.services.registry.get(1)?.base.evmAddress as Address);
     // Our addition to the live answer: where the pending steps go, read from the chain's reactor.
@@ -456,13 +461,16 @@ describe('funds on the devnet chain', () => {
     });
     const send = (call: WriteCall) => sendAs(getAddress(trader.swapper), call);
     // A direct allowance to the reactor counts for nothing: the reactor pulls through Permit2 alone.
+    await send({ address: base, abi: TestToken.abi, functionName: 'associate' });
     await send({ address: base, abi: TestToken.abi, functionName: 'approve', args: [chain.reactor, maxUint256] });
-    expect(await status()).toMatchObject({ pendingSteps: [...permit2Steps, ...reactorSteps] });
+    expect(await status()).toMatchObject({ pendingSteps: ['associateQuoteToken', ...permit2Steps, ...reactorSteps] });
     const [toPermit2, toReactor] = permit2Approvals(base, PERMIT2_ADDRESS, chain.reactor);
     await send(toPermit2);
-    expect(await status()).toMatchObject({ pendingSteps: ['approveQuoteTokenPermit2', ...reactorSteps] });
+    expect(await status()).toMatchObject({ pendingSteps: ['associateQuoteToken', 'approveQuoteTokenPermit2', ...reactorSteps] });
     await send(toReactor);
-    expect(await status()).toMatchObject({ pendingSteps: ['approveQuoteTokenPermit2', 'approveQuoteTokenReactor'] });
+    expect(await status()).toMatchObject({
+      pendingSteps: ['associateQuoteToken', 'approveQuoteTokenPermit2', 'approveQuoteTokenReactor'],
+    });
     const tokens = await h.services.store.tokens.list();
     await DevnetIssuer.of(chain).fund(
       trader.swapper,
@@ -519,7 +527,7 @@ describe('a recipient that cannot receive', () => {
     const honest = await fundedTrader((host) => Trader.secp256k1(host));
     const taker = await fundedTrader((host) => Trader.ed25519(host));
     // The book's quote token gets a freeze key, and the maker's account is frozen in it, as a
-    // ledger token's freeze (or a missing association) would leave it: it cannot receive the token.
+    // ledger token's freeze would leave it: it cannot receive the token.
     const quote = getAddress(h.services.registry.get(2)?.quote.evmAddress as Address);
     await devnet.test.setCode({ address: quote, bytecode: FreezingToken.deployedBytecode });
     try {
@@ -554,6 +562,62 @@ describe('a recipient that cannot receive', () => {
     } finally {
       await devnet.test.setCode({ address: quote, bytecode: TestToken.deployedBytecode });
     }
+  });
+});
+
+describe('an account not associated with the token it buys', () => {
+  it('cancels its order once the reactor cannot pay it, the maker trades on with the next taker; once associated, it trades', async () => {
+    const { chain } = settlement();
+    const book = h.services.registry.get(2);
+    if (book === undefined) throw new Error('no book 2');
+    const [base, quote] = [getAddress(book.base.evmAddress), getAddress(book.quote.evmAddress)];
+    const maker = await fundedTrader((host) => Trader.secp256k1(host));
+    const next = await fundedTrader((host) => Trader.ed25519(host));
+    const buyer = await Trader.secp256k1(h);
+    const account = getAddress(buyer.swapper);
+    // The buyer associates itself with the quote token only, then takes the faucet's funding
+    // without associations (account fund --no-associate): the base token is left out.
+    await sendAs(account, { address: quote, abi: TestToken.abi, functionName: 'associate' });
+    const funding = await DevnetIssuer.of(chain).fund(
+      account,
+      [base, quote].map((token) => ({ token, amount: 1_000n * 10n ** BigInt(book.quote.decimals) })),
+      { associate: false },
+    );
+    expect(funding).toEqual({ associated: [], unassociated: [base] });
+    expect(await balanceOf(base, account)).toBe(0n);
+    const status = async () => (await buyer.request('GET', '/onboarding/2/status')).body;
+    expect(await status()).toMatchObject({
+      pendingSteps: ['associateBaseToken', 'approveBaseTokenPermit2', 'approveBaseTokenReactor'],
+    });
+
+    // A price no other test of book 2 trades at.
+    const ask = await maker.limit(2, SELL, 96_000, 10);
+    const bid = await buyer.limit(2, BUY, 96_000, 10);
+    expect(bid.status).toBe('FILLED');
+    expect((await canceledEvent(buyer, bid.id)).reason).toBe('RECIPIENT_REFUSED');
+    expect(h.logs()).toContain('"reason":"RECIPIENT_REFUSED","reactor":"TakerRefused","msg":"the reactor refused a fill"');
+    await eventually(
+      async () => ((await storedOrder(ask.id)).status === 'OPEN' ? true : undefined),
+      "the maker's ask back on the book",
+    );
+    expect((await next.limit(2, BUY, 96_000, 10)).status).toBe('FILLED');
+    await eventually(async () => {
+      const order = await storedOrder(ask.id);
+      return order.status === 'FILLED' && (await h.services.store.settlements.pending(1_000)).length === 0 ? true : undefined;
+    }, "the maker's fill with the next taker to settle");
+
+    // The buyer sends the association the SDK's onboarding transactions name (associate() on the
+    // base token, from the account), and its next bid settles.
+    await sendAs(account, { address: base, abi: TestToken.abi, functionName: 'associate' });
+    expect(await status()).toMatchObject({ pendingSteps: ['approveBaseTokenPermit2', 'approveBaseTokenReactor'] });
+    await maker.limit(2, SELL, 96_000, 10);
+    const again = await buyer.limit(2, BUY, 96_000, 10);
+    expect(again.status).toBe('FILLED');
+    await eventually(async () => {
+      const order = await storedOrder(again.id);
+      return order.status === 'FILLED' && (await h.services.store.settlements.pending(1_000)).length === 0 ? true : undefined;
+    }, "the buyer's fill to settle");
+    expect(await balanceOf(base, account)).toBeGreaterThan(0n);
   });
 });
 
@@ -600,8 +664,10 @@ describe('settlement batches on the devnet chain', () => {
 
   beforeAll(async () => {
     // 1M gas: a batch of four fills of Ed25519 orders (about 230k gas each to verify) does not fit.
+    // The node keeps every block's logs, which the catch-up below reads from the first block on
+    // (each funding is a dozen blocks or more: an association, a mint and two approvals per token).
     small = await startHarness(
-      { CHAIN: 'devnet', SETTLEMENT_TX_GAS_LIMIT: '1000000', SETTLEMENT_SIMULATE: 'always' },
+      { CHAIN: 'devnet', SETTLEMENT_TX_GAS_LIMIT: '1000000', SETTLEMENT_SIMULATE: 'always', DEVNET_CHAIN_HISTORY_BLOCKS: '1024' },
       { clock: new ManualClock(Date.now()) },
     );
   });

@@ -41,6 +41,7 @@ export const OPTIONS = {
   amount: { type: 'string' },
   fund: { type: 'boolean' },
   approve: { type: 'boolean' },
+  associate: { type: 'boolean' },
   from: { type: 'string' },
   to: { type: 'string' },
   force: { type: 'boolean' },

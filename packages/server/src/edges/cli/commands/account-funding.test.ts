@@ -86,6 +86,8 @@ describe('operator CLI on the devnet chain', () => {
     const address = '0x00000000000000000000000000000000000b0b01';
     const funded = await run(h.config.dataDir, 'account', 'fund', '--account', address, '--amount', '5');
     expect(funded).toMatchObject({ code: 0, out: expect.stringContaining('funded 0x00000000000000000000000000000000000b0b01') });
+    // The faucet associated the account with every token first, as the account, and says so.
+    expect(funded.out).toContain('on its behalf (devnet impersonation)');
     const usdc = (await h.services.store.tokens.list()).find((token) => token.symbol === 'USDC');
     expect(await read(usdc?.evmAddress as string, 'balanceOf', address)).toBe(5_000_000n);
   });
@@ -99,6 +101,45 @@ describe('operator CLI on the devnet chain', () => {
       expect(await read(token.evmAddress, 'allowance', address)).toBe(0n);
       expect((await permit2Allowance(token.evmAddress, address))[0]).toBe(0n);
     }
+  });
+
+  it('leaves the associations to the account with --no-associate: only the tokens it associated itself are funded', async () => {
+    const address = getAddress('0x00000000000000000000000000000000000b0b05');
+    const tokens = await h.services.store.tokens.list();
+    const usdc = tokens.find((token) => token.symbol === 'USDC');
+    if (usdc === undefined) throw new Error('no USDC');
+    const devnet = chain().devnet;
+    if (devnet === null) throw new Error('not a devnet');
+    await devnet.test.setBalance({ address, value: 10n ** 18n });
+    await devnet.test.impersonateAccount({ address });
+    try {
+      const hash = await devnet
+        .wallet(address)
+        .writeContract({ address: getAddress(usdc.evmAddress), abi: TestToken.abi, functionName: 'associate' });
+      await chain().public.waitForTransactionReceipt({ hash });
+    } finally {
+      await devnet.test.stopImpersonatingAccount({ address });
+    }
+    const funded = await run(
+      h.config.dataDir,
+      'account',
+      'fund',
+      '--account',
+      address,
+      '--amount',
+      '5',
+      '--no-associate',
+      '--json',
+    );
+    expect(funded.code).toBe(0);
+    const others = tokens.filter((token) => token !== usdc).map((token) => token.symbol);
+    expect(JSON.parse(funded.out)).toMatchObject({ tokens: ['USDC'], associated: [], unassociated: others });
+    for (const token of tokens) {
+      const expected = token === usdc ? 5_000_000n : 0n;
+      expect(await read(token.evmAddress, 'balanceOf', address)).toBe(expected);
+    }
+    const text = await run(h.config.dataDir, 'account', 'fund', '--account', address, '--amount', '1', '--no-associate');
+    expect(text.out).toContain(`not funded with ${others.join(', ')}: not associated`);
   });
 
   it('creates an account without funding, and says so, when no devnet chain runs on the data folder', async () => {

@@ -5,7 +5,7 @@ import type { AccountKeyRecord } from '../../../ports/store/ports.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, UsageError, type Values } from '../operator-options.js';
-import { fundCreated } from './account-funding.js';
+import { describeFunding, fundCreated } from './account-funding.js';
 
 const KEY_TYPES = new Map<string, AccountKeyType>([
   ['ed25519', 'ED25519'],
@@ -69,7 +69,8 @@ export const accountAddCommand: OperatorCommand = {
 export const accountCreateCommand: OperatorCommand = {
   group: 'account',
   actions: ['create'],
-  synopsis: ` --key-type ed25519|secp256k1 --key-file PATH [--amount N] [--no-fund] [--no-approve]
+  synopsis: ` --key-type ed25519|secp256k1 --key-file PATH [--amount N] [--no-fund] [--no-associate]
+                       [--no-approve]
                        devnet faucet: a new account 0.0.N with a fresh key pair; the private key
                        goes to PATH (hex, mode 600, never overwritten), the public key is registered;
                        with the devnet chain running it is funded as by account fund`,
@@ -79,7 +80,7 @@ export const accountCreateCommand: OperatorCommand = {
     print(
       { ...account, keyFile: values['key-file'], funded },
       `created account ${account.accountId}\nkey type     ${account.keyType}\npublic key   ${account.publicKey}\nEVM address  ${account.evmAddress}\nprivate key  written to ${values['key-file']}${
-        funded === null ? '' : `\nfunded with  ${funded.amount} of ${funded.tokens.join(', ')}`
+        funded === null ? '' : `\nfunded with  ${describeFunding(funded)}`
       }`,
     );
     return 0;
