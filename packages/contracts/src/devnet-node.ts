@@ -123,8 +123,8 @@ function tail(file: string, length: number): string {
 }
 
 /**
- * Starts a node on the options' state file (checked first: a damaged one is replaced by its last
- * good snapshot) and records its pid file.
+ * Starts a node on the options' state file (checked first: one cut short or ahead of its saved
+ * history is replaced by its last good snapshot) and records its pid file.
  */
 async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number }> {
   if (options.stateFile !== null) {
@@ -264,7 +264,7 @@ export class DevnetNode {
     if (!(await answers(rpcUrl, options.chainId, REATTACH_TIMEOUT_MS))) return null;
     options.log?.info({ pid, rpcUrl }, 'reattached to the devnet node a previous run left running');
     // What it wrote last, if whole, is the last good snapshot from now on (one being written is skipped).
-    if (options.stateFile !== null) await keepGoodState(options.stateFile);
+    if (options.stateFile !== null) await keepGoodState(options.stateFile, options.log);
     return new DevnetNode(pid, rpcUrl, port, true, options, logFile);
   }
 
@@ -338,7 +338,8 @@ export class DevnetNode {
     const { stateFile, compactEveryBlocks } = this.options;
     try {
       const modified = stateFile === null ? 0 : (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (stateFile !== null && modified !== this.lastCopied && (await keepGoodState(stateFile))) this.lastCopied = modified;
+      if (stateFile !== null && modified !== this.lastCopied && (await keepGoodState(stateFile, this.options.log)))
+        this.lastCopied = modified;
       if (this.supervisor !== null && compactEveryBlocks !== undefined) await this.compactIfDue(compactEveryBlocks);
       if ((statSync(this.logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_LIMIT_BYTES) truncateSync(this.logFile, 0);
     } catch (error) {
@@ -359,7 +360,7 @@ export class DevnetNode {
       if (this.supervisor !== null) clearInterval(this.supervisor);
       await stopAnvil(this.pid, STOP_TIMEOUT_MS);
       if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
-      if (this.options.stateFile !== null) await keepGoodState(this.options.stateFile);
+      if (this.options.stateFile !== null) await keepGoodState(this.options.stateFile, this.options.log);
       this.removeOwnLog();
     })();
     return this.stopped;
