@@ -6,6 +6,8 @@ export interface DumpVerdict {
   readonly whole: boolean;
   /** Why its state runs ahead of the history it saved; empty when it does not. */
   readonly ahead: readonly string[];
+  /** Its best block number: the head of the chain a node loaded from it starts at. */
+  readonly head: bigint | null;
 }
 
 /** The parts of a dump the check reads (anvil 1.x's field names). */
@@ -63,6 +65,10 @@ class DumpFacts implements ScalarWatch {
     this.lastSent.set(from, highest(this.lastSent.get(from) ?? null, nonce));
   }
 
+  get head(): bigint | null {
+    return this.best;
+  }
+
   /** Why the accounts or later parts run ahead of earlier ones. */
   ahead(): string[] {
     const reasons: string[] = [];
@@ -87,7 +93,7 @@ class DumpFacts implements ScalarWatch {
 
 function verdict(read: boolean, scan: JsonObjectScan, facts: DumpFacts): DumpVerdict {
   const whole = read && scan.whole;
-  return { whole, ahead: whole ? facts.ahead() : [] };
+  return { whole, ahead: whole ? facts.ahead() : [], head: whole ? facts.head : null };
 }
 
 /**

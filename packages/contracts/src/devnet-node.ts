@@ -57,8 +57,12 @@ export interface DevnetNodeOptions {
    * so its clients keep their address. Absent or 0: not supervised.
    */
   readonly superviseMs?: number;
-  /** Called after a supervised node was started again: its chain is the one its state file held. */
-  readonly onRestart?: () => void;
+  /**
+   * Called after a supervised node was started again: its chain is the one its state file held,
+   * with `head` (read from the file before the node started: clients that send at once cannot
+   * move it) its highest block; blocks the service saw above it are lost.
+   */
+  readonly onRestart?: (head: bigint) => void;
   /**
    * Blocks of history the node keeps: the transactions and receipts (events) of older blocks are
    * forgotten as new ones come, and older blocks are dropped from the state file whenever the node
@@ -126,9 +130,10 @@ function tail(file: string, length: number): string {
  * Starts a node on the options' state file (checked first: one cut short or ahead of its saved
  * history is replaced by its last good snapshot) and records its pid file.
  */
-async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number }> {
+async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number; head: bigint }> {
+  let head = 0n;
   if (options.stateFile !== null) {
-    checkStateFile(options.stateFile, options.log);
+    ({ head } = checkStateFile(options.stateFile, options.log));
     if (options.historyBlocks !== undefined && existsSync(options.stateFile)) {
       try {
         const dropped = compactState(options.stateFile, options.historyBlocks);
@@ -150,7 +155,7 @@ async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pi
     writeFileAtomic(pidFile, String(pid));
     child.once('exit', () => releasePidFile(pidFile, pid));
   }
-  return { pid, port };
+  return { pid, port, head };
 }
 
 /**
@@ -311,7 +316,7 @@ export class DevnetNode {
     try {
       await stop();
       if (options.pidFile !== undefined) releasePidFile(options.pidFile, this.currentPid);
-      const { pid } = await launch({ ...options, port: this.port }, this.logFile);
+      const { pid, head } = await launch({ ...options, port: this.port }, this.logFile);
       if (this.stopped !== null) {
         await stopAnvil(pid, STOP_TIMEOUT_MS);
         return;
@@ -320,7 +325,7 @@ export class DevnetNode {
       // Counted from the next check: the owner hears of the restart at once, before any other read.
       this.startHead = null;
       started(gone, pid);
-      options.onRestart?.();
+      options.onRestart?.(head);
     } catch (error) {
       options.log?.error({ err: error, rpcUrl: this.rpcUrl }, 'the devnet node is gone and could not be started again');
     } finally {

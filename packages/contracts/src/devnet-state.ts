@@ -59,6 +59,12 @@ function describe(file: string): { file: string; bytes: number; modified: string
  */
 export type StateCheck = 'none' | 'whole' | 'restored' | 'fresh' | 'ahead';
 
+/** The state a node is about to load: how it was found, and the head of its chain (0 for a new chain). */
+export interface StateFound {
+  readonly check: StateCheck;
+  readonly head: bigint;
+}
+
 /**
  * Makes sure the node will load only a whole state dump whose state is not ahead of its saved
  * history. Such a file is kept as the last good snapshot. A damaged one (a crash while the node
@@ -68,12 +74,12 @@ export type StateCheck = 'none' | 'whole' | 'restored' | 'fresh' | 'ahead';
  * snapshot, with a warning naming what was lost. With no good snapshot, a file ahead of its
  * history is loaded as it is, and a damaged one gives way to a fresh chain, both logged as errors.
  */
-export function checkStateFile(stateFile: string, log?: DevnetLog): StateCheck {
-  if (!existsSync(stateFile)) return 'none';
+export function checkStateFile(stateFile: string, log?: DevnetLog): StateFound {
+  if (!existsSync(stateFile)) return { check: 'none', head: 0n };
   const found = checkDump(stateFile);
   if (good(found)) {
     copyFileAtomic(stateFile, goodStateFile(stateFile));
-    return 'whole';
+    return { check: 'whole', head: found.head ?? 0n };
   }
   const file = describe(stateFile);
   const snapshot = goodStateFile(stateFile);
@@ -89,7 +95,7 @@ export function checkStateFile(stateFile: string, log?: DevnetLog): StateCheck {
       `the devnet chain's state file ${what} and there is no good snapshot: loading it as it is. ` +
         'What the chain did in its last block has no transaction on the chain',
     );
-    return 'ahead';
+    return { check: 'ahead', head: found.head ?? 0n };
   }
   const kind = found.whole ? 'ahead' : 'damaged';
   const aside = `${stateFile.replace(/\.json$/, '')}.${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
@@ -103,7 +109,7 @@ export function checkStateFile(stateFile: string, log?: DevnetLog): StateCheck {
       `the devnet chain's state file ${what}; restored the last good snapshot of ${restored?.modified}: what the ` +
         `chain did after it is lost, and the settler requeues the fills whose blocks are gone. The file is kept as ${aside}`,
     );
-    return 'restored';
+    return { check: 'restored', head: fallback.head ?? 0n };
   }
   log?.error(
     { damaged: kept },
@@ -111,5 +117,5 @@ export function checkStateFile(stateFile: string, log?: DevnetLog): StateCheck {
       `Every settlement on the old chain is gone; the settler requeues the fills whose blocks the chain lost. ` +
       `The damaged file is kept as ${aside}`,
   );
-  return 'fresh';
+  return { check: 'fresh', head: 0n };
 }
