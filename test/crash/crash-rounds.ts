@@ -30,7 +30,10 @@ export interface CrashReport {
   readonly doubleSettled: number;
   readonly stalled: number;
   readonly reverted: number;
-  /** Faults besides the counts above: inconsistent orders, settlement mismatches, cancels and floors, depth. */
+  /**
+   * Faults besides the counts above: inconsistent orders, settlement mismatches, cancels and floors,
+   * depth, records naming a transaction that does not hold them, fills settled without one.
+   */
   readonly otherFaults: number;
   /** From the kill to a healthy service (or an answering node), per round. */
   readonly recoveryMs: readonly number[];
@@ -128,6 +131,9 @@ export async function runCrashRounds(options: CrashRoundsOptions): Promise<Crash
         last.cancelsNotFinal +
         last.floorsNotOnChain +
         last.tradedBelowFloor +
+        last.staleRecords +
+        last.settledWithoutTransaction +
+        last.cancelsWithoutRecord +
         (last.depthMismatch ? 1 : 0) +
         (left > 0 && last.stalled === 0 ? 1 : 0);
       totals.otherFaults = Math.max(totals.otherFaults, other);

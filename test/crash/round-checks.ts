@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import { getOrderPages, type OrderListItem } from '@dex/sdk';
-import { createPublicClient, getAddress, type Hex, http, parseEventLogs, TransactionReceiptNotFoundError } from 'viem';
+import { createPublicClient, getAddress, http, parseEventLogs } from 'viem';
 import { openDatabase, type SqlDatabase } from '../../packages/server/src/adapters/sqlite/driver.js';
+import { type ChainRecordFindings, checkChainRecords } from './chain-records.js';
 import type { ServiceUnderTest } from './service-under-test.js';
 import type { Wallet } from './trading-load.js';
 
 /** What one look at the service and its chain found; every count but `reverted` and `trades` is a fault. */
-export interface RoundFindings {
+export interface RoundFindings extends ChainRecordFindings {
   readonly trades: number;
   /** Of the trades, swaps of opted-in takers with book 1's pool. */
   readonly swaps: number;
@@ -42,6 +43,9 @@ export async function backlog(service: ServiceUnderTest, wallets: readonly Walle
     db.close();
   }
 }
+
+/** Reads of the service's reactor and its chain. */
+export type ReactorReads = ReturnType<typeof reactorReads>;
 
 function reactorReads(service: ServiceUnderTest) {
   const { rpcUrl, reactor } = service.chain();
@@ -102,7 +106,7 @@ interface SettlementRow {
  * exactly once (its one `Filled` or `PoolFilled` event in the transaction the store names) or visibly reverted;
  * every acknowledged cancel final here and on the chain; every acknowledged floor on the chain; no
  * order below an acknowledged floor traded after the floor was answered; depth equal to the open
- * orders.
+ * orders; and every record naming a transaction naming one that holds it ({@link checkChainRecords}).
  */
 export async function checkRound(service: ServiceUnderTest, wallets: readonly Wallet[]): Promise<RoundFindings> {
   const problems: string[] = [];
@@ -145,13 +149,24 @@ export async function checkRound(service: ServiceUnderTest, wallets: readonly Wa
     if (floorsNotOnChain > 0) problems.push(`${floorsNotOnChain} acknowledged floors not on the chain`);
     const tradedBelowFloor = checkBelowFloor(db, wallets, problems);
     const depthMismatch = await checkDepth(service, listings, problems);
-    return { lost, inconsistent, ...settlement, cancelsNotFinal, floorsNotOnChain, tradedBelowFloor, depthMismatch, problems };
+    const records = await checkChainRecords(db, reads, wallets, problems);
+    return {
+      lost,
+      inconsistent,
+      ...settlement,
+      cancelsNotFinal,
+      floorsNotOnChain,
+      tradedBelowFloor,
+      depthMismatch,
+      ...records,
+      problems,
+    };
   } finally {
     db.close();
   }
 }
 
-async function checkSettlements(db: SqlDatabase, reads: ReturnType<typeof reactorReads>, problems: string[]) {
+async function checkSettlements(db: SqlDatabase, reads: ReactorReads, problems: string[]) {
   const rows = db.prepare<SettlementRow>('SELECT trade_id, maker_order_id, status, tx_hash, reason FROM settlements').all();
   const logs = await reads.client.getLogs({ address: reads.address, fromBlock: 0n });
   const events = new Map<number, string[]>();
@@ -182,12 +197,11 @@ async function checkSettlements(db: SqlDatabase, reads: ReturnType<typeof reacto
         problems.push(`fill ${row.trade_id} reverted here but settled on the chain`);
       }
     } else if (row.reason === 'NO_EVENT') {
+      // Counted by checkChainRecords as settled without a transaction.
       if (onChain.length > 0 || !(await reads.isFillSettled(row.trade_id))) {
         settlementMismatches++;
         problems.push(`fill ${row.trade_id} recorded settled without an event, but the chain disagrees`);
       }
-    } else if (onChain.length === 0 && (await beyondHistory(reads, row))) {
-      // The node keeps a bounded history: this fill's block is gone, its settlement stays in the state.
     } else if (onChain.length !== 1 || onChain[0] !== row.tx_hash) {
       settlementMismatches++;
       problems.push(`fill ${row.trade_id} settled in ${row.tx_hash}, the chain has [${onChain.join(', ')}]`);
@@ -203,23 +217,10 @@ async function checkSettlements(db: SqlDatabase, reads: ReturnType<typeof reacto
   return { trades: rows.length, swaps, doubleSettled, stalled, reverted, settlementMismatches };
 }
 
-/**
- * A settled fill whose transaction the node no longer holds (older than its kept history): the
- * reactor's record of settled fill ids is the check left.
- */
-async function beyondHistory(reads: ReturnType<typeof reactorReads>, row: SettlementRow): Promise<boolean> {
-  if (row.tx_hash === null) return false;
-  const receipt = await reads.client.getTransactionReceipt({ hash: row.tx_hash as Hex }).catch((error: unknown) => {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
-    throw error;
-  });
-  return receipt === null && (await reads.isFillSettled(row.trade_id));
-}
-
 async function checkCancels(
   wallets: readonly Wallet[],
   listings: ReadonlyMap<Wallet, ReadonlyMap<number, OrderListItem>>,
-  reads: ReturnType<typeof reactorReads>,
+  reads: ReactorReads,
   problems: string[],
 ): Promise<number> {
   let notFinal = 0;

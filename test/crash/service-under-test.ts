@@ -81,9 +81,10 @@ export class ServiceUnderTest {
           MARKET_MAKER: 'false',
           LOG_LEVEL: 'warn',
           VERIFY_WORKERS: '0',
-          // The shortest history the service allows, and compaction as often: every run checks fills
-          // older than what the node keeps, and kills that land around a compaction's restart.
-          DEVNET_CHAIN_HISTORY_BLOCKS: '64',
+          // Every block's receipts kept: a record naming a transaction the node does not have names
+          // one the chain lost, not one past its history. Compaction as often as the service allows:
+          // kills land around a compaction's restart.
+          DEVNET_CHAIN_HISTORY_BLOCKS: '1000000',
           DEVNET_CHAIN_COMPACT_BLOCKS: '64',
         },
         stdio: ['ignore', log, log],

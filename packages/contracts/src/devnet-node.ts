@@ -57,8 +57,12 @@ export interface DevnetNodeOptions {
    * so its clients keep their address. Absent or 0: not supervised.
    */
   readonly superviseMs?: number;
-  /** Called after a supervised node was started again: its chain is the one its state file held. */
-  readonly onRestart?: () => void;
+  /**
+   * Called after a supervised node was started again: its chain is the one its state file held,
+   * with `head` (read from the file before the node started: clients that send at once cannot
+   * move it) its highest block; blocks the service saw above it are lost.
+   */
+  readonly onRestart?: (head: bigint) => void;
   /**
    * Blocks of history the node keeps: the transactions and receipts (events) of older blocks are
    * forgotten as new ones come, and older blocks are dropped from the state file whenever the node
@@ -123,12 +127,13 @@ function tail(file: string, length: number): string {
 }
 
 /**
- * Starts a node on the options' state file (checked first: a damaged one is replaced by its last
- * good snapshot) and records its pid file.
+ * Starts a node on the options' state file (checked first: one cut short or ahead of its saved
+ * history is replaced by its last good snapshot) and records its pid file.
  */
-async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number }> {
+async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number; head: bigint }> {
+  let head = 0n;
   if (options.stateFile !== null) {
-    checkStateFile(options.stateFile, options.log);
+    ({ head } = checkStateFile(options.stateFile, options.log));
     if (options.historyBlocks !== undefined && existsSync(options.stateFile)) {
       try {
         const dropped = compactState(options.stateFile, options.historyBlocks);
@@ -150,7 +155,7 @@ async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pi
     writeFileAtomic(pidFile, String(pid));
     child.once('exit', () => releasePidFile(pidFile, pid));
   }
-  return { pid, port };
+  return { pid, port, head };
 }
 
 /**
@@ -264,7 +269,7 @@ export class DevnetNode {
     if (!(await answers(rpcUrl, options.chainId, REATTACH_TIMEOUT_MS))) return null;
     options.log?.info({ pid, rpcUrl }, 'reattached to the devnet node a previous run left running');
     // What it wrote last, if whole, is the last good snapshot from now on (one being written is skipped).
-    if (options.stateFile !== null) await keepGoodState(options.stateFile);
+    if (options.stateFile !== null) await keepGoodState(options.stateFile, options.log);
     return new DevnetNode(pid, rpcUrl, port, true, options, logFile);
   }
 
@@ -311,7 +316,7 @@ export class DevnetNode {
     try {
       await stop();
       if (options.pidFile !== undefined) releasePidFile(options.pidFile, this.currentPid);
-      const { pid } = await launch({ ...options, port: this.port }, this.logFile);
+      const { pid, head } = await launch({ ...options, port: this.port }, this.logFile);
       if (this.stopped !== null) {
         await stopAnvil(pid, STOP_TIMEOUT_MS);
         return;
@@ -320,7 +325,7 @@ export class DevnetNode {
       // Counted from the next check: the owner hears of the restart at once, before any other read.
       this.startHead = null;
       started(gone, pid);
-      options.onRestart?.();
+      options.onRestart?.(head);
     } catch (error) {
       options.log?.error({ err: error, rpcUrl: this.rpcUrl }, 'the devnet node is gone and could not be started again');
     } finally {
@@ -338,7 +343,8 @@ export class DevnetNode {
     const { stateFile, compactEveryBlocks } = this.options;
     try {
       const modified = stateFile === null ? 0 : (statSync(stateFile, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-      if (stateFile !== null && modified !== this.lastCopied && (await keepGoodState(stateFile))) this.lastCopied = modified;
+      if (stateFile !== null && modified !== this.lastCopied && (await keepGoodState(stateFile, this.options.log)))
+        this.lastCopied = modified;
       if (this.supervisor !== null && compactEveryBlocks !== undefined) await this.compactIfDue(compactEveryBlocks);
       if ((statSync(this.logFile, { throwIfNoEntry: false })?.size ?? 0) > LOG_LIMIT_BYTES) truncateSync(this.logFile, 0);
     } catch (error) {
@@ -359,7 +365,7 @@ export class DevnetNode {
       if (this.supervisor !== null) clearInterval(this.supervisor);
       await stopAnvil(this.pid, STOP_TIMEOUT_MS);
       if (this.options.pidFile !== undefined) releasePidFile(this.options.pidFile, this.pid);
-      if (this.options.stateFile !== null) await keepGoodState(this.options.stateFile);
+      if (this.options.stateFile !== null) await keepGoodState(this.options.stateFile, this.options.log);
       this.removeOwnLog();
     })();
     return this.stopped;

@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import fc, { type JsonValue } from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { goodStateFile, keepGoodState } from '../src/devnet-state.js';
-import { holdsWholeObject, holdsWholeObjectAsync, JsonObjectScan } from '../src/json-object-scan.js';
+import { JsonObjectScan, scanFile, scanFileAsync } from '../src/json-object-scan.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'json-object-scan-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +19,15 @@ function whole(text: string, cuts: readonly number[] = []): boolean {
   }
   scan.feed(bytes.subarray(from));
   return scan.whole;
+}
+
+/** Whether `file` reads as one whole object, read blocking and as a stream (which must agree). */
+async function fileWhole(file: string): Promise<boolean> {
+  const blocking = new JsonObjectScan();
+  const streamed = new JsonObjectScan();
+  const answers = [scanFile(file, blocking) && blocking.whole, (await scanFileAsync(file, streamed)) && streamed.whole];
+  expect(answers[0]).toBe(answers[1]);
+  return answers[0] as boolean;
 }
 
 const objects = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 6 });
@@ -63,14 +72,60 @@ describe('JsonObjectScan', () => {
     const value = { blocks: Array.from({ length: 40_000 }, (_, n) => ({ n, data: `"}{${n}` })) };
     const file = join(dir, 'big.json');
     writeFileSync(file, JSON.stringify(value));
-    expect(holdsWholeObject(file)).toBe(true);
-    expect(await holdsWholeObjectAsync(file)).toBe(true);
+    expect(await fileWhole(file)).toBe(true);
     const cut = join(dir, 'cut.json');
     writeFileSync(cut, readFileSync(file).subarray(0, -2));
-    expect(holdsWholeObject(cut)).toBe(false);
-    expect(await holdsWholeObjectAsync(cut)).toBe(false);
-    expect(holdsWholeObject(join(dir, 'none.json'))).toBe(false);
-    expect(await holdsWholeObjectAsync(join(dir, 'none.json'))).toBe(false);
+    expect(await fileWhole(cut)).toBe(false);
+    expect(await fileWhole(join(dir, 'none.json'))).toBe(false);
+  });
+});
+
+/** The scalars at depth 1 and 2 of `value`, as the scan reports them: raw text, strings unquoted. */
+function scalarsOf(value: Record<string, JsonValue>): string[] {
+  const raw = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+  const scalar = (item: unknown) => raw(typeof item === 'string' ? JSON.stringify(item).slice(1, -1) : JSON.stringify(item));
+  const key = (name: string) => raw(JSON.stringify(name).slice(1, -1));
+  const found: string[] = [];
+  for (const [name, item] of Object.entries(value)) {
+    if (item === null || typeof item !== 'object') found.push(`${key(name)}=${scalar(item)}`);
+    else
+      for (const [inner, leaf] of Object.entries(item))
+        if (leaf === null || typeof leaf !== 'object')
+          found.push(`${key(name)}.${Array.isArray(item) ? Number(inner) : key(inner)}=${scalar(leaf)}`);
+  }
+  return found;
+}
+
+describe('JsonObjectScan watching paths', () => {
+  it('reports the scalars at the watched paths, whatever the chunks, and nothing deeper', () => {
+    fc.assert(
+      fc.property(objects, fc.array(fc.nat({ max: 400 }), { maxLength: 8 }), (value, cuts) => {
+        const found: string[] = [];
+        const scan = new JsonObjectScan({
+          patterns: [['*'], ['*', '*']],
+          scalar: (path, text) => found.push(`${path.join('.')}=${text}`),
+        });
+        const bytes = Buffer.from(JSON.stringify(value, null, 1), 'utf8');
+        let from = 0;
+        for (const cut of [...cuts].sort((a, b) => a - b)) {
+          scan.feed(bytes.subarray(from, Math.max(from, cut)));
+          from = Math.max(from, cut);
+        }
+        scan.feed(bytes.subarray(from));
+        expect(scan.whole).toBe(true);
+        expect(found).toEqual(scalarsOf(value));
+      }),
+    );
+  });
+
+  it('reads only the keys along a pattern: a named key, any index of an array', () => {
+    const found: string[] = [];
+    const scan = new JsonObjectScan({
+      patterns: [['a', '*', 'n']],
+      scalar: (path, text) => found.push(`${path.join('.')}=${text}`),
+    });
+    scan.feed(Buffer.from('{"b": {"n": 1}, "a": [{"n": "0x1", "m": 2}, {"x": {"n": 3}}, {"n": true}], "n": 4}'));
+    expect(found).toEqual(['a.0.n=0x1', 'a.2.n=true']);
   });
 });
 

@@ -50,7 +50,7 @@ function nodeOptions(
   config: ChainSettings & { chain: { kind: 'devnet' } },
   recorded: DevnetRecord | null,
   logger: Logger,
-  onRestart: () => void,
+  onRestart: (head: bigint) => void,
 ): DevnetNodeOptions {
   return {
     chainId: config.chainId,
@@ -88,8 +88,8 @@ export async function openEmbeddedDevnet(
 ): Promise<ChainContext> {
   const recorded = recordOrNull(config.dataDir, logger);
   // Bound once the chain is set up: a node started again may come from a state before the installs.
-  let reinstall = (): void => {};
-  const node = await DevnetNode.start(nodeOptions(config, recorded, logger, () => reinstall()));
+  let reinstall = (_head: bigint): void => {};
+  const node = await DevnetNode.start(nodeOptions(config, recorded, logger, (head) => reinstall(head)));
   try {
     const clients = devnetClients(node.rpcUrl, config.chainId);
     const headAtStart = await clients.public.getBlockNumber();
@@ -121,14 +121,11 @@ export async function openEmbeddedDevnet(
     // A failed set-up keeps the recorded AMM for the next boot to try again.
     if (amm !== null) writeDevnetRecord(config.dataDir, { ...record, amm });
     const restartListeners: ((head: bigint) => void)[] = [];
-    reinstall = () => {
-      clients.public
-        .getBlockNumber()
-        .then((head) => {
-          for (const listener of restartListeners) listener(head);
-        })
-        .then(install)
-        .catch((error: unknown) => logger.error({ err: error }, 'setting up the restarted devnet node failed'));
+    // The head of the state the node loaded, not one read from it: the settler and the cancel relay
+    // send as soon as it answers, and a block they get mined first would hide the lost ones below it.
+    reinstall = (head) => {
+      for (const listener of restartListeners) listener(head);
+      install().catch((error: unknown) => logger.error({ err: error }, 'setting up the restarted devnet node failed'));
     };
     logger.info({ rpcUrl: node.rpcUrl, reactor, amm }, 'devnet chain running');
     return {

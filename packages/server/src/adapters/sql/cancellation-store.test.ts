@@ -36,6 +36,26 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
       ]);
     });
 
+    it('a fill found settled in another transaction than the one recorded moves there, on the tape and in both histories', async () => {
+      desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
+      const { tradeId } = await matched();
+      const settle = (txHash: string, blockNumber: bigint) =>
+        desk.store.settlements.markSettled([{ tradeId, txHash, blockNumber, makerFee: 0n, takerFee: 0n }], desk.clock.now());
+      const named = async () => {
+        const trade = await desk.store.trades.latest(1);
+        const orders = trade === undefined ? [] : [trade.makerOrderId, trade.takerOrderId];
+        const events = await Promise.all(orders.map((id) => (id === null ? [] : desk.store.orders.history(id))));
+        const fills = events.flat().filter((event) => event.fill?.tradeId === tradeId);
+        return [trade?.transactionHash, ...fills.map((event) => event.txHash)];
+      };
+      await settle(`0x${'a'.repeat(64)}`, 5n);
+      expect(await named()).toEqual(Array(3).fill(`0x${'a'.repeat(64)}`));
+      expect(await settle(`0x${'a'.repeat(64)}`, 5n)).toEqual([]);
+      // The reactor's event for it, on the chain as it is now, is in another transaction.
+      expect((await settle(`0x${'e'.repeat(64)}`, 7n)).map((trade) => trade.tradeId)).toEqual([tradeId]);
+      expect(await named()).toEqual(Array(3).fill(`0x${'e'.repeat(64)}`));
+    });
+
     it('do not wait for fills of orders at or above the floor', async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const { askNonce } = await matched();
@@ -65,6 +85,25 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
       await desk.store.cancellations.confirm(lost.orderHash, `0x${'d'.repeat(64)}`, 13n);
       expect(await desk.store.cancellations.unsent(10)).toEqual([]);
       expect(await desk.cancellations.finalizeCancels()).toBe(0);
+    });
+
+    it("names in a final cancellation's history the transaction that confirmed it again, never the one the chain lost", async () => {
+      desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
+      const [nonce] = (await desk.nonces('0.0.7', 1)) as [bigint];
+      const [order] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce)]);
+      if (order === undefined) throw new Error('order was not accepted');
+      const canceledHash = async () =>
+        (await desk.store.orders.history(order.id)).filter((event) => event.type === 'CANCELED').map((event) => event.txHash);
+      await desk.cancellations.cancel('0.0.7', [order.id]);
+      await desk.store.cancellations.markSent([order.id], `0x${'c'.repeat(64)}`);
+      await desk.store.cancellations.confirm(order.orderHash, `0x${'c'.repeat(64)}`, 12n);
+      expect(await desk.cancellations.finalizeCancels()).toBe(1);
+      expect(await canceledHash()).toEqual([`0x${'c'.repeat(64)}`]);
+
+      await desk.store.cancellations.requeueLostAfter(11n, desk.clock.now());
+      expect(await canceledHash()).toEqual([null]);
+      await desk.store.cancellations.confirm(order.orderHash, `0x${'d'.repeat(64)}`, 13n);
+      expect(await canceledHash()).toEqual([`0x${'d'.repeat(64)}`]);
     });
 
     it('sends again a cancellation sent before a crash and never confirmed', async () => {

@@ -51,6 +51,8 @@ function cancellationStatements(dialect: SqlDialect) {
        WHERE o.order_hash = ?`,
     ),
     confirm: sql('UPDATE order_cancellations SET confirmed_tx_hash = ?, confirmed_block = ?, lost_at = NULL WHERE order_id = ?'),
+    // A cancellation made final before its confirmation was lost: its history names the new one.
+    canceledEventHash: sql("UPDATE order_events SET tx_hash = ? WHERE order_id = ? AND type = 'CANCELED'"),
     finalizable: sql<{ order_id: number; reason: string; confirmed_tx_hash: string }>(
       `SELECT c.order_id, c.reason, c.confirmed_tx_hash FROM order_cancellations c
        WHERE c.finalized_at IS NULL AND c.confirmed_tx_hash IS NOT NULL AND ${NO_FILL_IN_FLIGHT}
@@ -64,6 +66,11 @@ function cancellationStatements(dialect: SqlDialect) {
     ),
     floorSent: sql('UPDATE nonce_floor_relays SET tx_hash = ?, mined_block = NULL WHERE account = ? AND floor = ?'),
     floorMined: sql('UPDATE nonce_floor_relays SET mined_block = ? WHERE account = ? AND floor = ?'),
+    // The history of a final cancellation confirmed in a lost block names no transaction until it is confirmed again.
+    forgetCanceledEventHashes: sql(
+      `UPDATE order_events SET tx_hash = NULL
+       WHERE type = 'CANCELED' AND order_id IN (SELECT order_id FROM order_cancellations WHERE confirmed_block > ?)`,
+    ),
     // Confirmed in a block the chain lost, or sent and never confirmed: send again.
     requeueCancellations: sql(
       `UPDATE order_cancellations
@@ -107,7 +114,10 @@ export function sqlCancellationStore(db: SqlClient): SqlCancellationStore {
       return db.transaction(async (tx) => {
         const row = await tx.get(statements.byHash, orderHash);
         if (row === undefined) return false;
-        if (row.confirmed_tx_hash === null) await tx.run(statements.confirm, txHash, Number(block), row.order_id);
+        if (row.confirmed_tx_hash === null) {
+          await tx.run(statements.confirm, txHash, Number(block), row.order_id);
+          await tx.run(statements.canceledEventHash, txHash, row.order_id);
+        }
         return true;
       });
     },
@@ -132,10 +142,13 @@ export function sqlCancellationStore(db: SqlClient): SqlCancellationStore {
       await db.run(statements.floorMined, Number(block), account, floor.toString());
     },
     async requeueLostAfter(block, now) {
-      return db.transaction(async (tx) => ({
-        cancellations: await tx.run(statements.requeueCancellations, now, Number(block)),
-        floors: await tx.run(statements.requeueFloors, Number(block)),
-      }));
+      return db.transaction(async (tx) => {
+        await tx.run(statements.forgetCanceledEventHashes, Number(block));
+        return {
+          cancellations: await tx.run(statements.requeueCancellations, now, Number(block)),
+          floors: await tx.run(statements.requeueFloors, Number(block)),
+        };
+      });
     },
   };
 }

@@ -102,10 +102,12 @@ function settlementStatements(dialect: SqlDialect) {
       `UPDATE settlements SET status = 'pending', tx_hash = NULL, updated_at = ?
        WHERE status = 'submitted' AND trade_id IN ${ids}`,
     ),
+    // A fill recorded settled in another transaction (or none) moves to this one: the reactor
+    // settles a fill once, so the event on the chain as it is now names the transaction that holds it.
     settle: sql(
       `UPDATE settlements SET status = 'settled', tx_hash = ?, block_number = ?, maker_fee = ?, taker_fee = ?, reason = NULL,
          updated_at = ?
-       WHERE trade_id = ? AND status <> 'settled'`,
+       WHERE trade_id = ? AND (status <> 'settled' OR COALESCE(tx_hash, '') <> ?)`,
     ),
     executedAt: sql<{ executed_at: number }>('SELECT executed_at FROM trades WHERE id = ?'),
     settleWithoutEvent: sql(
@@ -142,7 +144,10 @@ function settlementStatements(dialect: SqlDialect) {
 
 type SettlementStatements = ReturnType<typeof settlementStatements>;
 
-/** Marks one fill settled with its transaction; the trade it settled, or undefined when it was already. */
+/**
+ * Marks one fill settled with its transaction, and names it on the tape and in the history; the
+ * trade it settled, or undefined when it was already, in that transaction.
+ */
 async function settleOne(tx: SqlExecutor, statements: SettlementStatements, fill: SettledFill, now: number) {
   const changed = await tx.run(
     statements.settle,
@@ -152,6 +157,7 @@ async function settleOne(tx: SqlExecutor, statements: SettlementStatements, fill
     fill.takerFee.toString(),
     now,
     fill.tradeId,
+    fill.txHash,
   );
   if (changed === 0) return undefined;
   await Promise.all([
