@@ -1,13 +1,14 @@
 import { until } from '@dex/server/test-support';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareDecimals, formatExact, parseExact } from '../../packages/web/src/decimal.js';
+import { compareDecimals } from '../../packages/web/src/decimal.js';
 import { ensureChromium } from './chromium.js';
 import { devnetChainRecord, injectDevnetWallet } from './devnet-wallet.js';
 import { expectLadderFollowsApi, readLadder } from './ladder.js';
 import { type Depth, LiveDevnetPages, PHONE, SCREENSHOTS } from './live-devnet-pages.js';
 import { operatorCli } from './operator-process.js';
+import { half, placeLimitBuy, placeOrder } from './order-form.js';
 
 /** How long the chain may take to confirm a cancellation or settle a fill. */
 const CHAIN_MS = 30_000;
@@ -28,27 +29,6 @@ const json = <T>(path: string) => pages.json<T>(path);
 /** Gas, tokens and reactor allowances on the devnet chain, by the operator CLI on the service's DATA_DIR. */
 const fund = (account: string) =>
   operatorCli(pages.service.dataDir, ['account', 'fund', '--account', account, '--amount', '500']);
-
-/** Half of a price, exactly (one digit longer): typed as is, the page snaps it onto the tick grid. */
-function half(decimal: string): string {
-  const { units, scale } = parseExact(decimal);
-  return formatExact({ units: units * 5n, scale: scale + 1 });
-}
-
-async function placeOrder(page: Page, fill: (form: Locator) => Promise<void>): Promise<string> {
-  const form = page.getByTestId('order-form');
-  await fill(form);
-  await form.getByTestId('place-order').click();
-  const placed = page.getByTestId('order-result').locator('[data-order-id]');
-  await placed.waitFor({ timeout: 20_000 });
-  return (await placed.getAttribute('data-order-id')) ?? '';
-}
-
-const placeLimitBuy = (on: Page, price: string, size: string) =>
-  placeOrder(on, async (form) => {
-    await form.getByLabel(/^Price/).fill(price);
-    await form.getByLabel(/^Size/).fill(size);
-  });
 
 /** Waits, bounded by the chain's confirmation, for the order to be listed as ended with this status. */
 const endedAs = (on: Page, orderId: string, status: 'cancelled' | 'filled') =>

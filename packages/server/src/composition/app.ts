@@ -14,6 +14,7 @@ import type { OrderBuilder } from '../application/orders/order-builder.js';
 import type { OrderDesk } from '../application/orders/order-desk.js';
 import type { OrderIntake } from '../application/orders/order-intake.js';
 import type { OrderQueries } from '../application/orders/order-queries.js';
+import { WebTerms } from '../application/web-terms/web-terms.js';
 import { publicCaller } from '../edges/http/access.js';
 import { accountRoutes } from '../edges/http/account/routes.js';
 import { authRoutes } from '../edges/http/auth/routes.js';
@@ -25,6 +26,7 @@ import { marketDataRoutes } from '../edges/http/market-data/routes.js';
 import { orderRoutes } from '../edges/http/orders/routes.js';
 import { signatureRoutes } from '../edges/http/signature/routes.js';
 import { webPageRoutes } from '../edges/http/web-page/routes.js';
+import { webTermsRoutes } from '../edges/http/web-page/terms-routes.js';
 import { installStreams } from '../edges/ws/gateway.js';
 import type { Clock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
@@ -78,6 +80,21 @@ export interface AppDeps {
   readonly webAssets: WebAssets | null;
 }
 
+/** The web page and, where the network asks for it (WEB_TERMS), its acceptance step; the page learns of both from its settings. */
+async function registerWebPage(app: FastifyInstance, deps: AppDeps, assets: WebAssets): Promise<void> {
+  const { config } = deps;
+  const key = config.webDataApiKey;
+  const settings = {
+    ...(key === null ? {} : { dataApi: { path: config.dataApi.prefix, apiKey: key } }),
+    ...(config.webTerms === null ? {} : { terms: true }),
+  };
+  await app.register(webPageRoutes, { assets, settings: Object.keys(settings).length === 0 ? null : settings });
+  if (config.webTerms === null) return;
+  const { texts, clientAddress } = config.webTerms;
+  const terms = new WebTerms(texts, deps.store.termsAcceptances, deps.clock, clientAddress);
+  await app.register(webTermsRoutes, { terms, tokens: deps.tokens });
+}
+
 /**
  * Builds the order book API (with the data API under its prefix, unless that has a port of its
  * own) without listening: main calls `listen`, tests call `inject`. The WebSocket streams answer
@@ -97,11 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const marketData = new MarketDataService(registry, deps.books, store, clock, config, deps.booksInStep);
 
   await app.register(tokenIconRoutes);
-  if (deps.webAssets !== null) {
-    const key = config.webDataApiKey;
-    const settings = key === null ? null : { dataApi: { path: config.dataApi.prefix, apiKey: key } };
-    await app.register(webPageRoutes, { assets: deps.webAssets, settings });
-  }
+  if (deps.webAssets !== null) await registerWebPage(app, deps, deps.webAssets);
   await app.register(healthRoutes, {
     network: config.network,
     ownStore: config.databaseUrl === null ? store : null,

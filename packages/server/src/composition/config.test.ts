@@ -11,6 +11,17 @@ const REACTOR = '0x1111111111111111111111111111111111111111';
 const MIRROR = 'https://mirror.example.org';
 /** A settlement chain over JSON-RPC, as every network but the devnet needs (a test key, not a secret). */
 const RPC = { CHAIN: 'rpc', CHAIN_RPC_URL: 'https://relay.example.org/api', OPERATOR_PRIVATE_KEY: `0x${'ab'.repeat(32)}` };
+/** The texts testnet and mainnet ask web page users to accept (WEB_TERMS): each one's file and version. */
+const TERMS_DIR = mkdtempSync(join(tmpdir(), 'terms-'));
+afterAll(() => rmSync(TERMS_DIR, { recursive: true, force: true }));
+writeFileSync(join(TERMS_DIR, 'terms.txt'), 'The terms.');
+writeFileSync(join(TERMS_DIR, 'risk.txt'), 'The risks.');
+const TERMS = {
+  TERMS_OF_SERVICE_FILE: join(TERMS_DIR, 'terms.txt'),
+  TERMS_OF_SERVICE_VERSION: '1',
+  RISK_NOTICE_FILE: join(TERMS_DIR, 'risk.txt'),
+  RISK_NOTICE_VERSION: '1',
+};
 
 /** The ConfigError that loading `env` throws; fails the test when it loads. */
 function configError(env: Record<string, string>): ConfigError {
@@ -84,6 +95,7 @@ describe('loadConfig defaults', () => {
       },
       webRoot: '/srv/exchange/packages/web/dist',
       webDataApiKey: null,
+      webTerms: null,
       marketMaker: { intervalMs: 2_000 },
       cluster: { role: 'all', shards: 1, shard: 0, natsUrl: null, natsPrefix: 'dex.devnet', commandTimeoutMs: 5_000 },
     });
@@ -176,7 +188,7 @@ describe('loadConfig networks', () => {
     ['devnet', 298],
   ])('uses chain id %s -> %i', (network, chainId) => {
     const config = loadConfig(
-      { NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      { NETWORK: network, JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC, ...TERMS },
       CWD,
     );
     expect(config.network).toBe(network);
@@ -190,7 +202,15 @@ describe('loadConfig networks', () => {
 
   it.each(['testnet', 'mainnet'])('never seeds %s, even with SEED_DEVNET=true', (network) => {
     const config = loadConfig(
-      { NETWORK: network, SEED_DEVNET: 'true', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      {
+        NETWORK: network,
+        SEED_DEVNET: 'true',
+        JWT_SECRET: SECRET,
+        REACTOR_ADDRESS: REACTOR,
+        MIRROR_NODE_URL: MIRROR,
+        ...RPC,
+        ...TERMS,
+      },
       CWD,
     );
     expect(config.seedDevnet).toBe(false);
@@ -386,7 +406,7 @@ describe('loadConfig trading settings', () => {
 
   it('switches order rate limits on by default off the devnet, with the default buckets', () => {
     const config = loadConfig(
-      { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC },
+      { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC, ...TERMS },
       CWD,
     );
     expect(config.orderRateLimit).toEqual({
@@ -542,7 +562,7 @@ describe('loadConfig metrics', () => {
 });
 
 describe('loadConfig data API', () => {
-  const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC };
+  const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, REACTOR_ADDRESS: REACTOR, MIRROR_NODE_URL: MIRROR, ...RPC, ...TERMS };
 
   it('serves the data API on its own port without a prefix when DATA_API_PORT is set', () => {
     expect(loadConfig({ DATA_API_PORT: '8081' }, CWD).dataApi).toMatchObject({ port: 8081, prefix: '' });
@@ -621,7 +641,14 @@ describe('loadConfig market maker', () => {
   });
 
   it('is off by default where no issuer can fund its accounts, and refused there when asked for', () => {
-    const testnet = { NETWORK: 'testnet', JWT_SECRET: SECRET, MIRROR_NODE_URL: MIRROR, REACTOR_ADDRESS: REACTOR, ...RPC };
+    const testnet = {
+      NETWORK: 'testnet',
+      JWT_SECRET: SECRET,
+      MIRROR_NODE_URL: MIRROR,
+      REACTOR_ADDRESS: REACTOR,
+      ...RPC,
+      ...TERMS,
+    };
     expect(loadConfig(testnet, CWD).marketMaker).toBeNull();
     expect(loadConfig({ ...testnet, NETWORK: 'mainnet' }, CWD).marketMaker).toBeNull();
     expect(loadConfig({ ...RPC, REACTOR_ADDRESS: REACTOR }, CWD).marketMaker).toBeNull();

@@ -8,6 +8,7 @@ import type { StreamLimits } from '../edges/ws/stream-limits.js';
 import { chainDeployment, checkDeployment } from './chain-deployment-config.js';
 import { type ClusterConfig, clusterConfig } from './cluster-config.js';
 import { ConfigError, type Env, flag, integer, oneOf, text, urlOf } from './env-values.js';
+import { type WebTermsConfig, webTermsConfig } from './terms-config.js';
 
 export type { ChainConfig, SettlementConfig } from '../adapters/chain/chain-config.js';
 export type { DataApiConfig } from '../application/data-api/data-api-config.js';
@@ -15,6 +16,7 @@ export type { Network } from '../domain/network.js';
 export type { StreamLimits } from '../edges/ws/stream-limits.js';
 export type { ClusterConfig, Role } from './cluster-config.js';
 export { ConfigError } from './env-values.js';
+export type { WebTermsConfig } from './terms-config.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -72,6 +74,8 @@ export interface Config {
   readonly webRoot: string | null;
   /** A data API key the page uses for its pools and farms pages (WEB_DATA_API_KEY): public by design. */
   readonly webDataApiKey: string | null;
+  /** The texts the page asks an account to accept before it offers trading (WEB_TERMS); null: no such step. */
+  readonly webTerms: WebTermsConfig | null;
   /** The devnet's market-making bot, which the live devnet (@dex/devnet) runs beside the API; null when switched off. */
   readonly marketMaker: MarketMakerConfig | null;
   /** Which part of the service this process is (ROLE), and how it reaches the others. */
@@ -356,6 +360,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     },
     webRoot: webRootOf(env, cwd),
     webDataApiKey: webDataApiKeyOf(env, dataApi),
+    webTerms: webTermsConfig(env, network, cwd),
     marketMaker: marketMakerConfig(env, network, chain),
     cluster: clusterConfig(env, network, databaseUrl, chain.kind),
   };

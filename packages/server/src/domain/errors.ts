@@ -35,6 +35,8 @@ export const ERROR_CATALOGUE = {
   OPEN_ORDER_LIMIT: { status: 400, message: 'An account may have at most 5000 open orders' },
   INSUFFICIENT_FUNDS: { status: 400, message: "The account's balance and reactor allowance do not cover its open orders" },
   TOO_MANY_BOOKS: { status: 400, message: 'The stream names more order books than one connection may follow' },
+  TERMS_VERSION_NOT_CURRENT: { status: 400, message: 'The accepted version is not the current version of this text' },
+  TERMS_TEXT_MISMATCH: { status: 400, message: 'The accepted hash is not the hash of the current text of this version' },
   MISSING_AUTHORIZATION: { status: 401, message: 'Missing Authorization header' },
   INVALID_TOKEN: { status: 401, message: 'Invalid or expired access token' },
   LOGIN_FAILED: { status: 401, message: 'No open challenge of this account matches the signature' },

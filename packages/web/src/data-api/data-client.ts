@@ -1,7 +1,5 @@
 import { createDataClient, type DataClient } from '@dex/sdk';
-import { parsePageSettings } from './page-settings.js';
-
-const settings = parsePageSettings(document.querySelector('meta[name="dex-page-settings"]')?.getAttribute('content'));
+import { pageSettings as settings } from './page-settings-of-page.js';
 
 /**
  * The data API client of the pools and farms pages, on the key the operator configured for the

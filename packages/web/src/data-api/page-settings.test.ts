@@ -11,6 +11,15 @@ describe('page settings', () => {
     expect(parsePageSettings('{"dataApi":{"path":"","apiKey":"k"}}')).toEqual({ dataApi: { path: '', apiKey: 'k' } });
   });
 
+  it('reads whether the page must ask for the terms before trading, beside or without a data API', () => {
+    expect(parsePageSettings('{"terms":true}')).toEqual({ terms: true });
+    expect(parsePageSettings('{"terms":true,"dataApi":{"path":"","apiKey":"k"}}')).toEqual({
+      terms: true,
+      dataApi: { path: '', apiKey: 'k' },
+    });
+    expect(parsePageSettings('{"terms":"yes"}')).toEqual({});
+  });
+
   it('reads no data API from a missing, empty, malformed or incomplete tag', () => {
     for (const content of [
       null,

@@ -15,6 +15,7 @@ import { baseName, quoteName } from '../markets/book-label.js';
 import { getAllBooks } from '../markets/get-all-books.js';
 import { usePolling } from '../polling.js';
 import { MARKETS_HREF } from '../router.js';
+import { TermsGate } from '../terms/terms-gate.js';
 
 /** The tape and the figures are polled; the book is streamed once logged in (see useDepthFeed). */
 const TRADES_INTERVAL_MS = 2_000;
@@ -94,7 +95,10 @@ function TapePanel({ orderbookId, labels }: { readonly orderbookId: string; read
 
 const loadTrading = () => import('../trading/trading-panels.js');
 
-/** For a logged-in account: the order form, and its orders on this book (their code loads after login). */
+/**
+ * For a logged-in account: the order form, and its orders on this book (their code loads after
+ * login), behind the operator's terms where the network asks for them.
+ */
 function TradingArea({ account, book }: { readonly account: Account | undefined; readonly book: OrderbookItem | undefined }) {
   const trading = useModule(loadTrading, account !== undefined);
   if (account === undefined || trading.module === undefined || book === undefined) {
@@ -107,7 +111,11 @@ function TradingArea({ account, book }: { readonly account: Account | undefined;
       </section>
     );
   }
-  return <trading.module.TradingPanels account={account} book={book} />;
+  return (
+    <TermsGate account={account}>
+      <trading.module.TradingPanels account={account} book={book} />
+    </TermsGate>
+  );
 }
 
 /** One market: its figures, candles, depth ladder and chart, trade tape and a quote form. */

@@ -1,7 +1,9 @@
+import { EVENT_SEQUENCE_MIGRATION } from './migration-event-sequence.js';
 import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
 import { SETTLEMENT_PROOFS_MIGRATION } from './migration-settlement-proofs.js';
+import { TERMS_ACCEPTANCES_MIGRATION } from './migration-terms-acceptances.js';
 
 /**
  * Versioned schema changes of a PostgreSQL store, applied in order, each in its own transaction.
@@ -380,20 +382,10 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       ALTER TABLE order_nonces ADD COLUMN book_id BIGINT;
     `,
   },
-  {
-    version: 4,
-    name: "each order event's place among its order's events (SQLite version 14)",
-    sql: `
-      -- Counts the events of one order from 1 (CREATED is 1), as the live user stream's \`sequence\`.
-      ALTER TABLE order_events ADD COLUMN sequence BIGINT NOT NULL DEFAULT 0;
-      UPDATE order_events SET sequence = (
-        SELECT count(*) FROM order_events AS earlier
-        WHERE earlier.order_id = order_events.order_id AND earlier.id <= order_events.id
-      );
-    `,
-  },
+  EVENT_SEQUENCE_MIGRATION,
   ROUTED_CANDLES_MIGRATION,
   SELF_TRADE_MIGRATION,
   MAKER_REBATES_MIGRATION,
   SETTLEMENT_PROOFS_MIGRATION,
+  TERMS_ACCEPTANCES_MIGRATION,
 ];

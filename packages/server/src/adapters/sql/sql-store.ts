@@ -17,6 +17,7 @@ import { sqlSettlementProofStore } from './settlement-proof-store.js';
 import { sqlSettlementStore } from './settlement-store.js';
 import { type SqlClient, sql } from './sql-client.js';
 import { sqlStakingStore } from './staking-store.js';
+import { sqlTermsAcceptanceStore } from './terms-acceptance-store.js';
 import { sqlTokenStore } from './token-store.js';
 import { sqlTradeStore } from './trade-store.js';
 
@@ -48,6 +49,7 @@ export function sqlStore(client: SqlClient): Store {
     staking: sqlStakingStore(client),
     cancelAfter: sqlCancelAfterStore(client),
     settlementProofs: sqlSettlementProofStore(client),
+    termsAcceptances: sqlTermsAcceptanceStore(client),
     changeMarker: () => client.changeMarker(),
     async ping() {
       await client.get(ping);

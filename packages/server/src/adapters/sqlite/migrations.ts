@@ -6,6 +6,7 @@ import { POOL_FILLS_MIGRATION } from './migration-pool-fills.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
 import { SELF_TRADE_MIGRATION } from './migration-self-trade.js';
 import { SETTLEMENT_PROOFS_MIGRATION } from './migration-settlement-proofs.js';
+import { TERMS_ACCEPTANCES_MIGRATION } from './migration-terms-acceptances.js';
 
 /**
  * Versioned schema changes, applied in order, each in its own transaction. Never edit a migration
@@ -393,4 +394,5 @@ export const MIGRATIONS: readonly Migration[] = [
   SELF_TRADE_MIGRATION,
   MAKER_REBATES_MIGRATION,
   SETTLEMENT_PROOFS_MIGRATION,
+  TERMS_ACCEPTANCES_MIGRATION,
 ];

@@ -54,6 +54,7 @@ describe('migrations', () => {
           name: 'maker rebates: a negative maker fee, capped by a fraction of the taker fee, on books and fee overrides',
         },
         { version: 18, name: "settlement proofs: the reactor's events of each settlement transaction" },
+        { version: 19, name: 'terms acceptances: who accepted which version of the web terms and risk notice, and when' },
       ]);
       const tables = column(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
       expect(tables).toEqual([
@@ -84,6 +85,7 @@ describe('migrations', () => {
         'settlement_logs',
         'settlements',
         'staking_snapshots',
+        'terms_acceptances',
         'tokens',
         'trades',
         'trading_accounts',

@@ -15,6 +15,7 @@ import { farmAddCommand, farmEmissionsCommand, farmFundCommand, farmListCommand,
 import { feeClearCommand, feeListCommand, feeSetCommand } from './commands/fee.js';
 import { poolAddLiquidityCommand, poolCreateCommand, poolListCommand } from './commands/pool.js';
 import { backupCommand, restoreCommand } from './commands/store-file.js';
+import { termsListCommand } from './commands/terms.js';
 import { tokenAddCommand, tokenListCommand, tokenUpdateCommand } from './commands/token.js';
 import type { OperatorCommand } from './operator-command.js';
 import type { OperatorIo } from './operator-io.js';
@@ -48,6 +49,7 @@ const COMMANDS: readonly OperatorCommand[] = [
   apikeyChangeCommand,
   apikeyListCommand,
   apikeyUsageCommand,
+  termsListCommand,
   backupCommand,
   restoreCommand,
   chainDeployCommand,

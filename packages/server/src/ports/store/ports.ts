@@ -16,6 +16,7 @@ import type { FeeOverrideStore, NonceStore, OrderStore } from './order-ports.js'
 import type { FarmStore, PoolStore } from './pool-ports.js';
 import type { CancellationStore, SettlementStore } from './settlement-ports.js';
 import type { SettlementProofStore } from './settlement-proof-ports.js';
+import type { TermsAcceptanceStore } from './terms-ports.js';
 
 export interface TradePage {
   readonly trades: readonly TradeRecord[];
@@ -85,6 +86,8 @@ export interface Store {
   readonly staking: StakingStore;
   readonly cancelAfter: CancelAfterStore;
   readonly settlementProofs: SettlementProofStore;
+  /** The web application's record of accepted terms (never asked by an API route). */
+  readonly termsAcceptances: TermsAcceptanceStore;
   /** Changes whenever another process (the operator CLI) commits; lets caches know to reload. */
   changeMarker(): Promise<number>;
   /** Proves the store answers (health check). */

@@ -1,10 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, tempDataDir } from '../../../test-support/harness.js';
-
-const INDEX = '<!doctype html><head><title>markets</title><script type="module" src="/assets/index-abc123.js"></script></head>';
-const SCRIPT = 'console.log("page")';
+import { BUILT_INDEX as INDEX, BUILT_SCRIPT as SCRIPT, writeBuiltPage } from '../../../test-support/web-page.js';
 
 let harness: Harness | undefined;
 const folders: (() => void)[] = [];
@@ -15,15 +11,10 @@ afterEach(async () => {
   for (const remove of folders.splice(0)) remove();
 });
 
-/** A built page as Vite lays it out: index.html, hashed assets, a source map beside them. */
 function builtPage(): string {
   const folder = tempDataDir();
   folders.push(folder.remove);
-  mkdirSync(join(folder.dir, 'assets'));
-  writeFileSync(join(folder.dir, 'index.html'), INDEX);
-  writeFileSync(join(folder.dir, 'assets', 'index-abc123.js'), SCRIPT);
-  writeFileSync(join(folder.dir, 'assets', 'index-abc123.js.map'), '{}');
-  return folder.dir;
+  return writeBuiltPage(folder.dir);
 }
 
 async function get(url: string) {
