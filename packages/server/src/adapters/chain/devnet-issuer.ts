@@ -6,12 +6,17 @@ import {
   fund,
   installAccountKeyService,
   installTestToken,
+  installWrappedNative,
+  isWrappedNative,
   PartialFillLimitOrderReactor,
   permit2Approvals,
   registerEd25519Key,
   TestToken,
+  WEI_PER_TINYBAR,
+  WrappedNative,
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
+import { isNativeCoin } from '../../domain/markets/market.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { DevnetFunding, FundingOptions } from '../../ports/devnet-funding.js';
 import type { AccountKeyRecord } from '../../ports/store/ports.js';
@@ -23,6 +28,9 @@ import type { ChainContext } from './chain-context.js';
  * impersonation, so they never compete with the operator's nonces, whichever process sends them.
  */
 export const DEVNET_ISSUER_ADDRESS: Address = '0x4E5F82fFcD9ec3850FdDbB59b717827A0A1C9Cae';
+
+/** The native coin a funded account keeps for gas (1,000,000 HBAR in wei), beside what it wraps. */
+const GAS_MONEY = 10n ** 24n;
 
 export class DevnetIssuerError extends Error {
   override readonly name = 'DevnetIssuerError';
@@ -54,15 +62,18 @@ export class DevnetIssuer implements DevnetFunding {
     await this.asIssuer((issuer) => installAccountKeyService(this.devnet, issuer));
   }
 
-  /** Installs a registry token as a devnet ERC-20 at its ledger address (once), minted by the issuer. */
-  async installToken(token: TokenRecord): Promise<void> {
+  /**
+   * Installs a registry token at its ledger address (once): the native coin needs nothing, the
+   * chain's wrapped native token (`wrappedNative`) is the devnet's WrappedNative, any other a
+   * devnet ERC-20 the issuer mints.
+   */
+  async installToken(token: TokenRecord, wrappedNative: Address | null): Promise<void> {
+    if (isNativeCoin(token)) return;
+    const spec = { address: getAddress(token.evmAddress), name: token.name, symbol: token.symbol, decimals: token.decimals };
     await this.asIssuer((issuer) =>
-      installTestToken(this.devnet, issuer, {
-        address: getAddress(token.evmAddress),
-        name: token.name,
-        symbol: token.symbol,
-        decimals: token.decimals,
-      }),
+      spec.address === wrappedNative
+        ? installWrappedNative(this.devnet, issuer, spec)
+        : installTestToken(this.devnet, issuer, spec),
     );
   }
 
@@ -90,17 +101,30 @@ export class DevnetIssuer implements DevnetFunding {
     });
   }
 
+  /**
+   * Gas money, then each token: the native coin (the zero address) as native coin beside the gas
+   * money; the wrapped native coin deposited by the holder (native coin given for it), so every
+   * unit of it stays backed; any other minted by the issuer. Tokens are approved as onboarding does.
+   */
   async fund(account: string, tokens: readonly { token: string; amount: bigint }[], options: FundingOptions = {}): Promise<void> {
     const holder = getAddress(account);
-    await fund(this.devnet, holder);
+    const kinds = await Promise.all(tokens.map(({ token }) => this.kindOf(getAddress(token))));
+    const native = tokens.reduce((sum, { amount }, index) => (kinds[index] === 'token' ? sum : sum + amount), 0n);
+    await fund(this.devnet, holder, GAS_MONEY + native * WEI_PER_TINYBAR);
     await this.devnet.test.impersonateAccount({ address: holder });
     try {
       const self = this.devnet.wallet(holder);
-      for (const { token, amount } of tokens) {
+      for (const [index, { token, amount }] of tokens.entries()) {
         const address = getAddress(token);
-        await this.asIssuer(async (issuer) =>
-          this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
-        );
+        if (kinds[index] === 'native') continue;
+        if (kinds[index] === 'wrapped') {
+          const value = amount * WEI_PER_TINYBAR;
+          await this.mined(self.writeContract({ address, abi: WrappedNative.abi, functionName: 'deposit', value }));
+        } else {
+          await this.asIssuer(async (issuer) =>
+            this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
+          );
+        }
         if (options.approve === false) continue;
         for (const approval of permit2Approvals(address, await this.permit2(), this.reactor)) {
           await this.mined(self.writeContract(approval as Parameters<typeof self.writeContract>[0]));
@@ -109,6 +133,12 @@ export class DevnetIssuer implements DevnetFunding {
     } finally {
       await this.devnet.test.stopImpersonatingAccount({ address: holder });
     }
+  }
+
+  /** How a token is funded: the native coin itself, the wrapped native coin, or a token the issuer mints. */
+  private async kindOf(address: Address): Promise<'native' | 'wrapped' | 'token'> {
+    if (isNativeCoin({ evmAddress: address })) return 'native';
+    return (await isWrappedNative(this.devnet, address)) ? 'wrapped' : 'token';
   }
 
   /**

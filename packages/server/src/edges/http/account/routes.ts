@@ -6,6 +6,8 @@ import type { AccessTokens } from '../../../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../../../application/auth/trading-identity.js';
 import type { Market, MarketRegistry } from '../../../application/markets/market-registry.js';
 import { AppError, failingAs } from '../../../domain/errors.js';
+import { isNativeCoin } from '../../../domain/markets/market.js';
+import type { TokenRecord } from '../../../domain/markets/market-records.js';
 import { single } from '../../../domain/query-values.js';
 import type { FundsReader, TokenOnboarding } from '../../../ports/funds.js';
 import { requirePrincipal } from '../access.js';
@@ -28,8 +30,8 @@ function marketOf(registry: MarketRegistry, text: string): Market {
  * step complete without one), and the addresses the pending ones are sent to.
  */
 async function onboardingStatus(market: Market, chain: { funds: FundsReader; swapper: string } | null, reactor: string) {
-  const base = market.base.evmAddress.toLowerCase();
-  const quote = market.quote.evmAddress.toLowerCase();
+  // A native-coin side is read, and approved, as the wrapped token it settles in.
+  const { base, quote } = market.settlement;
   let read = new Map<string, TokenOnboarding>();
   let permit2: string | null = null;
   if (chain !== null) {
@@ -40,9 +42,11 @@ async function onboardingStatus(market: Market, chain: { funds: FundsReader; swa
     );
   }
   const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? chain === null;
+  // The native coin needs no association: every account holds it.
+  const associated = (token: TokenRecord, address: string) => isNativeCoin(token) || step(address, 'associated');
   const steps = {
-    associateBaseToken: step(base, 'associated'),
-    associateQuoteToken: step(quote, 'associated'),
+    associateBaseToken: associated(market.base, base),
+    associateQuoteToken: associated(market.quote, quote),
     approveBaseTokenPermit2: step(base, 'approvedToPermit2'),
     approveQuoteTokenPermit2: step(quote, 'approvedToPermit2'),
     approveBaseTokenReactor: step(base, 'approvedToReactor'),
