@@ -13,7 +13,7 @@ import {
   type TestClient,
   type WalletClient,
 } from 'viem';
-import { DevnetAccountKeyService, Permit2, TestToken } from './generated/artifacts.js';
+import { DevnetAccountKeyService, Permit2, TestToken, WrappedNative } from './generated/artifacts.js';
 
 /** The ledger's account-key system contract; on the devnet, DevnetAccountKeyService. */
 export const ACCOUNT_KEY_SERVICE_ADDRESS: Address = '0x000000000000000000000000000000000000016a';
@@ -84,12 +84,52 @@ export async function installTestToken(
   token: TestTokenSpec,
   minter: Address = sender.account.address,
 ): Promise<void> {
-  const code = await clients.public.getCode({ address: token.address });
-  if (code?.toLowerCase() === TestToken.deployedBytecode.toLowerCase()) return;
-  await clients.test.setCode({ address: token.address, bytecode: TestToken.deployedBytecode });
+  await installTokenCode(clients, sender, token, TestToken.deployedBytecode, minter);
+}
+
+/** Native units (wei) in one unit of the wrapped native token (tinybar), as the ledger's relay converts. */
+export const WEI_PER_TINYBAR = 10n ** 10n;
+
+/**
+ * Installs the devnet's wrapped native coin (WrappedNative, a TestToken with deposit and withdraw)
+ * at a token's ledger address, as its own minter: only deposits create it. A token there before
+ * (the devnet's WHBAR of an earlier version, which the issuer minted) keeps its balances and gains
+ * deposit and withdraw; the native coin it holds is topped up to back its supply, so every unit
+ * unwraps.
+ */
+export async function installWrappedNative(clients: DevnetClients, sender: DevnetWallet, token: TestTokenSpec): Promise<void> {
+  await installTokenCode(clients, sender, token, WrappedNative.deployedBytecode, token.address);
+  const supply = await clients.public.readContract({
+    address: token.address,
+    abi: WrappedNative.abi,
+    functionName: 'totalSupply',
+  });
+  const backing = supply * WEI_PER_TINYBAR;
+  if ((await clients.public.getBalance({ address: token.address })) < backing) {
+    await clients.test.setBalance({ address: token.address, value: backing });
+  }
+}
+
+/** Whether the code at `address` is this build's wrapped native coin. */
+export async function isWrappedNative(clients: DevnetClients, address: Address): Promise<boolean> {
+  const code = await clients.public.getCode({ address });
+  return code?.toLowerCase() === WrappedNative.deployedBytecode.toLowerCase();
+}
+
+/** Installs `code` (a TestToken) at the token's address unless it is there, and initialises it once. */
+async function installTokenCode(
+  clients: DevnetClients,
+  sender: DevnetWallet,
+  token: TestTokenSpec,
+  code: Hex,
+  minter: Address,
+): Promise<void> {
+  const current = await clients.public.getCode({ address: token.address });
+  if (current?.toLowerCase() === code.toLowerCase()) return;
+  await clients.test.setCode({ address: token.address, bytecode: code });
   // Initialised before (old code replaced): left as it was.
-  const current = await clients.public.readContract({ address: token.address, abi: TestToken.abi, functionName: 'minter' });
-  if (BigInt(current) !== 0n) return;
+  const named = await clients.public.readContract({ address: token.address, abi: TestToken.abi, functionName: 'minter' });
+  if (BigInt(named) !== 0n) return;
   const hash = await sender.writeContract({
     address: token.address,
     abi: TestToken.abi,

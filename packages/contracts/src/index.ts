@@ -16,10 +16,13 @@ export {
   installAccountKeyService,
   installPermit2,
   installTestToken,
+  installWrappedNative,
   isAssociated,
+  isWrappedNative,
   PERMIT2_ADDRESS,
   registerEd25519Key,
   type TestTokenSpec,
+  WEI_PER_TINYBAR,
 } from './devnet-chain.js';
 export { compactState, type StateCompaction } from './devnet-history.js';
 export { DevnetNode, type DevnetNodeOptions } from './devnet-node.js';
@@ -43,6 +46,7 @@ export {
   SauceStaking,
   TestToken,
   TokenTransfers,
+  WrappedNative,
 } from './generated/artifacts.js';
 export { PERMIT2_MAX_AMOUNT, PERMIT2_MAX_EXPIRATION, permit2Approvals } from './permit2-approvals.js';
 export { processLives } from './process-alive.js';

@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AmmFactory, DevnetAccountKeyService, TestToken } from '@dex/contracts';
 import { createClient, ed25519Signer, getOrderHistory, getOrders, getTrades, secp256k1Signer } from '@dex/sdk';
-import { createLogger, devnetIssuer } from '@dex/server';
+import { createLogger, devnetIssuer, isNativeCoin } from '@dex/server';
 import { type Harness, RealTimeClock, startHarness, until } from '@dex/server/test-support';
 import { type Address, getAddress } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,7 +75,8 @@ describe('live devnet on the embedded chain', () => {
       const issuer = devnetIssuer(server.services);
       if (issuer === null) throw new Error('no issuer');
       const accounts = await provisionBotAccounts(server.services, issuer);
-      const tokens = await server.services.store.tokens.list();
+      // The native coin is held as WHBAR, funded as a token of its own.
+      const tokens = (await server.services.store.tokens.list()).filter((token) => !isNativeCoin(token));
 
       // Funded: a million of every token (less what trading moved since) and an unlimited reactor allowance.
       for (const { record } of [accounts.maker, accounts.taker]) {

@@ -14,7 +14,11 @@ import { provisionBotAccounts, topUpBotAccounts } from './market-maker-accounts.
 import type { PoolDrift } from './pool-drift.js';
 import { type PoolLiquidity, startPoolLiquidity } from './pool-liquidity.js';
 
-/** Where the seeded books start before their first trade, in USD: WHBAR/USDC 0.25, SAUCE/USDC 0.05, SAUCE/WHBAR 0.2. */
+/**
+ * Where the seeded books start before their first trade, in USD: WHBAR/USDC 0.25, SAUCE/USDC 0.05,
+ * SAUCE/WHBAR 0.2. The native coin has none: the bot leaves HBAR/USDC alone, since the SDK's check
+ * of a built order does not yet accept the wrapped token for a request that names the native coin.
+ */
 export const DEVNET_REFERENCE_PRICES: ReferencePrices = {
   [DEVNET_NATIVE_TOKEN_ID]: '0.25',
   [DEVNET_USD_TOKEN_ID]: '1',

@@ -1,4 +1,11 @@
-import { type AccountKeyType, type DevnetFunding, type DevnetHost, type KeyFileAccount, keyFileAccount } from '@dex/server';
+import {
+  type AccountKeyType,
+  type DevnetFunding,
+  type DevnetHost,
+  isNativeCoin,
+  type KeyFileAccount,
+  keyFileAccount,
+} from '@dex/server';
 
 /** One of the bot's accounts: its registry record and its private key (hex), which only the bot's signer sees. */
 export type BotAccount = KeyFileAccount;
@@ -41,7 +48,8 @@ export async function provisionBotAccounts(services: DevnetHost, issuer: DevnetF
  */
 export async function topUpBotAccounts(services: DevnetHost, accounts: BotAccounts, issuer: DevnetFunding): Promise<number> {
   if (services.funds === null) return 0;
-  const tokens = await services.store.tokens.list();
+  // The native coin is held as the wrapped token its books settle in, which is funded as a token of its own.
+  const tokens = (await services.store.tokens.list()).filter((token) => !isNativeCoin(token));
   let funded = 0;
   for (const { record } of [accounts.maker, accounts.taker]) {
     const holdings = await services.funds.holdings(

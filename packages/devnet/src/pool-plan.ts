@@ -1,5 +1,6 @@
 import type { ReferencePrices } from '@dex/market-maker';
 import { toRaw } from '@dex/sdk';
+import { isNativeCoin } from '@dex/server';
 
 /** What the plan reads of a registry token. */
 export interface PlanToken {
@@ -40,7 +41,7 @@ export function unitsWorth(usd: bigint, token: PlanToken, price: string): bigint
 }
 
 /**
- * One pool per distinct token pair of the books, in book order, priced at the reference prices
+ * One pool per distinct token pair of the books (the native coin has none), in book order, priced at the reference prices
  * (the pool's ratio is the ratio of its tokens' prices, as the bot's books start); a pair whose
  * tokens lack a reference price or a registry entry is left out.
  */
@@ -55,6 +56,8 @@ export function seededPools(books: readonly PlanBook[], tokens: readonly PlanTok
     const basePrice = prices[book.baseTokenId];
     const quotePrice = prices[book.quoteTokenId];
     if (seen.has(key) || !base || !quote || basePrice === undefined || quotePrice === undefined) continue;
+    // A native-coin book settles in the wrapped token, whose pool the wrapped token's own book seeds.
+    if (isNativeCoin(base) || isNativeCoin(quote)) continue;
     seen.add(key);
     pools.push({
       base,

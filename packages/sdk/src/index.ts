@@ -126,6 +126,7 @@ export {
   type SentOnboardingTransaction,
 } from './actions/onboard.js';
 export {
+  type NativeCoinTransaction,
   type OnboardingTransaction,
   type OnboardingTransactionsErrorType,
   type OnboardingTransactionsParameters,
@@ -134,6 +135,9 @@ export {
   PERMIT2_ADDRESS,
   PERMIT2_MAX_AMOUNT,
   PERMIT2_MAX_EXPIRATION,
+  unwrapNativeTransaction,
+  WEI_PER_TINYBAR,
+  wrapNativeTransaction,
 } from './actions/onboarding-transactions.js';
 export {
   type PlaceOrdersErrorType,

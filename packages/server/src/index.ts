@@ -1,4 +1,9 @@
-export { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from './application/markets/seed.js';
+export {
+  DEVNET_NATIVE_TOKEN_ID,
+  DEVNET_PROTOCOL_TOKEN_ID,
+  DEVNET_USD_TOKEN_ID,
+  NATIVE_COIN_ID,
+} from './application/markets/seed.js';
 export { type AppDeps, buildApp } from './composition/app.js';
 export { type Config, ConfigError, loadConfig, type MarketMakerConfig, type Network } from './composition/config.js';
 export { devnetIssuer, type KeyFileAccount, keyFileAccount } from './composition/devnet/devnet-accounts.js';
@@ -10,6 +15,7 @@ export { type RunningServer, startServer } from './composition/server.js';
 export { openServices, type Services } from './composition/services.js';
 export type { AccountKeyType } from './domain/accounts/account-keys.js';
 export { AppError, ERROR_CATALOGUE, type ErrorBody, type ErrorCode } from './domain/errors.js';
+export { isNativeCoin } from './domain/markets/market.js';
 export type {
   DepthDiffMessage,
   ServerMessage,

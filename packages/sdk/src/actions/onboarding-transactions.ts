@@ -112,3 +112,39 @@ export function onboardingTransactions(parameters: OnboardingTransactionsParamet
     return { step, token, to: permit2, data: `0x${data}` };
   });
 }
+
+/** Native units (wei) in one tinybar: the EVM counts the native coin in 18 decimals, the ledger in 8. */
+export const WEI_PER_TINYBAR = 10n ** 10n;
+
+/** A call to the wrapped native token: send `data` to `to` with `value` (wei) from the trading account. */
+export interface NativeCoinTransaction {
+  readonly to: Hex;
+  readonly data: Hex;
+  readonly value: bigint;
+}
+
+const DEPOSIT = selector('deposit()');
+const WITHDRAW = selector('withdraw(uint256)');
+
+function tinybarParameter(value: bigint): bigint {
+  if (typeof value !== 'bigint' || value <= 0n) {
+    throw new InvalidParameterError('tinybar', 'tinybar must be a positive bigint (1 HBAR = 100,000,000 tinybar)');
+  }
+  return value;
+}
+
+/**
+ * Ours, beyond the live onboarding's six steps: the transaction that wraps `tinybar` of the native
+ * coin into the wrapped native token a native-coin book settles in (the onboarding status's
+ * `baseToken` of such a book), `deposit()` with the value in wei. A seller of HBAR sends it first.
+ */
+export function wrapNativeTransaction(wrapper: string, tinybar: bigint): NativeCoinTransaction {
+  const value = tinybarParameter(tinybar) * WEI_PER_TINYBAR;
+  return { to: addressParameter(wrapper, 'wrapper'), data: `0x${DEPOSIT}`, value };
+}
+
+/** Ours: the transaction that unwraps `tinybar` of the wrapped native token back into native coin (`withdraw`). */
+export function unwrapNativeTransaction(wrapper: string, tinybar: bigint): NativeCoinTransaction {
+  const amount = tinybarParameter(tinybar);
+  return { to: addressParameter(wrapper, 'wrapper'), data: `0x${WITHDRAW}${word(amount)}`, value: 0n };
+}

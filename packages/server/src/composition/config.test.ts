@@ -61,6 +61,7 @@ describe('loadConfig defaults', () => {
       reactorAddress: null,
       signatureDomainName: 'PartialFillLimitOrderReactor',
       signatureDomainVersion: '1',
+      wrappedNativeAddress: '0x00000000000000000000000000000000000003e9',
       jwtSecret: undefined,
       jwtTtlSeconds: 21_600,
       quoteSlippageBps: 50,
@@ -434,6 +435,14 @@ describe('loadConfig settlement chain', () => {
     expect(config.chain.kind).toBe('devnet');
     expect(config.reactorAddress).toBeNull();
     expect(configError({ REACTOR_ADDRESS: REACTOR }).message).toContain('REACTOR_ADDRESS is set by the devnet chain');
+  });
+
+  it("settles native-coin books in the devnet's WHBAR by default, elsewhere in the WRAPPED_NATIVE_ADDRESS given", () => {
+    expect(loadConfig({}, CWD).wrappedNativeAddress).toBe('0x00000000000000000000000000000000000003e9');
+    expect(loadConfig({ WRAPPED_NATIVE_ADDRESS: REACTOR }, CWD).wrappedNativeAddress).toBe(REACTOR.toLowerCase());
+    for (const bad of ['0x1234', '0x0000000000000000000000000000000000000000']) {
+      expect(configError({ WRAPPED_NATIVE_ADDRESS: bad }).message).toContain('WRAPPED_NATIVE_ADDRESS must be');
+    }
   });
 
   it('runs matching without settlement only on the devnet (CHAIN=off)', () => {

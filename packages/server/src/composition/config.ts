@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { isEvmAddress, isLedgerId } from '@dex/core';
+import { isEvmAddress, isLedgerId, longZeroAddress } from '@dex/core';
 import type { ChainConfig, SettlementConfig } from '../adapters/chain/chain-config.js';
 import type { DataApiConfig } from '../application/data-api/data-api-config.js';
 import { DEVNET_NATIVE_TOKEN_ID, DEVNET_PROTOCOL_TOKEN_ID, DEVNET_USD_TOKEN_ID } from '../application/markets/seed.js';
@@ -46,6 +46,8 @@ export interface Config {
   readonly reactorAddress: string | null;
   readonly signatureDomainName: string;
   readonly signatureDomainVersion: string;
+  /** The wrapped native token native-coin books settle in (WRAPPED_NATIVE_ADDRESS; on the devnet its WHBAR); null: none. */
+  readonly wrappedNativeAddress: string | null;
   /** HS256 key for access tokens; devnet generates one under DATA_DIR when unset. */
   readonly jwtSecret: string | undefined;
   readonly jwtTtlSeconds: number;
@@ -290,6 +292,19 @@ function webDataApiKeyOf(env: Env, dataApi: DataApiConfig): string | null {
   return key;
 }
 
+/**
+ * The token the chain settles native-coin books in: on the devnet its WHBAR (the wrapper the devnet
+ * installs at that token's ledger address), elsewhere WRAPPED_NATIVE_ADDRESS or none.
+ */
+function wrappedNativeOf(env: Env, network: Network): string | null {
+  const address = text(env, 'WRAPPED_NATIVE_ADDRESS', network === 'devnet' ? longZeroAddress(DEVNET_NATIVE_TOKEN_ID) : '');
+  if (address === '') return null;
+  if (!isEvmAddress(address) || BigInt(address) === 0n) {
+    throw new ConfigError('WRAPPED_NATIVE_ADDRESS must be the 0x address of the wrapped native token (not the zero address)');
+  }
+  return address.toLowerCase();
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', NETWORKS);
@@ -327,6 +342,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     reactorAddress,
     signatureDomainName,
     signatureDomainVersion,
+    wrappedNativeAddress: wrappedNativeOf(env, network),
     jwtSecret,
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 21_600, 60, 86_400),
     quoteSlippageBps: integer(env, 'QUOTE_SLIPPAGE_BPS', 50, 0, 9_999),

@@ -118,7 +118,7 @@ async function openDesk(config: Config, shard: EngineShard, clock: Clock, logger
   closers.add(() => store.close());
   // Shard 0 seeds, so the engines never race to create the same markets.
   if (config.seedDevnet && shard.index === 0 && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
-  const registry = new MarketRegistry(store);
+  const registry = new MarketRegistry(store, config.wrappedNativeAddress);
   await registry.load();
   const engines = new EngineHost(registry);
   const deskEvents = new DeskEvents(logger);

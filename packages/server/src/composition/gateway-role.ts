@@ -41,7 +41,7 @@ async function openGatewayParts(config: Config, clock: Clock, logger: FastifyBas
   const { cluster } = config;
   const store = await openConfiguredStore(config, 'gateway');
   closers.add(() => store.close());
-  const registry = new MarketRegistry(store);
+  const registry = new MarketRegistry(store, config.wrappedNativeAddress);
   await registry.load();
   const shared = await openSharedState(config, clock, logger);
   closers.add(() => shared.close());

@@ -156,7 +156,7 @@ export async function openServices(config: Config, logger: FastifyBaseLogger, cl
   const metrics: Metrics = prom ?? noMetrics;
   try {
     if (config.seedDevnet && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
-    const registry = new MarketRegistry(store);
+    const registry = new MarketRegistry(store, config.wrappedNativeAddress);
     await registry.load();
     const shared = await openSharedState(config, clock, logger);
     closers.add(() => shared.close());

@@ -63,7 +63,7 @@ async function settle(config: Config, clock: Clock, logger: FastifyBaseLogger, c
   const { cluster } = config;
   const store = await openConfiguredStore(config, 'settler');
   closers.add(() => store.close());
-  const registry = new MarketRegistry(store);
+  const registry = new MarketRegistry(store, config.wrappedNativeAddress);
   await registry.load();
   const nats = await openClusterNats(cluster, 'dex-exchange settler', logger);
   closers.add(() => closeNats(nats));

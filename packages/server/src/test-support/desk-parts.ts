@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
-import { BUY, type Side, toWireOrder } from '@dex/core';
+import { BUY, longZeroAddress, type Side, toWireOrder } from '@dex/core';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import { EngineHost } from '../application/engine/engine-host.js';
 import { MarketRegistry } from '../application/markets/market-registry.js';
-import { seedDevnet } from '../application/markets/seed.js';
+import { DEVNET_NATIVE_TOKEN_ID, seedDevnet } from '../application/markets/seed.js';
 import { CancellationRelay } from '../application/orders/cancellation-relay.js';
 import { DeskBooks } from '../application/orders/desk-books.js';
 import { DeskEvents } from '../application/orders/desk-events.js';
@@ -55,7 +55,7 @@ export async function openDeskParts(options: DeskPartsOptions = {}): Promise<Des
   const store = await (options.openStore ?? (() => openSqliteStore(`${data.dir}/desk.sqlite`)))();
   const clock = new ManualClock();
   await seedDevnet(store, clock.now());
-  const registry = new MarketRegistry(store);
+  const registry = new MarketRegistry(store, longZeroAddress(DEVNET_NATIVE_TOKEN_ID));
   await registry.load();
   const lines: string[] = [];
   const sink = new Writable({

@@ -169,7 +169,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
 
 /** EVM addresses of the devnet seed's tokens, by symbol. */
 export const DEVNET_ADDRESS = Object.fromEntries(DEVNET_TOKENS.map((token) => [token.symbol, token.evmAddress])) as Record<
-  'WHBAR' | 'USDC' | 'SAUCE',
+  'WHBAR' | 'USDC' | 'SAUCE' | 'HBAR',
   string
 >;
 

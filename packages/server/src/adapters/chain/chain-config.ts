@@ -73,6 +73,8 @@ export interface ChainSettings {
   readonly reactorAddress: string | null;
   readonly signatureDomainName: string;
   readonly signatureDomainVersion: string;
+  /** The wrapped native token native-coin books settle in; the embedded devnet installs it, an RPC chain must hold it. */
+  readonly wrappedNativeAddress: string | null;
   /** The protocol token (the data API's, SAUCE on the devnet): the embedded devnet's AMM farm mints it. */
   readonly dataApi: { readonly protocolTokenId: string | null };
 }

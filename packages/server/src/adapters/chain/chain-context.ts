@@ -17,6 +17,8 @@ export interface ChainContext {
    * devnet on its first boot; on a chain reached over RPC, null (pools are not read there yet).
    */
   readonly amm: AmmDeployment | null;
+  /** The wrapped native token native-coin books settle in (WHBAR on the devnet), null: none. */
+  readonly wrappedNative: Address | null;
   /** anvil's test methods, on the embedded devnet only (funding and impersonation). */
   readonly devnet: DevnetClients | null;
   /**

@@ -7,13 +7,18 @@ import {
   fund,
   installAccountKeyService,
   installTestToken,
+  installWrappedNative,
   isAssociated,
+  isWrappedNative,
   PartialFillLimitOrderReactor,
   permit2Approvals,
   registerEd25519Key,
   TestToken,
+  WEI_PER_TINYBAR,
+  WrappedNative,
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
+import { isNativeCoin } from '../../domain/markets/market.js';
 import type { TokenRecord } from '../../domain/markets/market-records.js';
 import type { DevnetFunding, FundingOptions, FundingResult } from '../../ports/devnet-funding.js';
 import type { AccountKeyRecord } from '../../ports/store/ports.js';
@@ -25,6 +30,9 @@ import type { ChainContext } from './chain-context.js';
  * impersonation, so they never compete with the operator's nonces, whichever process sends them.
  */
 export const DEVNET_ISSUER_ADDRESS: Address = '0x4E5F82fFcD9ec3850FdDbB59b717827A0A1C9Cae';
+
+/** The native coin a funded account keeps for gas (1,000,000 HBAR in wei), beside what it wraps. */
+const GAS_MONEY = 10n ** 24n;
 
 export class DevnetIssuerError extends Error {
   override readonly name = 'DevnetIssuerError';
@@ -58,14 +66,18 @@ export class DevnetIssuer implements DevnetFunding {
   }
 
   /**
-   * Installs a registry token as a devnet ERC-20 at its ledger address (once), minted by the issuer,
-   * and associates the reactor's fee recipient with it, as the live operator associates its fee
-   * account with every token it lists: the reactor could not pay it the fees otherwise.
+   * Installs a registry token at its ledger address (once): the native coin needs nothing, the
+   * chain's wrapped native token (`wrappedNative`) is the devnet's WrappedNative, any other a
+   * devnet ERC-20 the issuer mints. The reactor's fee recipient is associated with it, as the live
+   * operator associates its fee account with every token it lists: the reactor could not pay it
+   * the fees otherwise.
    */
-  async installToken(token: TokenRecord): Promise<void> {
+  async installToken(token: TokenRecord, wrappedNative: Address | null): Promise<void> {
+    if (isNativeCoin(token)) return;
     const address = getAddress(token.evmAddress);
+    const spec = { address, name: token.name, symbol: token.symbol, decimals: token.decimals };
     await this.asIssuer((issuer) =>
-      installTestToken(this.devnet, issuer, { address, name: token.name, symbol: token.symbol, decimals: token.decimals }),
+      address === wrappedNative ? installWrappedNative(this.devnet, issuer, spec) : installTestToken(this.devnet, issuer, spec),
     );
     const feeRecipient = await this.devnet.public.readContract({
       address: this.reactor,
@@ -99,17 +111,26 @@ export class DevnetIssuer implements DevnetFunding {
     });
   }
 
+  /**
+   * Gas money, then each token, associated first unless told not to (then only the tokens the
+   * account associated itself): the native coin (the zero address) as native coin beside the gas
+   * money; the wrapped native coin deposited by the holder (native coin given for it), so every
+   * unit of it stays backed; any other minted by the issuer. Tokens are approved as onboarding does.
+   */
   async fund(
     account: string,
     tokens: readonly { token: string; amount: bigint }[],
     options: FundingOptions = {},
   ): Promise<FundingResult> {
     const holder = getAddress(account);
-    await fund(this.devnet, holder);
+    const kinds = await Promise.all(tokens.map(({ token }) => this.kindOf(getAddress(token))));
+    const native = tokens.reduce((sum, { amount }, index) => (kinds[index] === 'token' ? sum : sum + amount), 0n);
+    await fund(this.devnet, holder, GAS_MONEY + native * WEI_PER_TINYBAR);
     const result = { associated: [] as string[], unassociated: [] as string[] };
     await this.impersonated(holder, async (self) => {
-      for (const { token, amount } of tokens) {
+      for (const [index, { token, amount }] of tokens.entries()) {
         const address = getAddress(token);
+        if (kinds[index] === 'native') continue;
         if (options.associate === false) {
           if (!(await isAssociated(this.devnet, address, holder))) {
             result.unassociated.push(token);
@@ -118,9 +139,14 @@ export class DevnetIssuer implements DevnetFunding {
         } else if (await associateToken(this.devnet, self, address)) {
           result.associated.push(token);
         }
-        await this.asIssuer(async (issuer) =>
-          this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
-        );
+        if (kinds[index] === 'wrapped') {
+          const value = amount * WEI_PER_TINYBAR;
+          await this.mined(self.writeContract({ address, abi: WrappedNative.abi, functionName: 'deposit', value }));
+        } else {
+          await this.asIssuer(async (issuer) =>
+            this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
+          );
+        }
         if (options.approve === false) continue;
         for (const approval of permit2Approvals(address, await this.permit2(), this.reactor)) {
           await this.mined(self.writeContract(approval as Parameters<typeof self.writeContract>[0]));
@@ -138,6 +164,12 @@ export class DevnetIssuer implements DevnetFunding {
     } finally {
       await this.devnet.test.stopImpersonatingAccount({ address: account });
     }
+  }
+
+  /** How a token is funded: the native coin itself, the wrapped native coin, or a token the issuer mints. */
+  private async kindOf(address: Address): Promise<'native' | 'wrapped' | 'token'> {
+    if (isNativeCoin({ evmAddress: address })) return 'native';
+    return (await isWrappedNative(this.devnet, address)) ? 'wrapped' : 'token';
   }
 
   /**

@@ -99,10 +99,11 @@ export async function openEmbeddedDevnet(
     const record: DevnetRecord = { chainId: config.chainId, reactor, rpcUrl: node.rpcUrl };
     // The recorded AMM stays named until this boot knows better: a crash in between must not forget it.
     writeDevnetRecord(config.dataDir, recorded?.amm === undefined ? record : { ...record, amm: recorded.amm });
+    const wrappedNative = config.wrappedNativeAddress === null ? null : getAddress(config.wrappedNativeAddress);
     const issuer = new DevnetIssuer(clients, reactor);
     const install = async () => {
       await issuer.installKeyRegistry();
-      for (const token of await store.tokens.list()) await issuer.installToken(token);
+      for (const token of await store.tokens.list()) await issuer.installToken(token, wrappedNative);
       for (const account of await store.accountKeys.list()) await issuer.publishKey(account);
     };
     await install();
@@ -136,6 +137,7 @@ export async function openEmbeddedDevnet(
       headAtStart,
       indexFrom: 0n,
       amm,
+      wrappedNative,
       devnet: clients,
       restarts: { subscribe: (listener) => restartListeners.push(listener) },
       close: () => node.stop(),

@@ -16,6 +16,7 @@ function unreachableChain(): ChainContext {
     headAtStart: 0n,
     indexFrom: 0n,
     amm: null,
+    wrappedNative: null,
     devnet: null,
     close: async () => {},
   };

@@ -1,4 +1,4 @@
-import { isDeployedCode, PartialFillLimitOrderReactor } from '@dex/contracts';
+import { isDeployedCode, PartialFillLimitOrderReactor, TestToken } from '@dex/contracts';
 import {
   type Address,
   type Chain,
@@ -70,6 +70,7 @@ export async function openRpcChain(config: ChainSettings & { chain: { kind: 'rpc
   if (named !== operator.account.address) {
     throw new ChainSetupError(`the reactor at ${reactor} names operator ${named}, not the key in OPERATOR_PRIVATE_KEY`);
   }
+  const wrappedNative = await checkedWrappedNative(publicClient, config.wrappedNativeAddress);
   const headAtStart = await publicClient.getBlockNumber();
   return {
     public: publicClient,
@@ -80,7 +81,24 @@ export async function openRpcChain(config: ChainSettings & { chain: { kind: 'rpc
     // Without the block of its deployment: a reactor deployed before this service first ran has no fills of it to find earlier.
     indexFrom: config.chain.indexFrom ?? headAtStart,
     amm: null,
+    wrappedNative,
     devnet: null,
     close: async () => {},
   };
+}
+
+/** The configured wrapped native token, once it is a token of 8 decimals (tinybar) on the chain. */
+async function checkedWrappedNative(
+  client: PublicClient<HttpTransport, Chain>,
+  configured: string | null,
+): Promise<Address | null> {
+  if (configured === null) return null;
+  const address = getAddress(configured);
+  const decimals = await client
+    .readContract({ address, abi: TestToken.abi, functionName: 'decimals' })
+    .catch((error: unknown) => {
+      throw new ChainSetupError(`WRAPPED_NATIVE_ADDRESS ${address} does not answer as a token (decimals())`, { cause: error });
+    });
+  if (decimals !== 8) throw new ChainSetupError(`WRAPPED_NATIVE_ADDRESS ${address} has ${decimals} decimals, not 8 (tinybar)`);
+  return address;
 }

@@ -261,8 +261,9 @@ export class MarketDataService {
 
   private sideOf(market: Market, token: string, field: string): 'base' | 'quote' {
     const address = token.toLowerCase();
-    if (address === market.base.evmAddress.toLowerCase()) return 'base';
-    if (address === market.quote.evmAddress.toLowerCase()) return 'quote';
+    // A native-coin side answers to its listed zero address and to the wrapped token it settles in.
+    if (address === market.base.evmAddress.toLowerCase() || address === market.settlement.base) return 'base';
+    if (address === market.quote.evmAddress.toLowerCase() || address === market.settlement.quote) return 'quote';
     throw new AppError('TOKEN_NOT_IN_BOOK', `${field} is neither the base nor the quote token of order book ${market.book.id}`);
   }
 

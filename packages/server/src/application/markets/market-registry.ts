@@ -25,7 +25,11 @@ export class MarketRegistry implements MarketLookup {
   private marker: number | undefined;
   private readonly listeners: ((markets: readonly Market[]) => void)[] = [];
 
-  constructor(private readonly store: Store) {}
+  /** `wrappedNative`: the token the chain settles native-coin books in (config WRAPPED_NATIVE_ADDRESS), null: none. */
+  constructor(
+    private readonly store: Store,
+    private readonly wrappedNative: string | null = null,
+  ) {}
 
   /** Loads everything now. */
   async load(): Promise<void> {
@@ -37,7 +41,7 @@ export class MarketRegistry implements MarketLookup {
       const base = tokenMap.get(book.baseTokenId);
       const quote = tokenMap.get(book.quoteTokenId);
       if (base === undefined || quote === undefined) continue; // foreign keys make this unreachable
-      markets.set(book.id, marketOf(book, base, quote));
+      markets.set(book.id, marketOf(book, base, quote, this.wrappedNative));
     }
     const changed = [...markets.values()].filter((market) => !sameState(this.markets.get(market.book.id)?.book, market.book));
     this.markets = markets;

@@ -1,5 +1,6 @@
 import { longZeroAddress } from '@dex/core';
 import { DEFAULT_FEES } from '../../domain/markets/default-fees.js';
+import { NATIVE_COIN_ID } from '../../domain/markets/market.js';
 import type { NewBook, NewToken } from '../../domain/markets/market-records.js';
 import type { Store } from '../../ports/store/ports.js';
 
@@ -27,12 +28,17 @@ function token(id: string, symbol: string, name: string, decimals: number, descr
 export const DEVNET_NATIVE_TOKEN_ID = '0.0.1001';
 export const DEVNET_USD_TOKEN_ID = '0.0.1002';
 export const DEVNET_PROTOCOL_TOKEN_ID = '0.0.1003';
+export { NATIVE_COIN_ID } from '../../domain/markets/market.js';
 
-/** The devnet's tokens: the wrapped native coin, a USD stablecoin and the protocol token. */
+/**
+ * The devnet's tokens: the wrapped native coin, a USD stablecoin, the protocol token, and the
+ * native coin itself (listed last, so the ids and order of the first three stay as they were).
+ */
 export const DEVNET_TOKENS: readonly NewToken[] = [
   token(DEVNET_NATIVE_TOKEN_ID, 'WHBAR', 'Wrapped HBAR', 8, 'The native coin wrapped as a token (1 HBAR = 100,000,000 tinybar).'),
   token(DEVNET_USD_TOKEN_ID, 'USDC', 'USD Coin', 6, 'A dollar stablecoin (devnet issue).'),
   token(DEVNET_PROTOCOL_TOKEN_ID, 'SAUCE', 'SaucerSwap', 6, 'The protocol token (devnet issue).'),
+  token(NATIVE_COIN_ID, 'HBAR', 'HBAR', 8, 'The native coin (1 HBAR = 100,000,000 tinybar); its books settle in WHBAR.'),
 ];
 
 /**
@@ -71,6 +77,18 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
     sizeStep: '1',
     lotSize: '10',
     minNotional: '1',
+    ...DEFAULT_FEES,
+  },
+  {
+    // The native coin, as the live service's book 1 lists it; it settles as WHBAR (docs/settlement.md).
+    baseTokenId: NATIVE_COIN_ID,
+    quoteTokenId: '0.0.1002',
+    // Book 1 routes into the WHBAR/USDC pool; one book per pool.
+    isAmmEnabled: false,
+    tickStep: '0.00001',
+    sizeStep: '0.1',
+    lotSize: '0.1',
+    minNotional: '0.1',
     ...DEFAULT_FEES,
   },
 ];

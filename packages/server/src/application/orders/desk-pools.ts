@@ -41,8 +41,8 @@ export class DeskPools {
     for (const market of this.registry.list()) {
       const bookId = market.book.id;
       if (!pools.has(bookId)) continue;
-      const base = market.base.evmAddress.toLowerCase();
-      const quote = market.quote.evmAddress.toLowerCase();
+      // The pool holds the tokens the book settles in (a native-coin side's wrapped token).
+      const { base, quote } = market.settlement;
       // A pair orders its tokens by address (token0 < token1).
       const pair = byTokens.get(base < quote ? `${base}:${quote}` : `${quote}:${base}`);
       if (pair === undefined) continue;

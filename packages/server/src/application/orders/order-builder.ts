@@ -82,9 +82,9 @@ export class OrderBuilder {
           throw check.fail('INVALID_ORDER', 'a MARKET order takes liquidity, so it cannot be makerOnly');
         }
         const amounts = {
-          inputToken: request.inputToken,
+          inputToken: check.signedToken(market, request.inputToken),
           inputAmount: check.amount(request.inputAmount, 'inputAmount'),
-          outputToken: request.outputToken,
+          outputToken: check.signedToken(market, request.outputToken),
           outputAmount: check.amount(request.outputAmount, 'outputAmount'),
         };
         const terms = check.terms(amounts, market, request.type);

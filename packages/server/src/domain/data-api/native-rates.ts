@@ -1,4 +1,5 @@
 import { type MarketGrid, type Ratio, ratio } from '@dex/core';
+import { NATIVE_COIN_ID } from '../markets/market.js';
 
 /** Tinybar in one coin of the native currency. */
 export const TINYBAR_PER_COIN = 100_000_000n;
@@ -61,6 +62,8 @@ export function rateThrough(book: BookPrice, ticks: bigint, token: string, other
  */
 export function nativeRates(books: readonly BookPrice[], native: { id: string; decimals: number }): Map<string, TokenRate> {
   const rates = new Map<string, TokenRate>([
+    // The native coin itself (tinybar, 8 decimals) is worth what its wrapped token is.
+    [NATIVE_COIN_ID, { rate: ratio(1n, 1n), via: null, hops: 0 }],
     [native.id, { rate: ratio(TINYBAR_PER_COIN, 10n ** BigInt(native.decimals)), via: null, hops: 0 }],
   ]);
   spreadThroughBooks(rates, books, native.id);

@@ -7,10 +7,32 @@ export interface Market {
   readonly base: TokenRecord;
   readonly quote: TokenRecord;
   readonly grid: MarketGrid;
+  /**
+   * The lower-case token addresses its signed orders carry and the reactor moves: each token's own,
+   * except the native coin's, which settles as the chain's wrapped native token (docs/settlement.md,
+   * "Native-coin books"); the zero address while the chain names none.
+   */
+  readonly settlement: { readonly base: string; readonly quote: string };
 }
 
-/** A book with its tokens and the grid they make. */
-export function marketOf(book: BookRecord, base: TokenRecord, quote: TokenRecord): Market {
+/** The ledger id the native coin is listed under, as the live service lists HBAR. */
+export const NATIVE_COIN_ID = '0.0.0';
+
+/** The native coin's EVM address as the ledger lists it (id `0.0.0`): the zero address. */
+export const NATIVE_COIN_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** Whether a token is the chain's native coin rather than a token contract. */
+export function isNativeCoin(token: Pick<TokenRecord, 'evmAddress'>): boolean {
+  return token.evmAddress.toLowerCase() === NATIVE_COIN_ADDRESS;
+}
+
+/**
+ * A book with its tokens and the grid they make; `wrappedNative` is the token a native-coin side
+ * settles in on this chain (null: none).
+ */
+export function marketOf(book: BookRecord, base: TokenRecord, quote: TokenRecord, wrappedNative: string | null = null): Market {
+  const settlementOf = (token: TokenRecord) =>
+    isNativeCoin(token) ? (wrappedNative ?? NATIVE_COIN_ADDRESS).toLowerCase() : token.evmAddress.toLowerCase();
   const grid = new MarketGrid(
     gridSpecOfDisplay({
       baseDecimals: base.decimals,
@@ -21,7 +43,7 @@ export function marketOf(book: BookRecord, base: TokenRecord, quote: TokenRecord
       minNotional: book.minNotional,
     }),
   );
-  return { book, base, quote, grid };
+  return { book, base, quote, grid, settlement: { base: settlementOf(base), quote: settlementOf(quote) } };
 }
 
 /** Book ids are positive integers written without leading zeros; anything else names no book. */

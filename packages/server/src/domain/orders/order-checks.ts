@@ -8,7 +8,7 @@ import {
   type TermsViolation,
 } from '@dex/core';
 import { AppError, type ErrorCode } from '../errors.js';
-import type { Market, MarketLookup } from '../markets/market.js';
+import { isNativeCoin, type Market, type MarketLookup, NATIVE_COIN_ADDRESS } from '../markets/market.js';
 
 /** Shortest time to deadline an order may be saved with (spec 8.2). */
 export const MIN_DEADLINE_SECONDS = 30;
@@ -60,10 +60,35 @@ export class ItemChecks {
     return market;
   }
 
-  /** Side, price and size of the order on the market's grid. */
+  /**
+   * A token as a build request names it, as the order will carry it: the native coin, named by its
+   * zero address as `GET /books` lists it, is signed as the chain's wrapped native token.
+   */
+  signedToken(market: Market, token: string): string {
+    const lower = token.toLowerCase();
+    const wrapped = wrappedNativeOf(market);
+    return lower === NATIVE_COIN_ADDRESS && wrapped !== null ? wrapped : lower;
+  }
+
+  /** Side, price and size of the order on the market's grid, its tokens as they settle. */
   terms(amounts: OrderAmounts, market: Market, kind: OrderKind): OrderTerms {
-    const tokens = { base: market.base.evmAddress, quote: market.quote.evmAddress };
-    const result = orderTerms(amounts, tokens, market.grid, kind);
+    const wrapped = wrappedNativeOf(market);
+    if (wrapped === NATIVE_COIN_ADDRESS) {
+      throw this.fail(
+        'TOKEN_NOT_IN_BOOK',
+        `order book ${market.book.id} trades the native coin, and this chain names no wrapped token to settle it in`,
+      );
+    }
+    if (
+      wrapped !== null &&
+      [amounts.inputToken, amounts.outputToken].some((token) => token.toLowerCase() === NATIVE_COIN_ADDRESS)
+    ) {
+      throw this.fail(
+        'TOKEN_NOT_IN_BOOK',
+        `orders of book ${market.book.id} carry the native coin as the wrapped token ${wrapped}, never the zero address`,
+      );
+    }
+    const result = orderTerms(amounts, market.settlement, market.grid, kind);
     if (!result.ok) throw this.fail(VIOLATION_CODES[result.violation], result.message);
     return result.terms;
   }
@@ -74,4 +99,10 @@ export class ItemChecks {
     if (deadline < now + BigInt(MIN_DEADLINE_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_SOON');
     if (deadline > now + BigInt(MAX_DEADLINE_SECONDS + DEADLINE_CLOCK_STEP_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_FAR');
   }
+}
+
+/** The token a market's native-coin side settles in (the zero address while the chain names none); null: it has no such side. */
+function wrappedNativeOf(market: Market): string | null {
+  if (isNativeCoin(market.base)) return market.settlement.base;
+  return isNativeCoin(market.quote) ? market.settlement.quote : null;
 }

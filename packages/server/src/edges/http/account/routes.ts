@@ -28,8 +28,8 @@ function marketOf(registry: MarketRegistry, text: string): Market {
  * step complete without one), and the addresses the pending ones are sent to.
  */
 async function onboardingStatus(market: Market, chain: { funds: FundsReader; swapper: string } | null, reactor: string) {
-  const base = market.base.evmAddress.toLowerCase();
-  const quote = market.quote.evmAddress.toLowerCase();
+  // A native-coin side is read, and approved, as the wrapped token it settles in.
+  const { base, quote } = market.settlement;
   let read = new Map<string, TokenOnboarding>();
   let permit2: string | null = null;
   if (chain !== null) {
@@ -40,6 +40,7 @@ async function onboardingStatus(market: Market, chain: { funds: FundsReader; swa
     );
   }
   const step = (token: string, name: keyof TokenOnboarding) => read.get(token)?.[name] ?? chain === null;
+  // A native side settles in the wrapped token, which (a token of the ledger) needs its association.
   const steps = {
     associateBaseToken: step(base, 'associated'),
     associateQuoteToken: step(quote, 'associated'),

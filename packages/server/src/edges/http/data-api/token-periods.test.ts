@@ -86,6 +86,8 @@ describe('GET /tokens/{daily,weekly,monthly,yearly}', () => {
     const daily = await get<Point[]>('/tokens/daily');
     expect(daily.status).toBe(200);
     expect(daily.body).toEqual([
+      // The native coin: worth one coin, in no pool, traded on no book yet.
+      { timestampSeconds: START / 1_000, tokenId: '0.0.0', price: '100000000', liquidity: '0', volume: '0' },
       // The pool holds 1,000 WHBAR and 251 USDC (1,004 HBAR at 0.25); the day's two fills were 1 HBAR each.
       {
         timestampSeconds: START / 1_000,
@@ -105,7 +107,7 @@ describe('GET /tokens/{daily,weekly,monthly,yearly}', () => {
       { timestampSeconds: START / 1_000, tokenId: '0.0.1003', price: '0', liquidity: '0', volume: '0' },
     ]);
     const weekly = (await get<Point[]>('/tokens/weekly')).body;
-    expect(weekly.map((point) => point.volume)).toEqual(['300000000', '300000000', '0']);
+    expect(weekly.map((point) => point.volume)).toEqual(['0', '300000000', '300000000', '0']);
   });
 });
 

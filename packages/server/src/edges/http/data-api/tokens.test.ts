@@ -42,6 +42,8 @@ describe('GET /tokens', () => {
     const { status, body } = await get<unknown[]>('/tokens');
     expect(status).toBe(200);
     expect(body).toEqual([
+      // The native coin itself, listed as the live service lists HBAR, is worth one coin like WHBAR.
+      expect.objectContaining({ id: '0.0.0', symbol: 'HBAR', decimals: 8, price: '100000000', priceUsd: 0 }),
       {
         id: '0.0.1001',
         name: 'Wrapped HBAR',
@@ -63,6 +65,7 @@ describe('GET /tokens', () => {
     await fillBookOne();
     const tokens = (await get<{ id: string; price: string; priceUsd: number }[]>('/tokens')).body;
     expect(tokens.map(({ id, price, priceUsd }) => ({ id, price, priceUsd }))).toEqual([
+      { id: '0.0.0', price: '100000000', priceUsd: 0.251 },
       { id: '0.0.1001', price: '100000000', priceUsd: 0.251 },
       // 1 USDC = 1 / 0.251 HBAR = 3.98406374501... HBAR, rounded down to the tinybar.
       { id: '0.0.1002', price: '398406374', priceUsd: 1 },
@@ -74,7 +77,7 @@ describe('GET /tokens', () => {
     await fillBookOne();
     // SAUCE/USDC at 0.05: 1 SAUCE = 0.05 USDC = 0.199203187... HBAR.
     await harness.services.store.trades.append([fill(2, START + 2_000, 5_000, 10)]);
-    const sauce = (await get<{ id: string; price: string; priceUsd: number }[]>('/tokens')).body[2];
+    const sauce = (await get<{ id: string; price: string; priceUsd: number }[]>('/tokens')).body[3];
     expect(sauce).toMatchObject({ id: '0.0.1003', price: '19920318', priceUsd: 0.05 });
   });
 
@@ -82,7 +85,7 @@ describe('GET /tokens', () => {
     await fillBookOne();
     await harness.services.store.trades.append([fill(2, START + 2_000, 5_000, 10), fill(3, START + 3_000, 2_100, 10)]);
     // SAUCE/WHBAR at 0.21 HBAR: the one-book path wins over SAUCE -> USDC -> WHBAR.
-    const sauce = (await get<{ price: string }[]>('/tokens')).body[2];
+    const sauce = (await get<{ price: string }[]>('/tokens')).body[3];
     expect(sauce?.price).toBe('21000000');
   });
 });
@@ -136,9 +139,9 @@ describe('token details and curated lists', () => {
     await runOperatorOn(harness, 'token', 'update', '--id', '0.0.1001', '--no-default');
     await harness.services.registry.load();
     const ids = async (path: string) => (await get<{ id: string }[]>(path)).body.map((token) => token.id);
-    expect(await ids('/tokens/full')).toEqual(['0.0.1001', '0.0.1002', '0.0.1003']);
-    expect(await ids('/tokens/known')).toEqual(['0.0.1001', '0.0.1002']);
-    expect(await ids('/tokens/default')).toEqual(['0.0.1002', '0.0.1003']);
+    expect(await ids('/tokens/full')).toEqual(['0.0.0', '0.0.1001', '0.0.1002', '0.0.1003']);
+    expect(await ids('/tokens/known')).toEqual(['0.0.0', '0.0.1001', '0.0.1002']);
+    expect(await ids('/tokens/default')).toEqual(['0.0.0', '0.0.1002', '0.0.1003']);
     expect(Object.keys((await get<Record<string, unknown>[]>('/tokens/full')).body[0] ?? {})).toHaveLength(14);
   });
 });
@@ -157,8 +160,8 @@ describe('GET /tokens/default', () => {
     await harness.services.registry.load();
     const { status, body } = await get<Record<string, unknown>[]>('/tokens/default');
     expect(status).toBe(200);
-    expect(body.map((token) => token.id)).toEqual(['0.0.1001', '0.0.1003']);
-    expect(body[0]).toMatchObject({
+    expect(body.map((token) => token.id)).toEqual(['0.0.0', '0.0.1001', '0.0.1003']);
+    expect(body[1]).toMatchObject({
       id: '0.0.1001',
       symbol: 'WHBAR',
       name: 'Wrapped HBAR',
@@ -171,7 +174,7 @@ describe('GET /tokens/default', () => {
       priceChangeWeek: 25,
     });
     // SAUCE has no price and no pool: every figure is 0.
-    expect(body[1]).toMatchObject({ priceUsd: 0, liquidityUsd: 0, priceChangeHour: 0, priceChangeDay: 0, priceChangeWeek: 0 });
+    expect(body[2]).toMatchObject({ priceUsd: 0, liquidityUsd: 0, priceChangeHour: 0, priceChangeDay: 0, priceChangeWeek: 0 });
   });
 });
 
@@ -181,7 +184,7 @@ describe('GET /tokens/price-change', () => {
     await harness.services.store.trades.append([fill(1, dayAgo - 60_000, 20_000, 10), fill(1, START - 1_000, 25_000, 10)]);
     const { body } = await get('/tokens/price-change');
     // USDC: 1/0.20 HBAR a day ago, 1/0.25 now: -20%. SAUCE never traded and is left out.
-    expect(body).toEqual({ '0.0.1001': 0, '0.0.1002': -20 });
+    expect(body).toEqual({ '0.0.0': 0, '0.0.1001': 0, '0.0.1002': -20 });
   });
 });
 

@@ -39,9 +39,9 @@ describe('public market data', () => {
     it('lists every seeded book with every OrderbookItem field', async () => {
       const { status, body } = await get('/books');
       expect(status).toBe(200);
-      expect(body).toMatchObject({ total: 3, page: 1, limit: 100 });
+      expect(body).toMatchObject({ total: 4, page: 1, limit: 100 });
       const books = body.orderbooks as Record<string, unknown>[];
-      expect(books.map((book) => book.id)).toEqual([1, 2, 3]);
+      expect(books.map((book) => book.id)).toEqual([1, 2, 3, 4]);
       expect(books[0]).toEqual({
         id: 1,
         baseTokenId: '0.0.1001',
@@ -100,8 +100,8 @@ describe('public market data', () => {
 
     it('pages the list', async () => {
       const { body } = await get('/books?page=2&limit=2');
-      expect(body).toMatchObject({ total: 3, page: 2, limit: 2 });
-      expect((body.orderbooks as { id: number }[]).map((book) => book.id)).toEqual([3]);
+      expect(body).toMatchObject({ total: 4, page: 2, limit: 2 });
+      expect((body.orderbooks as { id: number }[]).map((book) => book.id)).toEqual([3, 4]);
     });
 
     it('shows halt and close at once after the operator changes them', async () => {
@@ -114,6 +114,7 @@ describe('public market data', () => {
         [0, 'OPEN'],
         [1, 'OPEN'],
         [0, 'CLOSED'],
+        [0, 'OPEN'],
       ]);
     });
   });
