@@ -50,8 +50,8 @@ afterAll(async () => {
 describe('getBooks', () => {
   it('lists the seeded books with every field, priced from real fills', async () => {
     const result = await getBooks(client);
-    expect(result).toMatchObject({ total: 3, page: 1, limit: 100 });
-    expect(result.orderbooks.map((book) => book.id)).toEqual([1, 2, 3]);
+    expect(result).toMatchObject({ total: 4, page: 1, limit: 100 });
+    expect(result.orderbooks.map((book) => book.id)).toEqual([1, 2, 3, 4]);
     const [book] = result.orderbooks;
     expect(book).toEqual({
       id: 1,
@@ -89,8 +89,8 @@ describe('getBooks', () => {
     const paged = createClient({ baseUrl: api.url, fetch: recorder.fetch });
     const result = await getBooks(paged, { page: 2, limit: 2 });
     expect(recorder.urls).toEqual([`${api.url}/books?page=2&limit=2`]);
-    expect(result).toMatchObject({ total: 3, page: 2, limit: 2 });
-    expect(result.orderbooks.map((book) => book.id)).toEqual([3]);
+    expect(result).toMatchObject({ total: 4, page: 2, limit: 2 });
+    expect(result.orderbooks.map((book) => book.id)).toEqual([3, 4]);
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses the page %s before sending', async (page) => {
@@ -375,7 +375,7 @@ describe('getHealth', () => {
       network: 'devnet',
       time: expect.any(Number),
       uptimeSeconds: expect.any(Number),
-      books: 3,
+      books: 4,
     });
   });
 });

@@ -77,9 +77,9 @@ export class ChainAmmAdmin implements AmmAdmin {
     const from = request.from === null ? null : getAddress(request.from);
     return this.sending.as(from, async (wallet): Promise<LiquidityAdded> => {
       const provider = wallet.account.address;
-      if (from === null && this.sending.mintsLiquidity) {
-        await this.mintTo(wallet, a, request.amountA);
-        await this.mintTo(wallet, b, request.amountB);
+      if (from === null && this.sending.makeLiquidity !== null) {
+        await this.sending.makeLiquidity(wallet, a, request.amountA);
+        await this.sending.makeLiquidity(wallet, b, request.amountB);
       }
       for (const [token, amount] of [
         [a, request.amountA],
@@ -218,16 +218,6 @@ export class ChainAmmAdmin implements AmmAdmin {
         throw new AmmRefusal(`${what}: ${wallet.account.address} is not the farm's owner (${owner} is), so nothing was sent`);
       }
       return this.write(what, wallet, { address: farm, abi: Farm.abi, functionName, args });
-    });
-  }
-
-  /** Mints to the minter itself (the devnet issuer) what it is about to provide. */
-  private async mintTo(minter: DevnetWallet, token: Address, amount: bigint): Promise<void> {
-    await this.write('minting the tokens to provide', minter, {
-      address: token,
-      abi: TestToken.abi,
-      functionName: 'mint',
-      args: [minter.account.address, amount],
     });
   }
 

@@ -1,5 +1,13 @@
-import type { DevnetClients, DevnetWallet } from '@dex/contracts';
-import { type Address, isAddressEqual } from 'viem';
+import {
+  type DevnetClients,
+  type DevnetWallet,
+  isAssociated,
+  isWrappedNative,
+  TestToken,
+  WEI_PER_TINYBAR,
+  WrappedNative,
+} from '@dex/contracts';
+import { type Address, type Hex, isAddressEqual } from 'viem';
 import { AmmRefusal, type AmmSenderKind } from '../../ports/amm-admin.js';
 import type { DevnetIssuer } from './devnet-issuer.js';
 
@@ -9,8 +17,11 @@ const GAS_MONEY_BELOW = 10n ** 18n;
 /** Who sends the AMM administrator's transactions: what ChainAmmAdmin leaves to the chain it works on. */
 export interface AmmSender {
   readonly kind: AmmSenderKind;
-  /** Whether the liquidity the sender itself provides is minted for the purpose (the devnet issuer's test tokens). */
-  readonly mintsLiquidity: boolean;
+  /**
+   * Makes the liquidity the sender itself provides, for the purpose (the devnet issuer's test
+   * tokens); null: it provides out of its own balances.
+   */
+  readonly makeLiquidity: ((wallet: DevnetWallet, token: Address, amount: bigint) => Promise<void>) | null;
   /** Runs `work` with the wallet of `account`, null: the sender's own. */
   as<T>(account: Address | null, work: (wallet: DevnetWallet) => Promise<T>): Promise<T>;
 }
@@ -22,9 +33,34 @@ export interface AmmSender {
 export function devnetIssuerSender(devnet: DevnetClients, issuer: DevnetIssuer): AmmSender {
   return {
     kind: { kind: 'devnet-issuer' },
-    mintsLiquidity: true,
+    makeLiquidity: (wallet, token, amount) => makeTokens(devnet, wallet, token, amount),
     as: (account, work) => (account === null ? issuer.asIssuer(work) : impersonated(devnet, account, work)),
   };
+}
+
+/**
+ * Gives the issuer `amount` of a token: minted, or for the wrapped native coin deposited (with
+ * native coin given for it), which nobody mints so that every unit of it stays backed.
+ */
+async function makeTokens(devnet: DevnetClients, issuer: DevnetWallet, token: Address, amount: bigint): Promise<void> {
+  const self = issuer.account.address;
+  let hash: Hex;
+  if (await isWrappedNative(devnet, token)) {
+    const value = amount * WEI_PER_TINYBAR;
+    await devnet.test.setBalance({ address: self, value: (await devnet.public.getBalance({ address: self })) + value });
+    if (!(await isAssociated(devnet, token, self))) {
+      await confirmed(devnet, await issuer.writeContract({ address: token, abi: WrappedNative.abi, functionName: 'associate' }));
+    }
+    hash = await issuer.writeContract({ address: token, abi: WrappedNative.abi, functionName: 'deposit', value });
+  } else {
+    hash = await issuer.writeContract({ address: token, abi: TestToken.abi, functionName: 'mint', args: [self, amount] });
+  }
+  await confirmed(devnet, hash);
+}
+
+async function confirmed(devnet: DevnetClients, hash: Hex): Promise<void> {
+  const receipt = await devnet.public.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') throw new AmmRefusal(`making the tokens to provide: reverted (transaction ${hash})`);
 }
 
 /** Runs `work` as `account` through anvil's impersonation, with gas money if it has little. */
@@ -48,7 +84,7 @@ export function keySender(wallet: DevnetWallet | null): AmmSender {
   const address = wallet?.account.address ?? null;
   return {
     kind: { kind: 'key', address },
-    mintsLiquidity: false,
+    makeLiquidity: null,
     as: (account, work) => {
       if (wallet === null) throw new AmmRefusal("writing to the AMM takes its owner's key");
       if (account !== null && !isAddressEqual(account, wallet.account.address)) {
