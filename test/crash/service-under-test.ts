@@ -164,10 +164,18 @@ export class ServiceUnderTest {
 
   /** The operator CLI's `pool add-liquidity` on the devnet chain: creates the pool on first use. */
   async addLiquidity(tokenA: string, tokenB: string, amountA: string, amountB: string): Promise<void> {
-    await run(process.execPath, [...FROM_SOURCE, OPERATOR_MAIN, 'pool', 'add-liquidity', tokenA, tokenB, amountA, amountB], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: this.dataDir, LOG_LEVEL: 'warn' },
-    });
+    const argv = [...FROM_SOURCE, OPERATOR_MAIN, 'pool', 'add-liquidity', tokenA, tokenB, amountA, amountB];
+    // The service stops and starts its node every 64 blocks here (compaction): a command caught by
+    // that pause is run again, as an operator would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run(process.execPath, argv, { cwd: ROOT, env: { ...process.env, DATA_DIR: this.dataDir, LOG_LEVEL: 'warn' } });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+    }
   }
 
   /** The devnet faucet of the operator CLI: a new funded account, its key file in DATA_DIR. */
