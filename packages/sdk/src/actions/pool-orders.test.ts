@@ -143,3 +143,17 @@ describe('orders that opt in to the pool', () => {
     expect(trades.reduce((sum, trade) => sum + trade.baseAmount, 0n)).toBe(BigInt(alone.expectedOutputAmount));
   });
 });
+
+describe('a native-coin book', () => {
+  it('places an order requested in HBAR (the zero address, as the book lists it), signed for the wrapped token the onboarding status names', async () => {
+    const client = await fundedClient();
+    const books = (await getBooks(client)).orderbooks;
+    const native = books.find((each) => each.baseTokenEvmAddress === '0x0000000000000000000000000000000000000000');
+    if (native === undefined) throw new Error('the devnet lists no native-coin book');
+    const result = await placeOrders(client, { orders: [limitOrderRequest(native, { side: 'sell', price: '0.3', size: '1' })] });
+    const [saved] = result.orders;
+    expect(saved?.meta.status).toBe('ACTIVE');
+    const wrapped = books.find((each) => each.id === 1)?.baseTokenEvmAddress.toLowerCase();
+    expect(saved?.input.token.toLowerCase()).toBe(wrapped);
+  });
+});
