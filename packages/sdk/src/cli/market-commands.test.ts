@@ -74,7 +74,21 @@ describe('books', () => {
       '10',
       '1',
     ]);
-    expect(lines[4]).toBe('books 1-3 of 3');
+    expect(lines[4]?.trim().split(/\s+/)).toEqual([
+      '4',
+      'HBAR/USDC',
+      'OPEN',
+      'no',
+      '-',
+      '-',
+      '0',
+      '0',
+      '0.00001',
+      '0.1',
+      '0.1',
+      '0.1',
+    ]);
+    expect(lines[5]).toBe('books 1-4 of 4');
   });
 
   it('prints the API answer itself with --json', async () => {
@@ -91,7 +105,7 @@ describe('books', () => {
     const { code, out } = await served.cli.run(['books', '--page', '2', '--limit', '2'], { fetch: recorder.fetch });
     expect(code).toBe(0);
     expect(recorder.urls).toEqual([`${served.api.url}/books?page=2&limit=2`]);
-    expect(out.split('\n').at(-1)).toBe('books 3-3 of 3');
+    expect(out.split('\n').at(-1)).toBe('books 3-4 of 4');
   });
 });
 

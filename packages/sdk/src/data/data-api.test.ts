@@ -67,9 +67,10 @@ describe('data API client', () => {
     const { key } = await issueApiKey(api.server, 100);
     const client = createDataClient({ baseUrl: dataUrl, apiKey: key });
     const first = await getTokens(client);
-    expect(first.data.map((token) => token.symbol)).toEqual(['WHBAR', 'USDC', 'SAUCE']);
-    // WHBAR is the native coin's wrapper: one whole token is worth one coin.
-    expect(first.data[0]).toMatchObject({ id: '0.0.1001', price: '100000000', decimals: 8 });
+    expect(first.data.map((token) => token.symbol)).toEqual(['HBAR', 'WHBAR', 'USDC', 'SAUCE']);
+    // HBAR is the native coin, WHBAR its wrapper: one whole token of either is worth one coin.
+    expect(first.data[0]).toMatchObject({ id: '0.0.0', price: '100000000', decimals: 8 });
+    expect(first.data[1]).toMatchObject({ id: '0.0.1001', price: '100000000', decimals: 8 });
     expect(first.quota).toEqual({ limit: 100, remaining: 99, additionalTotal: 0, resetAt: expect.any(Number) });
     expect(Math.abs((first.quota?.resetAt ?? 0) - endOfMonth())).toBeLessThan(86_400_000);
     expect((await getTokens(client)).quota?.remaining).toBe(98);
@@ -82,10 +83,10 @@ describe('data API client', () => {
     const now = Math.floor(Date.now() / 1000);
     const usdc = (await getToken(client, { tokenId: '0.0.1002' })).data;
     expect(usdc).toMatchObject({ id: '0.0.1002', symbol: 'USDC', name: expect.any(String) });
-    expect((await getTokensFull(client)).data).toHaveLength(3);
+    expect((await getTokensFull(client)).data).toHaveLength(4);
     expect(Array.isArray((await getKnownTokens(client)).data)).toBe(true);
     const defaults = (await getDefaultTokens(client)).data;
-    expect(defaults.map((token) => token.symbol)).toEqual(['WHBAR', 'USDC', 'SAUCE']);
+    expect(defaults.map((token) => token.symbol)).toEqual(['HBAR', 'WHBAR', 'USDC', 'SAUCE']);
     expect(defaults[0]).toMatchObject({
       liquidityUsd: 0,
       priceChangeDay: expect.any(Number),
@@ -103,8 +104,11 @@ describe('data API client', () => {
     const latest = (await getLatestTokenCandles(client, { interval: 'HOUR' })).data;
     expect(latest.map((candle) => candle.tokenId)).toEqual(['0.0.1001', '0.0.1002']);
     const summaries = (await getTokensPvl(client, { period: 'daily' })).data;
-    expect(summaries.map((point) => point.tokenId)).toEqual(['0.0.1001', '0.0.1002', '0.0.1003']);
-    expect(summaries[0]).toMatchObject({ price: '100000000', volume: expect.stringMatching(/^[1-9][0-9]*$/) });
+    expect(summaries.map((point) => point.tokenId)).toEqual(['0.0.0', '0.0.1001', '0.0.1002', '0.0.1003']);
+    expect(summaries.find((point) => point.tokenId === '0.0.1001')).toMatchObject({
+      price: '100000000',
+      volume: expect.stringMatching(/^[1-9][0-9]*$/),
+    });
     const series = (await getTokenPvl(client, { tokenId: '0.0.1002', period: 'weekly' })).data;
     expect(series.at(-1)).toMatchObject({ tokenId: '0.0.1002', price: expect.stringMatching(/^[1-9][0-9]*$/) });
     expect((await getTokenPools(client, { tokenId: '0.0.1002' })).data).toEqual([]);
