@@ -101,7 +101,7 @@ describe('requests to the real server', () => {
     const token = await closed.server.services.tokens.issue('0.0.5005');
     const recorder = recordingFetch();
     const client = createClient({ baseUrl: closed.url, accessToken: token, fetch: recorder.fetch });
-    expect((await getBooks(client)).total).toBe(3);
+    expect((await getBooks(client)).total).toBe(4);
     expect(recorder.headers[0]?.get('authorization')).toBe(`Bearer ${token}`);
     expect(recorder.headers[0]?.get('accept')).toBe('application/json');
   });
