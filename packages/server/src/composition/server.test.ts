@@ -49,7 +49,7 @@ describe('startServer', () => {
     const server = await running();
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const books = (await (await fetch(`${server.url}/books`)).json()) as { total: number };
-    expect(books.total).toBe(3);
+    expect(books.total).toBe(4);
   });
 
   it('serves the data API under /data, or on a port of its own with DATA_API_PORT', async () => {
@@ -112,7 +112,7 @@ describe('startServer', () => {
     await first.close();
     const second = await startServer(config, createLogger('silent'));
     cleanups.push(() => second.close());
-    expect(second.services.registry.list().map((market) => market.book.isHalted)).toEqual([false, true, false]);
+    expect(second.services.registry.list().map((market) => market.book.isHalted)).toEqual([false, true, false, false]);
     expect(second.services.engines.engine(2)?.isHalted).toBe(true);
   });
 });

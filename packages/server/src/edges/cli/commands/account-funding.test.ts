@@ -10,6 +10,7 @@ import {
 } from '@dex/contracts';
 import { type Address, getAddress, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isNativeCoin } from '../../../domain/markets/market.js';
 import { type Harness, ManualClock, startHarness, tempDataDir } from '../../../test-support/harness.js';
 import { operator } from '../../../test-support/operator-cli.js';
 
@@ -51,6 +52,9 @@ const permit2Allowance = (token: string, owner: string) =>
     args: [getAddress(owner), getAddress(token), chain().reactor],
   });
 
+/** The registry's tokens that are ERC-20s on the chain: all but the native coin. */
+const erc20s = async () => (await h.services.store.tokens.list()).filter((token) => !isNativeCoin(token));
+
 describe('operator CLI on the devnet chain', () => {
   it('creates an Ed25519 account that is funded, approved and known to the 0x16a key registry', async () => {
     const created = await run(
@@ -66,7 +70,7 @@ describe('operator CLI on the devnet chain', () => {
     expect(created.code).toBe(0);
     const account = JSON.parse(created.out) as { evmAddress: string; publicKey: string; funded: { amount: number } };
     expect(account.funded.amount).toBe(1_000);
-    for (const token of await h.services.store.tokens.list()) {
+    for (const token of await erc20s()) {
       expect(await read(token.evmAddress, 'balanceOf', account.evmAddress)).toBe(1_000n * 10n ** BigInt(token.decimals));
       // Onboarded as the live service asks: the token approves Permit2, Permit2 the reactor.
       expect(await read(token.evmAddress, 'allowance', account.evmAddress)).toBe(maxUint256);
@@ -96,7 +100,7 @@ describe('operator CLI on the devnet chain', () => {
     const address = '0x00000000000000000000000000000000000b0b03';
     const funded = await run(h.config.dataDir, 'account', 'fund', '--account', address, '--amount', '5', '--no-approve');
     expect(funded).toMatchObject({ code: 0, out: expect.stringContaining('not approved: the account onboards itself') });
-    for (const token of await h.services.store.tokens.list()) {
+    for (const token of await erc20s()) {
       expect(await read(token.evmAddress, 'balanceOf', address)).toBe(5n * 10n ** BigInt(token.decimals));
       expect(await read(token.evmAddress, 'allowance', address)).toBe(0n);
       expect((await permit2Allowance(token.evmAddress, address))[0]).toBe(0n);
@@ -105,7 +109,7 @@ describe('operator CLI on the devnet chain', () => {
 
   it('leaves the associations to the account with --no-associate: only the tokens it associated itself are funded', async () => {
     const address = getAddress('0x00000000000000000000000000000000000b0b05');
-    const tokens = await h.services.store.tokens.list();
+    const tokens = await erc20s();
     const usdc = tokens.find((token) => token.symbol === 'USDC');
     if (usdc === undefined) throw new Error('no USDC');
     const devnet = chain().devnet;
@@ -133,7 +137,8 @@ describe('operator CLI on the devnet chain', () => {
     );
     expect(funded.code).toBe(0);
     const others = tokens.filter((token) => token !== usdc).map((token) => token.symbol);
-    expect(JSON.parse(funded.out)).toMatchObject({ tokens: ['USDC'], associated: [], unassociated: others });
+    // The native coin needs no association: it is funded whatever the account associated.
+    expect(JSON.parse(funded.out)).toMatchObject({ tokens: ['HBAR', 'USDC'], associated: [], unassociated: others });
     for (const token of tokens) {
       const expected = token === usdc ? 5_000_000n : 0n;
       expect(await read(token.evmAddress, 'balanceOf', address)).toBe(expected);
