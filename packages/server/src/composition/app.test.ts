@@ -58,7 +58,7 @@ describe('the app', () => {
 
   it('reports health with the store checked', async () => {
     const response = await harness.app.inject({ method: 'GET', url: '/health' });
-    expect(response.json()).toEqual({ status: 'ok', network: 'devnet', time: harness.clock.now(), uptimeSeconds: 0, books: 3 });
+    expect(response.json()).toEqual({ status: 'ok', network: 'devnet', time: harness.clock.now(), uptimeSeconds: 0, books: 4 });
   });
 
   it('publishes an OpenAPI document of every route, generated from the route schemas', async () => {

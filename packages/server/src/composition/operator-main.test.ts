@@ -50,7 +50,7 @@ describe('the dex-operator bin', () => {
       expect(made.stderr).toBe('');
       expect(made.code).toBe(0);
       expect(made.stdout).toMatch(
-        /^wrote .*exchange\.backup \(\d+ bytes\)\nnetwork devnet, schema version \d+, taken .*\nrows: .*books 3/,
+        /^wrote .*exchange\.backup \(\d+ bytes\)\nnetwork devnet, schema version \d+, taken .*\nrows: .*books 4/,
       );
       expect(await dexOperator(h.config.dataDir, 'backup', '--to', backup)).toEqual({
         code: 1,
