@@ -30,6 +30,6 @@ describe('token rates through pools', () => {
     const island = pool(5, '0.0.5', '0.0.6', 1n, 1n);
     const rates = tokenRates([], NATIVE, [shallow, twin, deep, empty, island]);
     expect(rates.get('0.0.2')?.rate).toEqual({ num: 10n, den: 1n });
-    expect([...rates.keys()].sort()).toEqual(['0.0.1', '0.0.2']);
+    expect([...rates.keys()].sort()).toEqual(['0.0.0', '0.0.1', '0.0.2']);
   });
 });
