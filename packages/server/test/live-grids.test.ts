@@ -150,7 +150,7 @@ describe('the live mainnet books', () => {
         minNotional: string;
       }[];
     };
-    expect(orderbooks).toHaveLength(8);
+    expect(orderbooks).toHaveLength(9);
     const seller = await fund(h, await Trader.secp256k1(h));
     const buyer = await fund(h, await Trader.secp256k1(h));
     const weth = bookIds[3];

@@ -293,11 +293,11 @@ function webDataApiKeyOf(env: Env, dataApi: DataApiConfig): string | null {
 }
 
 /**
- * The token the chain settles native-coin books in: on the devnet its WHBAR (the wrapper the devnet
- * installs at that token's ledger address), elsewhere WRAPPED_NATIVE_ADDRESS or none.
+ * The token the chain settles native-coin books in: on the devnet chain its WHBAR (the wrapper the
+ * devnet installs at that token's ledger address), on any other chain WRAPPED_NATIVE_ADDRESS or none.
  */
-function wrappedNativeOf(env: Env, network: Network): string | null {
-  const address = text(env, 'WRAPPED_NATIVE_ADDRESS', network === 'devnet' ? longZeroAddress(DEVNET_NATIVE_TOKEN_ID) : '');
+function wrappedNativeOf(env: Env, chain: ChainConfig): string | null {
+  const address = text(env, 'WRAPPED_NATIVE_ADDRESS', chain.kind === 'devnet' ? longZeroAddress(DEVNET_NATIVE_TOKEN_ID) : '');
   if (address === '') return null;
   if (!isEvmAddress(address) || BigInt(address) === 0n) {
     throw new ConfigError('WRAPPED_NATIVE_ADDRESS must be the 0x address of the wrapped native token (not the zero address)');
@@ -342,7 +342,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     reactorAddress,
     signatureDomainName,
     signatureDomainVersion,
-    wrappedNativeAddress: wrappedNativeOf(env, network),
+    wrappedNativeAddress: wrappedNativeOf(env, chain),
     jwtSecret,
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 21_600, 60, 86_400),
     quoteSlippageBps: integer(env, 'QUOTE_SLIPPAGE_BPS', 50, 0, 9_999),

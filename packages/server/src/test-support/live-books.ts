@@ -2,11 +2,11 @@ import { runOperatorOn, type TraderHost } from './harness.js';
 
 /**
  * The base tokens of the live books, with the decimals they have there. The devnet seed already
- * trades WHBAR/USDC and SAUCE/USDC, and a pair has one book: HBAR (native there, 8 decimals) and
- * SAUCE come in as tokens of their own here.
+ * trades HBAR/USDC and SAUCE/USDC, and a pair has one book: HBAR (8 decimals) and SAUCE come in
+ * as tokens of their own here, to list the live grids beside the seeded ones.
  */
 const LIVE_TOKENS = [
-  { id: '0.0.1456986', symbol: 'HBAR', name: 'HBAR (devnet issue)', decimals: 8 },
+  { id: '0.0.1456986', symbol: 'HBAR.L', name: 'HBAR as the live books list it (devnet issue)', decimals: 8 },
   { id: '0.0.731861', symbol: 'SAUCE.L', name: 'SAUCE as the live books list it (devnet issue)', decimals: 6 },
   { id: '0.0.10047837', symbol: 'WBTC', name: 'Wrapped Bitcoin (devnet issue)', decimals: 8 },
   { id: '0.0.9470869', symbol: 'WETH', name: 'Wrapped Ether (devnet issue)', decimals: 18 },
@@ -37,7 +37,7 @@ export interface LiveBook {
  */
 export const LIVE_MAINNET_BOOKS: readonly LiveBook[] = [
   {
-    base: 'HBAR',
+    base: 'HBAR.L',
     tickStep: '0.0000001',
     sizeStep: '0.1',
     lotSize: '0.1',

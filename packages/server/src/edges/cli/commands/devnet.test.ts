@@ -6,7 +6,7 @@ describe('operator CLI', () => {
 
   it('seeds the devnet once', async () => {
     expect((await cli.run('devnet', 'seed')).code).toBe(0);
-    expect(await cli.store.books.list()).toHaveLength(3);
+    expect(await cli.store.books.list()).toHaveLength(4);
     expect((await cli.run('devnet', 'seed')).code).toBe(1);
   });
 });
