@@ -56,7 +56,7 @@ export type BuildOrdersErrorType = InvalidParameterError | AccountRequestErrorTy
 export async function buildOrders(client: Client, parameters: BuildOrdersParameters): Promise<BuildOrdersReturnType> {
   const orderRequests = batchParameter(parameters.orders, 'orders', MAX_ORDERS_PER_REQUEST);
   const now = Math.floor(Date.now() / 1000);
-  orderRequests.forEach((each, index) => checkDeadline(each, index, now));
+  for (const [index, each] of orderRequests.entries()) checkDeadline(each, index, now);
   const answer = await request<{ orders: BuiltOrder[] }>(client, {
     method: 'POST',
     path: ['orders', 'build'],
