@@ -1,13 +1,5 @@
-import {
-  type DevnetClients,
-  type DevnetWallet,
-  isAssociated,
-  isWrappedNative,
-  TestToken,
-  WEI_PER_TINYBAR,
-  WrappedNative,
-} from '@dex/contracts';
-import { type Address, type Hex, isAddressEqual } from 'viem';
+import { associateToken, type DevnetClients, type DevnetWallet, isWrappedNative, WEI_PER_TINYBAR } from '@dex/contracts';
+import { type Address, isAddressEqual } from 'viem';
 import { AmmRefusal, type AmmSenderKind } from '../../ports/amm-admin.js';
 import type { DevnetIssuer } from './devnet-issuer.js';
 
@@ -33,34 +25,23 @@ export interface AmmSender {
 export function devnetIssuerSender(devnet: DevnetClients, issuer: DevnetIssuer): AmmSender {
   return {
     kind: { kind: 'devnet-issuer' },
-    makeLiquidity: (wallet, token, amount) => makeTokens(devnet, wallet, token, amount),
+    makeLiquidity: (wallet, token, amount) => makeTokens(devnet, issuer, wallet, token, amount),
     as: (account, work) => (account === null ? issuer.asIssuer(work) : impersonated(devnet, account, work)),
   };
 }
 
 /**
- * Gives the issuer `amount` of a token: minted, or for the wrapped native coin deposited (with
- * native coin given for it), which nobody mints so that every unit of it stays backed.
+ * Gives the issuer `amount` of a token to provide (DevnetIssuer.issue): for the wrapped native coin,
+ * native coin to deposit first, and the association that holding it takes.
  */
-async function makeTokens(devnet: DevnetClients, issuer: DevnetWallet, token: Address, amount: bigint): Promise<void> {
-  const self = issuer.account.address;
-  let hash: Hex;
+async function makeTokens(devnet: DevnetClients, issuer: DevnetIssuer, wallet: DevnetWallet, token: Address, amount: bigint) {
   if (await isWrappedNative(devnet, token)) {
+    const self = wallet.account.address;
     const value = amount * WEI_PER_TINYBAR;
     await devnet.test.setBalance({ address: self, value: (await devnet.public.getBalance({ address: self })) + value });
-    if (!(await isAssociated(devnet, token, self))) {
-      await confirmed(devnet, await issuer.writeContract({ address: token, abi: WrappedNative.abi, functionName: 'associate' }));
-    }
-    hash = await issuer.writeContract({ address: token, abi: WrappedNative.abi, functionName: 'deposit', value });
-  } else {
-    hash = await issuer.writeContract({ address: token, abi: TestToken.abi, functionName: 'mint', args: [self, amount] });
+    await associateToken(devnet, wallet, token);
   }
-  await confirmed(devnet, hash);
-}
-
-async function confirmed(devnet: DevnetClients, hash: Hex): Promise<void> {
-  const receipt = await devnet.public.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new AmmRefusal(`making the tokens to provide: reverted (transaction ${hash})`);
+  await issuer.issue(wallet, token, amount);
 }
 
 /** Runs `work` as `account` through anvil's impersonation, with gas money if it has little. */

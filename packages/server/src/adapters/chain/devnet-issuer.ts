@@ -139,14 +139,7 @@ export class DevnetIssuer implements DevnetFunding {
         } else if (await associateToken(this.devnet, self, address)) {
           result.associated.push(token);
         }
-        if (kinds[index] === 'wrapped') {
-          const value = amount * WEI_PER_TINYBAR;
-          await this.mined(self.writeContract({ address, abi: WrappedNative.abi, functionName: 'deposit', value }));
-        } else {
-          await this.asIssuer(async (issuer) =>
-            this.mined(issuer.writeContract({ address, abi: TestToken.abi, functionName: 'mint', args: [holder, amount] })),
-          );
-        }
+        await this.issue(self, address, amount, kinds[index]);
         if (options.approve === false) continue;
         for (const approval of permit2Approvals(address, await this.permit2(), this.reactor)) {
           await this.mined(self.writeContract(approval as Parameters<typeof self.writeContract>[0]));
@@ -164,6 +157,23 @@ export class DevnetIssuer implements DevnetFunding {
     } finally {
       await this.devnet.test.stopImpersonatingAccount({ address: account });
     }
+  }
+
+  /**
+   * Gives `wallet` `amount` of a token it may hold: the wrapped native coin deposited by the
+   * wallet itself out of its native coin, which nobody mints so that every unit stays backed; any
+   * other token minted by the issuer.
+   */
+  async issue(wallet: DevnetWallet, token: Address, amount: bigint, kind?: 'wrapped' | 'token'): Promise<void> {
+    if ((kind ?? (await this.kindOf(token))) === 'wrapped') {
+      const value = amount * WEI_PER_TINYBAR;
+      await this.mined(wallet.writeContract({ address: token, abi: WrappedNative.abi, functionName: 'deposit', value }));
+      return;
+    }
+    const to = wallet.account.address;
+    await this.asIssuer((issuer) =>
+      this.mined(issuer.writeContract({ address: token, abi: TestToken.abi, functionName: 'mint', args: [to, amount] })),
+    );
   }
 
   /** How a token is funded: the native coin itself, the wrapped native coin, or a token the issuer mints. */
