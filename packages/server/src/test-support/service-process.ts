@@ -42,7 +42,8 @@ export function startServiceProcess(entry: URL, env: Record<string, string>, nod
   chainPidFiles.add(devnetPidFile(env.DATA_DIR ?? data.dir));
   const child = fork(entry, [], {
     detached: true,
-    execArgv: [...FROM_SOURCE, ...nodeFlags],
+    // A TypeScript entry runs from source; a built one (dist/*.js) as `npm start` runs it.
+    execArgv: entry.pathname.endsWith('.ts') ? [...FROM_SOURCE, ...nodeFlags] : [...nodeFlags],
     env: { ...process.env, DATA_DIR: data.dir, PORT: '0', LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
