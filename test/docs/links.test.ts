@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headingsOf, linksOf, REPOSITORY, readDoc } from '../packages/server/src/test-support/markdown-doc.js';
+import { headingsOf, linksOf, REPOSITORY, readDoc } from '../../packages/server/src/test-support/markdown-doc.js';
 
 /**
  * The documentation's links, as a reader of a clone follows them: every relative link of the
