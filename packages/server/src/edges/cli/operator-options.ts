@@ -59,6 +59,7 @@ export const OPTIONS = {
   'domain-name': { type: 'string' },
   'domain-version': { type: 'string' },
   json: { type: 'boolean' },
+  create: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
