@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { until } from '@dex/server/test-support';
-import { generatePrivateKey } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelOrders } from '../actions/cancel-orders.js';
 import { getBooks } from '../actions/get-books.js';
 import { getOpenOrders } from '../actions/get-open-orders.js';
 import { getOrderHistory } from '../actions/get-order-history.js';
@@ -16,6 +17,7 @@ import { type Client, createClient } from '../client.js';
 import { secp256k1Signer } from '../signing/secp256k1-signer.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
 import type { OrderbookItem } from '../types.js';
+import { sessionFile } from './session-store.js';
 
 const SDK = new URL('../../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', SDK), 'utf8')) as { bin: Record<string, string> };
@@ -46,11 +48,26 @@ const environment = (extra: Record<string, string> = {}) => ({
 });
 
 function dexTrade(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return dexTradeWith({}, ...args);
+}
+
+/** {@link dexTrade} with these variables added to its environment. */
+function dexTradeWith(
+  extra: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, nodeArguments(args), { env: environment(), timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, nodeArguments(args), { env: environment(extra), timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
   });
+}
+
+/** GET /orders, a route that needs a login, with this Authorization header (none: undefined): its status and the ids of the orders. */
+async function ordersWith(authorization?: string): Promise<{ status: number; ids: number[] }> {
+  const response = await fetch(`${api.url}/orders`, { headers: authorization === undefined ? {} : { authorization } });
+  const body = (await response.json()) as { orders?: { id: number | string }[] };
+  return { status: response.status, ids: (body.orders ?? []).map((order) => Number(order.id)) };
 }
 
 /** A watching command in a process of its own: its lines of stdout so far, and how it exits. */
@@ -151,6 +168,40 @@ describe('the dex-trade bin', () => {
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect(refused.stderr).toContain('ORDERBOOK_NOT_FOUND');
     expect(usage).toMatchObject({ code: 2, stdout: '' });
+  });
+
+  it('prints the access token alone on stdout, as TOKEN=$(dex-trade token) takes it, and the server takes it as a Bearer token', async () => {
+    const key = generatePrivateKey();
+    const client = createClient({ baseUrl: api.url, signer: secp256k1Signer(key) });
+    const id = await bidOnBookOne(client);
+    try {
+      const { code, stdout, stderr } = await dexTradeWith({ DEX_PRIVATE_KEY: key }, 'token');
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      expect(stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+      // The account's own orders: the token is of the key's account.
+      expect(await ordersWith(`Bearer ${stdout.trimEnd()}`)).toEqual({ status: 200, ids: [id] });
+      expect((await ordersWith()).status).toBe(401);
+    } finally {
+      // The book stays empty for the tests after this one.
+      await cancelOrders(client, { orderIds: [id] });
+    }
+  });
+
+  it("prints the stored session's token without a key, and refuses with nothing on stdout when there is neither", async () => {
+    const key = generatePrivateKey();
+    const account = privateKeyToAddress(key).toLowerCase();
+    expect((await dexTradeWith({ DEX_PRIVATE_KEY: key }, 'login')).code).toBe(0);
+    const stored = JSON.parse(readFileSync(sessionFile(environment().DEX_STATE_DIR, api.url, account), 'utf8')) as {
+      token: string;
+    };
+    expect(await dexTradeWith({ DEX_ACCOUNT: account }, 'token')).toEqual({ code: 0, stdout: `${stored.token}\n`, stderr: '' });
+    expect((await ordersWith(`Bearer ${stored.token}`)).status).toBe(200);
+    const json = await dexTradeWith({ DEX_ACCOUNT: account }, 'token', '--json');
+    expect(JSON.parse(json.stdout)).toEqual({ account, token: stored.token, expiresAt: expect.any(Number) });
+    const stranger = privateKeyToAddress(generatePrivateKey()).toLowerCase();
+    const refused = await dexTradeWith({ DEX_ACCOUNT: stranger }, 'token');
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain(`token: no stored session of ${stranger}`);
   });
 
   it('watches the depth until SIGINT, then exits with code 0', async () => {

@@ -10,7 +10,7 @@ import { orderPlaceCommand } from './commands/order-place.js';
 import { orderHistoryCommand, orderListCommand } from './commands/order-queries.js';
 import { farmsCommand, poolsCommand } from './commands/pools.js';
 import { quoteCommand } from './commands/quote.js';
-import { loginCommand, logoutCommand } from './commands/session.js';
+import { loginCommand, logoutCommand, tokenCommand } from './commands/session.js';
 import { tradesCommand } from './commands/trades.js';
 import { CommandContext } from './context.js';
 import type { TraderIo } from './trader-io.js';
@@ -30,6 +30,7 @@ const COMMANDS: readonly Command[] = [
   farmsCommand,
   loginCommand,
   logoutCommand,
+  tokenCommand,
   onboardCommand,
   orderPlaceCommand,
   orderCancelCommand,

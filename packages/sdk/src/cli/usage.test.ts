@@ -146,6 +146,7 @@ describe('usage errors exit with code 2 before sending anything', () => {
       ['order', 'history', '3'],
       ['order', 'events'],
       ['logout'],
+      ['token'],
     ]) {
       const { code, err } = await refused(argv);
       expect(code).toBe(2);
@@ -169,6 +170,7 @@ describe('help', () => {
         'quote <book>',
         'login',
         'logout',
+        'token',
         'order place <book>',
         'order cancel',
         'order cancel-after <seconds>',

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -32,12 +32,53 @@ describe('the dex-operator bin', () => {
     folders.push(data.remove);
     // npm test builds before it tests, so the launcher finds the CLI built from this source.
     expect(await dexOperator(data.dir, '--help')).toEqual({ code: 0, stdout: `${OPERATOR_USAGE}\n`, stderr: '' });
-    expect(await dexOperator(data.dir, 'devnet', 'seed', '--json')).toEqual({ code: 0, stdout: '{"seeded":true}\n', stderr: '' });
+    expect(await dexOperator(data.dir, 'devnet', 'seed', '--create', '--json')).toEqual({
+      code: 0,
+      stdout: '{"seeded":true}\n',
+      stderr: '',
+    });
     expect(await dexOperator(data.dir, 'book', 'delete')).toEqual({
       code: 2,
       stdout: '',
       stderr: 'unknown command "book delete"\n',
     });
+  });
+
+  it('refuses a command on a DATA_DIR that holds no store, naming the file and --create, and creates nothing', async () => {
+    const data = tempDataDir();
+    folders.push(data.remove);
+    const mistyped = join(data.dir, 'dat');
+    const file = join(mistyped, 'devnet.sqlite');
+    expect(await dexOperator(mistyped, 'token', 'list')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `no store at ${file} (DATA_DIR ${mistyped}, NETWORK devnet): check them, or pass --create to make a new, empty store\n`,
+    });
+    // Help and usage errors open no store either.
+    expect((await dexOperator(mistyped, '--help')).code).toBe(0);
+    expect((await dexOperator(mistyped, 'token', 'lst')).code).toBe(2);
+    expect(existsSync(mistyped)).toBe(false);
+  });
+
+  it('makes a new, empty store with --create, which later commands find without it', async () => {
+    const data = tempDataDir();
+    folders.push(data.remove);
+    const fresh = join(data.dir, 'fresh');
+    expect(await dexOperator(fresh, 'token', 'list', '--create', '--json')).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(existsSync(join(fresh, 'devnet.sqlite'))).toBe(true);
+    expect(await dexOperator(fresh, 'token', 'list', '--json')).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  });
+
+  it('deploys to a chain without a store: chain deploy opens none', async () => {
+    const data = tempDataDir();
+    folders.push(data.remove);
+    const missing = join(data.dir, 'owner.key');
+    expect(await dexOperator(data.dir, 'chain', 'deploy', '--rpc-url', 'http://127.0.0.1:9', '--key-file', missing)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `--key-file ${missing} does not exist\n`,
+    });
+    expect(readdirSync(data.dir)).toEqual([]);
   });
 
   it('backs up the store of a service running in another process, and refuses to restore over it until it stops', async () => {

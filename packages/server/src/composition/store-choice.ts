@@ -1,14 +1,28 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { advisoryLeases } from '../adapters/postgres/advisory-leases.js';
 import { openPostgresStore } from '../adapters/postgres/postgres-store.js';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import type { Lease } from '../ports/leases.js';
 import type { Store } from '../ports/store/ports.js';
+import { StoreFileRefusal } from '../ports/store-files.js';
 import type { Config } from './config.js';
 
 /** The SQLite store of a network: `<DATA_DIR>/<NETWORK>.sqlite`. */
 export function storeFile(config: Pick<Config, 'dataDir' | 'network'>): string {
   return join(config.dataDir, `${config.network}.sqlite`);
+}
+
+/**
+ * Refuses a SQLite store file that does not exist unless `create`: an operator command run with a
+ * mistyped DATA_DIR or NETWORK would otherwise make a new, empty store and work on that.
+ */
+export function checkStoreFileExists(config: Pick<Config, 'dataDir' | 'network' | 'databaseUrl'>, create: boolean): void {
+  const file = storeFile(config);
+  if (create || config.databaseUrl !== null || existsSync(file)) return;
+  throw new StoreFileRefusal(
+    `no store at ${file} (DATA_DIR ${config.dataDir}, NETWORK ${config.network}): check them, or pass --create to make a new, empty store`,
+  );
 }
 
 /** The store the configuration names: the PostgreSQL database at DATABASE_URL, else the SQLite file in DATA_DIR. */

@@ -1,6 +1,6 @@
 /** A constant-product pool of the AMM, as the chain has it now. Addresses are 0x hex. */
 export interface AmmPool {
-  /** The pair's position in the factory's list (PairCreated's index, from 0): the pool's id. */
+  /** The exchange's id of the pool, as the data API shows it: from 1 (poolIdOfPairIndex). */
   readonly id: number;
   /** The pair contract, which is also its LP token (8 decimals). */
   readonly pair: string;
@@ -15,7 +15,7 @@ export interface AmmPool {
 
 /** One pool of the farm. */
 export interface FarmPool {
-  /** Its index in the farm (from 0). */
+  /** Its index in the farm (from 0): the farm's id, as the data API shows it. */
   readonly pid: number;
   readonly lpToken: string;
   readonly allocPoint: bigint;
@@ -29,10 +29,10 @@ export interface FarmState {
   readonly sauce: string;
   /** SAUCE raw units per second. */
   readonly saucePerSecond: bigint;
-  /** Native coin per second in the chain's smallest unit (wei on the EVM, 18 decimals). */
+  /** Native coin per second in wei, the EVM's unit (10^10 to the tinybar). */
   readonly nativePerSecond: bigint;
   readonly totalAllocPoint: bigint;
-  /** The farm's native balance: what its native rewards are paid from. */
+  /** The farm's native balance in wei: what its native rewards are paid from. */
   readonly nativeBalance: bigint;
   readonly pools: readonly FarmPool[];
 }
@@ -79,8 +79,6 @@ export interface AmmAdmin {
     readonly staking: string | null;
   };
   readonly sender: AmmSenderKind;
-  /** Decimals of the chain's native unit, the farm's native rate's unit (18: wei on the EVM). */
-  readonly nativeDecimals: number;
   /** Creates the pair of two tokens (empty until liquidity is added). */
   createPool(tokenA: string, tokenB: string): Promise<AmmPool>;
   addLiquidity(request: LiquidityRequest): Promise<LiquidityAdded>;
@@ -88,8 +86,9 @@ export interface AmmAdmin {
   /** Adds a farm pool for an LP token (the pair's address). */
   addFarm(lpToken: string, allocPoint: bigint): Promise<FarmPool>;
   setFarm(pid: number, allocPoint: bigint): Promise<FarmPool>;
+  /** SAUCE raw units and native wei a second. */
   setEmissions(saucePerSecond: bigint, nativePerSecond: bigint): Promise<void>;
-  /** Sends native coin to the farm, out of which it pays native rewards. */
+  /** Sends native coin (wei) to the farm, out of which it pays native rewards. */
   fundFarm(amount: bigint): Promise<void>;
   farm(): Promise<FarmState>;
 }

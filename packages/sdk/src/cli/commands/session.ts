@@ -11,7 +11,8 @@ export const loginCommand: Command = {
   help: [
     "  Signs the server's challenge with the key and stores the access token in a file of mode 600",
     '  under $DEX_STATE_DIR (default $XDG_STATE_HOME/dex-trade, else ~/.local/state/dex-trade), one per server and',
-    '  account. Later commands of that account use it instead of logging in again; the token is never printed.',
+    '  account. Later commands of that account use it instead of logging in again; login never prints the token',
+    '  (token does, for scripts).',
   ].join('\n'),
   options: [],
   arguments: [0, 0],
@@ -47,6 +48,26 @@ export const logoutCommand: Command = {
       { account, deleted },
       deleted ? `logged out ${account} of ${context.baseUrl}` : `no stored session of ${account} on ${context.baseUrl}`,
     );
+    return 0;
+  },
+};
+
+export const tokenCommand: Command = {
+  name: 'token',
+  synopsis: '',
+  summary: "print the account's access token alone on stdout, for scripts: TOKEN=$(dex-trade token)",
+  help: [
+    "  The stored session's token while it is good (see login), else a fresh login with the key (not stored).",
+    '  Send it as `Authorization: Bearer $TOKEN`. It is a credential: it goes to stdout and nowhere else, so',
+    '  keep stdout out of logs. With --json: {"account", "token", "expiresAt"}.',
+  ].join('\n'),
+  options: [],
+  arguments: [0, 0],
+  async run(context) {
+    const client = await context.accountClient('token');
+    const token = await client.session.ensure(client);
+    const { account } = await context.credentials();
+    context.print({ account, token, expiresAt: client.session.expiresAt ?? null }, token);
     return 0;
   },
 };

@@ -21,6 +21,7 @@ import {
   parseEventLogs,
   type TransactionReceipt,
 } from 'viem';
+import { poolIdOfPairIndex } from '../../domain/amm/contract-ids.js';
 import {
   type AmmAdmin,
   type AmmPool,
@@ -49,10 +50,6 @@ export class ChainAmmAdmin implements AmmAdmin {
     private readonly sending: AmmSender,
     readonly addresses: AmmContracts,
   ) {}
-
-  get nativeDecimals(): number {
-    return this.reads.chain.nativeCurrency.decimals;
-  }
 
   get sender(): AmmSenderKind {
     return this.sending.kind;
@@ -112,16 +109,16 @@ export class ChainAmmAdmin implements AmmAdmin {
       abi: AmmFactory.abi,
       functionName: 'allPairsLength',
     });
-    const ids = Array.from({ length: Number(count) }, (_, id) => id);
+    const indexes = Array.from({ length: Number(count) }, (_, index) => index);
     return Promise.all(
-      ids.map(async (id) => {
+      indexes.map(async (index) => {
         const pair = await this.reads.readContract({
           address: factory,
           abi: AmmFactory.abi,
           functionName: 'allPairs',
-          args: [BigInt(id)],
+          args: [BigInt(index)],
         });
-        return this.poolAt(id, pair);
+        return this.poolAt(index, pair);
       }),
     );
   }
@@ -181,14 +178,20 @@ export class ChainAmmAdmin implements AmmAdmin {
     if (BigInt(pair) === 0n) throw new AmmRefusal(`no pool of ${a} and ${b}`);
     const count = await read.readContract({ address: factory, abi: AmmFactory.abi, functionName: 'allPairsLength' });
     // Pools are few: find the pair's index by looking.
-    for (let id = Number(count) - 1; id >= 0; id--) {
-      const at = await read.readContract({ address: factory, abi: AmmFactory.abi, functionName: 'allPairs', args: [BigInt(id)] });
-      if (at === pair) return this.poolAt(id, pair);
+    for (let index = Number(count) - 1; index >= 0; index--) {
+      const at = await read.readContract({
+        address: factory,
+        abi: AmmFactory.abi,
+        functionName: 'allPairs',
+        args: [BigInt(index)],
+      });
+      if (at === pair) return this.poolAt(index, pair);
     }
     throw new Error(`the factory does not list its pair ${pair}`);
   }
 
-  private async poolAt(id: number, pair: Address): Promise<AmmPool> {
+  /** The pool of the factory's pair at `index`. */
+  private async poolAt(index: number, pair: Address): Promise<AmmPool> {
     const read = this.reads;
     const [token0, token1, [reserve0, reserve1], lpSupply] = await Promise.all([
       read.readContract({ address: pair, abi: AmmPair.abi, functionName: 'token0' }),
@@ -196,7 +199,15 @@ export class ChainAmmAdmin implements AmmAdmin {
       read.readContract({ address: pair, abi: AmmPair.abi, functionName: 'getReserves' }),
       read.readContract({ address: pair, abi: AmmPair.abi, functionName: 'totalSupply' }),
     ]);
-    return { id, pair: getAddress(pair), token0: getAddress(token0), token1: getAddress(token1), reserve0, reserve1, lpSupply };
+    return {
+      id: poolIdOfPairIndex(index),
+      pair: getAddress(pair),
+      token0: getAddress(token0),
+      token1: getAddress(token1),
+      reserve0,
+      reserve1,
+      lpSupply,
+    };
   }
 
   /** The farm, which a chain deployed without SAUCE does not have. */

@@ -1,4 +1,5 @@
 import type { AmmEvent, ChainPosition, FarmEvent, PairEvent, StakingEvent } from './amm-events.js';
+import { poolIdOfPairIndex } from './contract-ids.js';
 import { applyPairEvent, NEW_POOL, type PoolChange, type PoolState } from './pool-ledger.js';
 import { applyStakingEvent, type StakingTotals } from './staking-ledger.js';
 
@@ -8,7 +9,7 @@ export interface KnownPair {
   readonly state: PoolState;
 }
 
-/** A pair the factory created in the batch. Pool ids are the factory's 0-based index plus one. */
+/** A pair the factory created in the batch. Pool ids: poolIdOfPairIndex. */
 export interface CreatedPair extends ChainPosition {
   readonly poolId: number;
   readonly address: string;
@@ -58,7 +59,7 @@ export function foldAmmEvents(
   for (const event of events) {
     if (isPairEvent(event)) {
       if (event.kind === 'created') {
-        const poolId = Number(event.index) + 1;
+        const poolId = poolIdOfPairIndex(event.index);
         created.push({ ...event, poolId, address: event.pair });
         pairs.set(event.pair, { poolId, state: NEW_POOL });
         pools.set(poolId, { ...NEW_POOL, updatedAt: event.atMs });

@@ -9,6 +9,14 @@ export function chainEntityId(address: string): string {
 }
 
 /**
+ * The exchange's id of a pool: the factory's 0-based index of its pair plus one. Pools count from 1
+ * wherever they are shown or named (the data API, dex-trade, dex-operator).
+ */
+export function poolIdOfPairIndex(index: bigint | number): number {
+  return Number(index) + 1;
+}
+
+/**
  * The devnet's first pair is contract `0.0.1000000001`, the next `0.0.1000000002`, in the factory's
  * order: the devnet has no ledger to number them, and this band stays clear of its tokens (low
  * numbers) and accounts (from 0.0.5001 up) however many pairs anyone creates.

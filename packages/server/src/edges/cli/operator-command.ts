@@ -14,17 +14,36 @@ export interface CommandInput {
   print(value: unknown, text: string): void;
 }
 
-/** One operator command, or several that share their usage line (`book open|close|halt|resume`). */
-export interface OperatorCommand {
+/** What a command line writes to before any store is open: help, usage errors, and commands without a store. */
+export type OperatorConsole = Pick<OperatorIo, 'out' | 'err'>;
+
+interface CommandWords {
   /** The first word: `token`, `book`, ... */
   readonly group: string;
   /** The second words it answers to. */
   readonly actions: readonly string[];
   /** What follows `group actions` in the usage text, spacing and further lines as printed. */
   readonly synopsis: string;
+}
+
+/**
+ * A command on the store: the store must exist (a missing one is refused unless --create), or
+ * the command makes one (`made`: restore puts a backup in its place).
+ */
+export interface StoreCommand extends CommandWords {
+  readonly store?: 'needed' | 'made';
   /** Returns the exit code: 0 done, 1 refused. */
   run(input: CommandInput, io: OperatorIo): Promise<number>;
 }
+
+/** A command that opens no store (chain deploy): it writes to the console only. */
+export interface ConsoleCommand extends CommandWords {
+  readonly store: 'none';
+  run(input: CommandInput, terminal: OperatorConsole): Promise<number>;
+}
+
+/** One operator command, or several that share their usage line (`book open|close|halt|resume`). */
+export type OperatorCommand = StoreCommand | ConsoleCommand;
 
 /**
  * `<group> list`: every record, one line each, or as JSON what `view` shows of them (all of a
@@ -35,7 +54,7 @@ export function listCommand<T>(
   list: (io: OperatorIo) => Promise<readonly T[]>,
   describe: (record: T) => string,
   view: (record: T) => unknown = (record) => record,
-): OperatorCommand {
+): StoreCommand {
   return {
     group,
     actions: ['list'],

@@ -38,6 +38,7 @@ export const OPTIONS = {
   book: { type: 'string' },
   'public-key': { type: 'string' },
   'key-file': { type: 'string' },
+  'allow-in-repo': { type: 'boolean' },
   amount: { type: 'string' },
   fund: { type: 'boolean' },
   approve: { type: 'boolean' },
@@ -58,6 +59,7 @@ export const OPTIONS = {
   'domain-name': { type: 'string' },
   'domain-version': { type: 'string' },
   json: { type: 'boolean' },
+  create: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -17,7 +17,7 @@ import { poolAddLiquidityCommand, poolCreateCommand, poolListCommand } from './c
 import { backupCommand, restoreCommand } from './commands/store-file.js';
 import { termsListCommand } from './commands/terms.js';
 import { tokenAddCommand, tokenListCommand, tokenUpdateCommand } from './commands/token.js';
-import type { OperatorCommand } from './operator-command.js';
+import type { OperatorCommand, OperatorConsole } from './operator-command.js';
 import type { OperatorIo } from './operator-io.js';
 import { OPTIONS, UsageError, type Values } from './operator-options.js';
 
@@ -61,10 +61,11 @@ export const OPERATOR_USAGE = [
   ...COMMANDS.map((command) => `  ${command.group} ${command.actions.join('|')}${command.synopsis}`),
   '',
   'Add --json for machine-readable output.',
+  'Commands refuse a DATA_DIR and NETWORK that name no store; add --create to make a new, empty one.',
 ].join('\n');
 
 /** The exit code of a refusal, or the error again when it is no refusal but a fault. */
-function refusal(error: unknown, io: OperatorIo): number {
+function refusal(error: unknown, io: OperatorConsole): number {
   if (error instanceof UsageError || error instanceof InvalidAccountKeyError) {
     io.err(error.message);
     return 2;
@@ -82,32 +83,53 @@ function refusal(error: unknown, io: OperatorIo): number {
   throw error;
 }
 
-/** Runs one operator command; returns the process exit code (0 ok, 1 refused, 2 usage). */
-export async function runOperator(argv: readonly string[], io: OperatorIo): Promise<number> {
+/**
+ * Opens the store a command works on, and the io over it. `create`: a missing store is made (the
+ * command line says --create, or the command makes a store); otherwise it is refused, with a
+ * StoreFileRefusal that names it.
+ */
+export type OpenOperatorIo = (create: boolean) => Promise<OperatorIo>;
+
+/**
+ * Runs one operator command line; returns the process exit code (0 ok, 1 refused, 2 usage). The
+ * store is opened only for a command that works on it: help and usage errors open none.
+ */
+export async function runOperatorCommandLine(
+  argv: readonly string[],
+  terminal: OperatorConsole,
+  open: OpenOperatorIo,
+): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, allowNegative: true, strict: true });
   } catch (error) {
-    io.err(error instanceof Error ? error.message : String(error));
-    io.err(OPERATOR_USAGE);
+    terminal.err(error instanceof Error ? error.message : String(error));
+    terminal.err(OPERATOR_USAGE);
     return 2;
   }
   const { values, positionals } = parsed;
   const [area, action = '', ...operands] = positionals;
   const [argument] = operands;
   if (values.help || area === undefined) {
-    io.out(OPERATOR_USAGE);
+    terminal.out(OPERATOR_USAGE);
     return area === undefined && !values.help ? 2 : 0;
   }
   // Raw amounts (bigint) print as decimal strings, as on the wire.
   const json = (value: unknown) =>
     JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
-  const print = (value: unknown, text: string) => io.out(values.json ? json(value) : text);
+  const print = (value: unknown, text: string) => terminal.out(values.json ? json(value) : text);
   try {
     const command = COMMANDS.find((candidate) => candidate.group === area && candidate.actions.includes(action));
     if (command === undefined) throw new UsageError(`unknown command "${`${area} ${action}`.trim()}"`);
-    return await command.run({ values, action, argument, operands, print }, io);
+    const input = { values, action, argument, operands, print };
+    if (command.store === 'none') return await command.run(input, terminal);
+    return await command.run(input, await open(values.create === true || command.store === 'made'));
   } catch (error) {
-    return refusal(error, io);
+    return refusal(error, terminal);
   }
+}
+
+/** Runs one operator command on an io at hand (its store open already). */
+export function runOperator(argv: readonly string[], io: OperatorIo): Promise<number> {
+  return runOperatorCommandLine(argv, io, async () => io);
 }

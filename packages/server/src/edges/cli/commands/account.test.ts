@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -104,6 +105,42 @@ describe('operator CLI accounts', () => {
     expect(result).toMatchObject({ code: 2, err: expect.stringMatching(/exists/) });
     expect(readFileSync(file, 'utf8')).toBe('precious\n');
     expect(await cli.store.accountKeys.list()).toEqual([]);
+  });
+
+  it('refuses a key file inside a git work tree, naming --allow-in-repo, and registers nothing', async () => {
+    const repo = join(cli.dir, 'repo');
+    execFileSync('git', ['init', '--quiet', repo]);
+    mkdirSync(join(repo, 'keys'));
+    const file = join(repo, 'keys', 'trader.key');
+    const refused = await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', file);
+    expect(refused).toEqual({
+      code: 2,
+      out: '',
+      err: `--key-file ${file} is inside the git work tree ${realpathSync(repo)}, where a commit could publish the key: write it outside the work tree, or pass --allow-in-repo to write it there anyway`,
+    });
+    expect(existsSync(file)).toBe(false);
+    expect(await cli.store.accountKeys.list()).toEqual([]);
+  });
+
+  it('counts a .git file (a linked worktree or submodule) as a git work tree too', async () => {
+    const worktree = join(cli.dir, 'worktree');
+    mkdirSync(worktree);
+    writeFileSync(join(worktree, '.git'), 'gitdir: /elsewhere/.git/worktrees/worktree\n');
+    const refused = await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', join(worktree, 'trader.key'));
+    expect(refused).toMatchObject({ code: 2, err: expect.stringContaining('--allow-in-repo') });
+  });
+
+  it('writes a key file inside a git work tree with --allow-in-repo, and outside one without it', async () => {
+    const repo = join(cli.dir, 'repo');
+    execFileSync('git', ['init', '--quiet', repo]);
+    const inside = join(repo, 'trader.key');
+    const allowed = await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', inside, '--allow-in-repo');
+    expect(allowed.code).toBe(0);
+    expect(readFileSync(inside, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    const outside = join(cli.dir, 'trader.key');
+    expect((await cli.run('account', 'create', '--key-type', 'ed25519', '--key-file', outside)).code).toBe(0);
+    expect(existsSync(outside)).toBe(true);
+    expect((await cli.store.accountKeys.list()).map((account) => account.accountId)).toEqual(['0.0.5001', '0.0.5002']);
   });
 
   it('removes the key file again when the account cannot be registered', async () => {

@@ -6,6 +6,7 @@ import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, UsageError, type Values } from '../operator-options.js';
 import { describeFunding, fundCreated } from './account-funding.js';
+import { refuseKeyFileInRepo } from './key-file.js';
 
 const KEY_TYPES = new Map<string, AccountKeyType>([
   ['ed25519', 'ED25519'],
@@ -36,6 +37,7 @@ async function addAccount(values: Values, io: OperatorIo): Promise<AccountKeyRec
 async function createAccount(values: Values, io: OperatorIo): Promise<AccountKeyRecord> {
   const type = keyType(values);
   const keyFile = need(values, 'key-file');
+  refuseKeyFileInRepo(keyFile, values['allow-in-repo'] === true);
   const tokenIds = new Set((await io.store.tokens.list()).map((token) => token.id));
   const { secretKey, publicKey } = io.newKeyPair(type);
   try {
@@ -69,11 +71,12 @@ export const accountAddCommand: OperatorCommand = {
 export const accountCreateCommand: OperatorCommand = {
   group: 'account',
   actions: ['create'],
-  synopsis: ` --key-type ed25519|secp256k1 --key-file PATH [--amount N] [--no-fund] [--no-associate]
-                       [--no-approve]
+  synopsis: ` --key-type ed25519|secp256k1 --key-file PATH [--allow-in-repo] [--amount N] [--no-fund]
+                       [--no-associate] [--no-approve]
                        devnet faucet: a new account 0.0.N with a fresh key pair; the private key
-                       goes to PATH (hex, mode 600, never overwritten), the public key is registered;
-                       with the devnet chain running it is funded as by account fund`,
+                       goes to PATH (hex, mode 600, never overwritten; refused inside a git work
+                       tree unless --allow-in-repo), the public key is registered; with the devnet
+                       chain running it is funded as by account fund`,
   async run({ values, print }, io) {
     const account = await createAccount(values, io);
     const funded = values.fund === false ? null : await fundCreated(account, values, io);

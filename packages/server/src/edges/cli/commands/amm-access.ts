@@ -35,13 +35,17 @@ export async function connectAmm(io: OperatorIo, values: Values, writes: string 
   return amm;
 }
 
-/** A decimal amount in whole units (`"1.5"`) as raw units of `decimals`, exactly: more digits than that is refused, never rounded. */
-export function rawAmount(text: string | undefined, decimals: number, label: string): bigint {
+/**
+ * A decimal amount in whole units (`"1.5"`) as raw units of `decimals`, exactly: more digits than
+ * that is refused, never rounded. `unit` (" of HBAR, ...") says in the refusal what the amount is in.
+ */
+export function rawAmount(text: string | undefined, decimals: number, label: string, unit = ''): bigint {
   if (text === undefined) throw new UsageError(`${label} is required`);
   try {
     return fromDisplayAmount(text, decimals, label);
   } catch (error) {
-    if (error instanceof CoreError) throw new UsageError(`${label} must be a decimal amount such as 1.5: ${error.message}`);
+    if (error instanceof CoreError)
+      throw new UsageError(`${label} must be a decimal amount such as 1.5${unit}: ${error.message}`);
     throw error;
   }
 }
@@ -50,6 +54,30 @@ export function rawAmount(text: string | undefined, decimals: number, label: str
 export function wholeOperand(text: string | undefined, label: string): bigint {
   if (text === undefined || !/^[0-9]{1,18}$/.test(text)) throw new UsageError(`${label} must be a whole number`);
   return BigInt(text);
+}
+
+/**
+ * The item of `items` an id names (pools count from 1, farm pools from 0, as the data API shows
+ * them), or a refusal naming the ids there are and the command (`list`) that shows them.
+ */
+export function pickById<T>(
+  items: readonly T[],
+  idOf: (item: T) => number,
+  text: string | undefined,
+  what: string,
+  list: string,
+): T {
+  const id = wholeOperand(text, `the ${what} id`);
+  const found = items.find((item) => BigInt(idOf(item)) === id);
+  if (found !== undefined) return found;
+  const ids = items.map(idOf);
+  const range =
+    ids.length === 0
+      ? `there is no ${what} yet`
+      : ids.length === 1
+        ? `the only ${what} id is ${ids[0]}`
+        : `${what} ids run from ${Math.min(...ids)} to ${Math.max(...ids)}`;
+  throw new UsageError(`no ${what} ${id}: ${range} (${list} shows them)`);
 }
 
 /** The registry's tokens by lower-case EVM address, to name the chain's tokens. */

@@ -45,6 +45,8 @@ function describeStep(step: DeploymentStep): string {
 export const chainDeployCommand: OperatorCommand = {
   group: 'chain',
   actions: ['deploy'],
+  // It works on the chain and the record file only: a first deployment comes before any store.
+  store: 'none',
   synopsis: ` --rpc-url URL --key-file FILE [--permit2 ADDRESS] [--with-amm [--sauce ADDRESS]]
            [--out deployment.json] [--operator ADDRESS] [--fee-recipient ADDRESS] [--change-delay SECONDS] [--confirmations N]
            [--chain-id N] [--domain-name NAME] [--domain-version V]

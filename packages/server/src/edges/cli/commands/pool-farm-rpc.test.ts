@@ -184,13 +184,13 @@ describe('operator CLI pool and farm on CHAIN=rpc, with the owner key', () => {
     expect(listed).toMatchObject({ code: 0, err: '' });
     const reserves = aaaFirst() ? '400 AAA + 100 BBB' : '100 BBB + 400 AAA';
     const [id, name, pair, reservesText] = listed.out.split('\t');
-    expect([id, name, reservesText]).toEqual(['0', pairName(), `reserves ${reserves}`]);
+    expect([id, name, reservesText]).toEqual(['1', pairName(), `reserves ${reserves}`]);
     expect(pair).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
   it('adds a farm pool, sets its emissions, funds it from the owner and lists it', async () => {
     const run = cliOn('deployment.json');
-    expect(await run('farm', 'add', '0', '3', ...owned())).toMatchObject({ code: 0, err: '' });
+    expect(await run('farm', 'add', '1', '3', ...owned())).toMatchObject({ code: 0, err: '' });
     expect(await run('farm', 'emissions', '0.5', '0.001', ...owned())).toMatchObject({ code: 0, err: '' });
     const before = await clients.public.getBalance({ address: owner });
     const funded = await run('farm', 'fund', '2.5', ...owned());
@@ -198,11 +198,11 @@ describe('operator CLI pool and farm on CHAIN=rpc, with the owner key', () => {
     expect(await clients.public.getBalance({ address: owner })).toBeLessThan(before - 25n * 10n ** 17n);
     const listed = await run('farm', 'list');
     expect(listed.out).toMatch(/^emissions 0.5 SAUCE\/s, 0.001 HBAR\/s; balance 2.5 HBAR; 3 allocation points$/m);
-    expect(listed.out).toMatch(new RegExp(`^0\t${pairName()} LP\t0x[0-9a-fA-F]{40}\talloc 3\tstaked 0$`, 'm'));
+    expect(listed.out).toMatch(new RegExp(`^0\tpool 1 ${pairName()} LP\t0x[0-9a-fA-F]{40}\talloc 3\tstaked 0$`, 'm'));
   });
 
   it('refuses a write without --key-file, naming it', async () => {
-    const refused = await cliOn('deployment.json')('farm', 'add', '0', '1');
+    const refused = await cliOn('deployment.json')('farm', 'add', '1', '1');
     expect(refused).toMatchObject({
       code: 2,
       err: "farm add needs --key-file FILE: the private key of the AMM's owner on this chain",
@@ -238,7 +238,7 @@ describe('operator CLI pool and farm on CHAIN=rpc, with the owner key', () => {
     const { amm, ...rest } = JSON.parse(readFileSync(join(data.dir, 'deployment.json'), 'utf8')) as DeploymentRecord;
     writeFileSync(join(data.dir, 'older.json'), JSON.stringify({ ...rest, amm: { factory: amm?.factory, router: amm?.router } }));
     const run = cliOn('older.json');
-    expect((await run('pool', 'list')).out.startsWith(`0\t${pairName()}\t`)).toBe(true);
+    expect((await run('pool', 'list')).out.startsWith(`1\t${pairName()}\t`)).toBe(true);
     expect(await run('farm', 'list')).toMatchObject({
       code: 1,
       err: 'this deployment has no farm: it was deployed without SAUCE',

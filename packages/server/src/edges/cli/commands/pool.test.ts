@@ -42,11 +42,11 @@ describe('operator CLI pools on the devnet chain', () => {
     expect(created).toMatchObject({ code: 0, err: '' });
     const pool = JSON.parse(created.out) as PoolJson;
     // WHBAR (0x...03e9) sorts before USDC (0x...03ea).
-    expect(pool).toMatchObject({ id: 0, reserve0: '0', reserve1: '0', lpSupply: '0' });
+    expect(pool).toMatchObject({ id: 1, reserve0: '0', reserve1: '0', lpSupply: '0' });
     expect(pool.token0).toBe(getAddress('0x00000000000000000000000000000000000003e9'));
     const again = await run('pool', 'create', 'USDC', '0.0.1001');
     expect(again.code).toBe(1);
-    expect(again.err).toContain(`PairExists(${pool.pair})`);
+    expect(again.err).toBe(`creating the pool: the chain refused it with PairExists(${pool.pair})`);
   });
 
   it('adds liquidity from the issuer at the amounts given, whole units converted exactly', async () => {
@@ -54,7 +54,7 @@ describe('operator CLI pools on the devnet chain', () => {
     expect(added).toMatchObject({ code: 0, err: '' });
     const result = JSON.parse(added.out) as { amountA: string; amountB: string; liquidity: string; pool: PoolJson };
     expect(result).toMatchObject({ amountA: '40050000000', amountB: '100125000' });
-    expect(result.pool).toMatchObject({ id: 0, reserve0: '40050000000', reserve1: '100125000' });
+    expect(result.pool).toMatchObject({ id: 1, reserve0: '40050000000', reserve1: '100125000' });
     // The first deposit mints sqrt(reserve0 * reserve1), less the 1000 units locked for good.
     expect(BigInt(result.pool.lpSupply)).toBe(2_002_500_000n);
     expect(result.liquidity).toBe(String(2_002_500_000n - 1_000n));
@@ -70,7 +70,7 @@ describe('operator CLI pools on the devnet chain', () => {
     expect(added).toMatchObject({ code: 0, err: '' });
     const result = JSON.parse(added.out) as { provider: string; liquidity: string; pool: PoolJson };
     expect(result.provider).toBe(getAddress(account));
-    expect(result.pool.id).toBe(1);
+    expect(result.pool.id).toBe(2);
     const lp = await chain().public.readContract({
       address: result.pool.pair as Address,
       abi: AmmPair.abi,
@@ -84,14 +84,14 @@ describe('operator CLI pools on the devnet chain', () => {
     expect(short.err).toContain('InsufficientBalance');
   });
 
-  it('lists every pool with its reserves and LP supply', async () => {
+  it('lists every pool with its reserves and LP supply, numbered from 1 as the data API numbers them', async () => {
     const listed = JSON.parse((await run('pool', 'list', '--json')).out) as PoolJson[];
-    expect(listed.map((pool) => pool.id)).toEqual([0, 1]);
+    expect(listed.map((pool) => pool.id)).toEqual([1, 2]);
     expect(listed[0]).toMatchObject({ reserve0: String((4045n * E8) / 10n), reserve1: String(101_125_000n) });
     expect(listed[1]).toMatchObject({ reserve0: String(E6), reserve1: String(20n * E6) });
     const text = await run('pool', 'list');
-    expect(text.out).toMatch(/^0\tWHBAR\/USDC\t0x[0-9a-fA-F]{40}\treserves 404.5 WHBAR \+ 101.125 USDC\tLP supply /m);
-    expect(text.out).toMatch(/^1\tUSDC\/SAUCE\t/m);
+    expect(text.out).toMatch(/^1\tWHBAR\/USDC\t0x[0-9a-fA-F]{40}\treserves 404.5 WHBAR \+ 101.125 USDC\tLP supply /m);
+    expect(text.out).toMatch(/^2\tUSDC\/SAUCE\t/m);
   });
 
   it.each([

@@ -39,6 +39,8 @@ export const backupCommand: OperatorCommand = {
 export const restoreCommand: OperatorCommand = {
   group: 'restore',
   actions: [''],
+  // A restore into a DATA_DIR without a store is how a store moves to a new machine.
+  store: 'made',
   synopsis: '--from FILE  (replaces the store with a backup; stop the service first)',
   async run({ values, print }, io) {
     const snapshot = await storeFilesOf(io).restore(need(values, 'from'));
