@@ -1,6 +1,6 @@
 export { type AmmContracts, type AmmDeployment, type AmmDeploymentOptions, deployAmm } from './amm-deployment.js';
 export { type AnvilLocation, DevnetNodeError, findAnvil } from './anvil-binary.js';
-export { readPid } from './anvil-process.js';
+export { isAnvil, readPid } from './anvil-process.js';
 export { createFileAtomic, removeStrayTemps, writeFileAtomic } from './atomic-file.js';
 export { type DeployerWallet, DeploymentError, type DeploymentStep } from './contract-deployer.js';
 export { type CompiledCode, isDeployedCode } from './deployed-code.js';
@@ -25,7 +25,8 @@ export {
   WEI_PER_TINYBAR,
 } from './devnet-chain.js';
 export { compactState, type StateCompaction } from './devnet-history.js';
-export { DevnetNode, type DevnetNodeOptions } from './devnet-node.js';
+export { DevnetNode } from './devnet-node.js';
+export type { DevnetNodeOptions } from './devnet-node-options.js';
 export { type DevnetLog, goodStateFile } from './devnet-state.js';
 export {
   DEPLOYMENT_FORMAT,

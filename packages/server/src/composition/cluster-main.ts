@@ -49,6 +49,10 @@ const JWT_SECRET = env.JWT_SECRET !== undefined && env.JWT_SECRET !== '' ? env.J
 // What each role runs: the entry given (`npm run cluster` gives the devnet's, which adds the bot
 // beside a gateway that asks for it), else the service's own.
 const main = process.argv[2] ?? fileURLToPath(new URL('./main.js', import.meta.url));
+// The launcher's own Node flags (a launcher run from source through tsx runs its roles so too), with source maps.
+const nodeFlags = process.execArgv.includes('--enable-source-maps')
+  ? process.execArgv
+  : ['--enable-source-maps', ...process.execArgv];
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
@@ -65,7 +69,9 @@ function prefixed(name: string, stream: NodeJS.ReadableStream, out: NodeJS.Writa
 const RESTART_MS = 1_000;
 
 function start(name: string, roleEnv: Record<string, string>): Promise<void> {
-  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+  // Nothing starts once the cluster stops: a role started after the others were told to stop would outlive them.
+  if (stopping) return Promise.reject(new Error(`${name} not started: the cluster is stopping`));
+  const child = spawn(process.execPath, [...nodeFlags, main], {
     env: {
       ...env,
       CHAIN,

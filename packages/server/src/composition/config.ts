@@ -150,6 +150,7 @@ function chainConfig(env: Env, network: Network): ChainConfig {
       historyBlocks: integer(env, 'DEVNET_CHAIN_HISTORY_BLOCKS', 64, 64, 100_000_000),
       compactEveryBlocks: integer(env, 'DEVNET_CHAIN_COMPACT_BLOCKS', 2_048, 64, 1_000_000_000),
       pastStates: integer(env, 'DEVNET_CHAIN_PAST_STATES', 64, 0, 1_000_000),
+      orphanGraceMs: integer(env, 'DEVNET_CHAIN_ORPHAN_GRACE_MS', 60_000, 1_000, 86_400_000),
       anvil: { anvilPath: env.ANVIL_PATH || null, searchPath: env.PATH },
       settlement: settlementConfig(env, 'devnet'),
     };

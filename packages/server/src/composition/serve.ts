@@ -13,6 +13,32 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** A companion's share of it: its stop is best effort, the server's own close is not. */
 const COMPANION_STOP_GRACE_MS = 4_000;
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * While the service starts, a stop signal exits at once, as the default action would, but through
+ * process.exit: a devnet chain node started so far is stopped on the way out, not left running.
+ */
+function exitAtOnce(signal: NodeJS.Signals): never {
+  // 128 + the signal's number, as a shell reports a process that signal ended.
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+}
+
+/**
+ * Set by the first reason to stop: the process stops once, whatever comes meanwhile (a Ctrl-C of
+ * `npm run cluster` brings each role SIGINT from the terminal and SIGTERM from the launcher, and a
+ * role may fail while it stops); the first stop runs to its end or its grace.
+ */
+let stopping = false;
+
+/** From now on SIGINT and SIGTERM call `stop`, in place of the start-up's exit. */
+function onStopSignals(stop: (signal: NodeJS.Signals) => void): void {
+  for (const signal of STOP_SIGNALS) {
+    process.off(signal, exitAtOnce);
+    process.on(signal, stop);
+  }
+}
+
 /** The logger the service writes to, and hands to its companion. */
 export type ServiceLogger = FastifyBaseLogger;
 
@@ -50,6 +76,8 @@ function shutdown(
   logger: ServiceLogger,
   exitCode = 0,
 ): void {
+  if (stopping) return;
+  stopping = true;
   logger.info({ signal }, 'shutting down');
   const force = setTimeout(() => {
     logger.error('shutdown took too long; exiting');
@@ -88,6 +116,8 @@ interface HeadlessRole {
 /** Runs a headless role until a signal, or until it fails (exit 1, for the supervisor to restart it). */
 function runHeadless(role: HeadlessRole, lost: string, logger: ServiceLogger): void {
   const stop = (signal: string, exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
     force.unref();
@@ -96,8 +126,7 @@ function runHeadless(role: HeadlessRole, lost: string, logger: ServiceLogger): v
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT', 0));
-  process.once('SIGTERM', () => stop('SIGTERM', 0));
+  onStopSignals((signal) => stop(signal, 0));
   void role.failed.then((error) => {
     logger.fatal({ err: error }, `${lost}; stopping`);
     stop('ROLE_FAILED', 1);
@@ -105,6 +134,7 @@ function runHeadless(role: HeadlessRole, lost: string, logger: ServiceLogger): v
 }
 
 async function run(startCompanion: StartCompanion): Promise<void> {
+  for (const signal of STOP_SIGNALS) process.on(signal, exitAtOnce);
   const config = configFromEnvironment();
   const logger = createLogger(config.logLevel);
   if (config.cluster.role === 'engine') {
@@ -122,8 +152,7 @@ async function run(startCompanion: StartCompanion): Promise<void> {
   if (server.metricsUrl !== null) logger.info({ url: `${server.metricsUrl}/metrics` }, 'metrics listening');
   // After listen, not inside startServer: tests and benchmarks never run a companion, and it never delays readiness.
   const companion = startCompanion(server, config, logger);
-  process.once('SIGINT', () => shutdown('SIGINT', server, companion, logger));
-  process.once('SIGTERM', () => shutdown('SIGTERM', server, companion, logger));
+  onStopSignals((signal) => shutdown(signal, server, companion, logger));
   // Another process may take the store over: stop serving and exit, for the supervisor to restart us.
   void server.services.leaseLost.then((error) => {
     logger.fatal({ err: error }, 'this process lost the right to write its store; stopping');

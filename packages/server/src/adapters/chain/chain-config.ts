@@ -21,6 +21,11 @@ export type ChainConfig =
        * reads at the head or at a block it just mined); 0: anvil's default, every state, on disk.
        */
       readonly pastStates: number;
+      /**
+       * How long the node outlives a service killed outright (kill -9) before its watchdog stops it
+       * (its state saved): a service restarted within it takes the same node over.
+       */
+      readonly orphanGraceMs: number;
       /** Where the anvil binary is: `ANVIL_PATH`, else the pinned package, else `PATH`. */
       readonly anvil: AnvilLocation;
       readonly settlement: SettlementConfig;

@@ -56,6 +56,7 @@ function nodeOptions(
     chainId: config.chainId,
     stateFile: join(config.dataDir, 'devnet-chain-state.json'),
     pidFile: devnetPidFile(config.dataDir),
+    orphanGraceMs: config.chain.orphanGraceMs,
     rpcUrl: recorded?.chainId === config.chainId ? recorded.rpcUrl : undefined,
     logFile: join(config.dataDir, 'devnet-chain.log'),
     log: logger,
