@@ -1,3 +1,4 @@
+import type { TokenRecord } from '../domain/markets/market-records.js';
 import type { AccountKeyRecord } from './store/ports.js';
 
 export interface FundingOptions {
@@ -32,6 +33,11 @@ export interface DevnetFunding {
   fund(account: string, tokens: readonly { token: string; amount: bigint }[], options?: FundingOptions): Promise<FundingResult>;
   /** Publishes an Ed25519 account's key in the chain's key registry; other key types need none. */
   publishKey(record: AccountKeyRecord): Promise<void>;
+  /**
+   * Puts a newly listed token's contract at its address, as the service does for every listed token
+   * when it starts: without it, funding, pools and settlement in the token fail until a restart.
+   */
+  installToken(token: TokenRecord): Promise<void>;
 }
 
 /** No devnet chain runs on the data folder: nothing can be funded until the service starts. */

@@ -72,7 +72,7 @@ export class DevnetIssuer implements DevnetFunding {
    * operator associates its fee account with every token it lists: the reactor could not pay it
    * the fees otherwise.
    */
-  async installToken(token: TokenRecord, wrappedNative: Address | null): Promise<void> {
+  async installToken(token: TokenRecord, wrappedNative: Address | null = null): Promise<void> {
     if (isNativeCoin(token)) return;
     const address = getAddress(token.evmAddress);
     const spec = { address, name: token.name, symbol: token.symbol, decimals: token.decimals };

@@ -1,5 +1,6 @@
 import { assertTokenDecimals, isEvmAddress, isLedgerId, longZeroAddress } from '@dex/core';
 import type { TokenRecord } from '../../../domain/markets/market-records.js';
+import { DevnetNotRunningError } from '../../../ports/devnet-funding.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, optional, UsageError, type Values, wholeNumber } from '../operator-options.js';
@@ -57,13 +58,30 @@ async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   );
 }
 
+/**
+ * On the devnet, the running chain gets the token's contract now rather than at the service's next
+ * start; says where it stands.
+ */
+async function installOnDevnet(io: OperatorIo, token: TokenRecord): Promise<string> {
+  if (io.devnet === undefined) return '';
+  try {
+    await (await io.devnet()).installToken(token);
+    return '\ninstalled on the running devnet chain';
+  } catch (error) {
+    if (!(error instanceof DevnetNotRunningError)) throw error;
+    return `\nnot on the devnet chain yet (${error.message}): the service installs it when it starts`;
+  }
+}
+
 export const tokenAddCommand: OperatorCommand = {
   group: 'token',
   actions: ['add'],
-  synopsis: ' --id 0.0.X --symbol SYM --name NAME --decimals N [--evm 0x...] [listing options]',
+  synopsis: ` --id 0.0.X --symbol SYM --name NAME --decimals N [--evm 0x...] [listing options]
+                       on the devnet, the running chain gets the token's contract at once`,
   async run({ values, print }, io) {
     const token = await addToken(values, io);
-    print(token, `added token ${token.id} ${token.symbol} (${token.decimals} decimals) at ${token.evmAddress}`);
+    const installed = await installOnDevnet(io, token);
+    print(token, `added token ${token.id} ${token.symbol} (${token.decimals} decimals) at ${token.evmAddress}${installed}`);
     return 0;
   },
 };
