@@ -15,15 +15,14 @@ export const MAX_TOKEN_DECIMALS = 36;
 /** Whether a field, by its name, holds token units (`inputAmount`, `order.input.amount`) rather than a plain integer. */
 const TOKEN_UNITS_FIELD = /amount$/i;
 
-/**
- * What a raw integer field takes, in words with an example, to follow "must be": the one wording
- * of every message about one, from the HTTP schema checks to the order codec. A field named
- * `...amount` holds token units; any other (`nonce`, `nonceFloor`, `deadline`) a plain integer.
- */
-export function rawIntegerForm(field: string): string {
-  return TOKEN_UNITS_FIELD.test(field)
-    ? `an integer in the token's smallest units, as a string, e.g. "2500000" for 2.5 USDC`
-    : `a non-negative integer as a string of digits, e.g. "1757000000412345"`;
+/** What a raw token amount takes, in words with an example, to follow "must be": the one wording of every message about one, from the HTTP schema checks to the order codec. */
+export const TOKEN_UNITS_FORM = `an integer in the token's smallest units, as a string, e.g. "2500000" for 2.5 USDC`;
+/** What any other raw integer (`nonce`, `nonceFloor`, `deadline`) takes, to follow "must be". */
+export const PLAIN_INTEGER_FORM = `a non-negative integer as a string of digits, e.g. "1757000000412345"`;
+
+/** A raw integer field's form by its name: a field named `...amount` holds token units. */
+function rawIntegerForm(field: string): string {
+  return TOKEN_UNITS_FIELD.test(field) ? TOKEN_UNITS_FORM : PLAIN_INTEGER_FORM;
 }
 
 /** "`field` must be ..." for a raw integer field. */

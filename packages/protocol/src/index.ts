@@ -6,6 +6,7 @@ export * from './account.js';
 export * from './data-api.js';
 export * from './data-api-v2.js';
 export * from './depth-book.js';
+export * from './forms.js';
 export * from './market-data.js';
 export * from './orders.js';
 export * from './query.js';

@@ -3,8 +3,9 @@
  * orders and an order's history. Raw token amounts, nonces and deadlines of signed orders are
  * integer strings; display amounts are decimal strings.
  */
-import type { WireOrder } from '@dex/core';
+import { PLAIN_INTEGER_FORM, TOKEN_UNITS_FORM, type WireOrder } from '@dex/core';
 import { type Static, Type } from 'typebox';
+import { FORM } from './forms.js';
 import { literalUnion } from './literals.js';
 
 export type { WireOrder } from '@dex/core';
@@ -19,15 +20,25 @@ export const MAX_CANCEL_AFTER_SECONDS = 86_400;
 export const ORDER_STATUSES = ['ACTIVE', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'] as const;
 
 /** A uint256 as decimal digits: no sign, exponent or leading zeros, at most 78 digits. */
-export const RAW_INTEGER_PATTERN = '^(0|[1-9][0-9]{0,77})$';
-export const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
+const RAW_INTEGER_PATTERN = '^(0|[1-9][0-9]{0,77})$';
+const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
 /** An order id sent as text. */
-export const ORDER_ID_TEXT_PATTERN = '^[1-9][0-9]{0,15}$';
+const ORDER_ID_TEXT_PATTERN = '^[1-9][0-9]{0,15}$';
 
-const RawAmount = Type.String({ pattern: RAW_INTEGER_PATTERN, description: 'Raw token units, integer string' });
-const Address = Type.String({ pattern: ADDRESS_PATTERN, description: 'EVM address' });
+const RawAmount = Type.String({
+  pattern: RAW_INTEGER_PATTERN,
+  description: 'Raw token units, integer string',
+  [FORM]: TOKEN_UNITS_FORM,
+});
+const Address = Type.String({
+  pattern: ADDRESS_PATTERN,
+  description: 'EVM address',
+  // The example is the first contract a fresh devnet deploys.
+  [FORM]: 'a 0x-prefixed EVM address of 40 hex digits, e.g. "0x5fbdb2315678afecb367f032d93f642f64180aa3"',
+});
 const BookId = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 20 })], {
   description: 'Order book id, as a number or a string',
+  [FORM]: 'an order book id, as a number or a string of its digits, e.g. 1 or "1"',
 });
 export const OrderKind = Type.Union([Type.Literal('LIMIT'), Type.Literal('MARKET')]);
 /** Binance's self-trade prevention modes; not signed, sent with the save like the OCO links. */
@@ -85,6 +96,7 @@ export const OrderRequestSchema = Type.Object(
       Type.Union([Type.String({ maxLength: 20 }), Type.Integer({ minimum: 0 })], {
         description:
           'LIMIT only: unix seconds; clamped into [now + 60 s, now + 90 d]. MARKET orders get a short server deadline.',
+        [FORM]: 'unix seconds, as a number or a string of digits, e.g. 1767225600',
       }),
     ),
     inputToken: Address,
@@ -99,11 +111,11 @@ export const OrderRequestSchema = Type.Object(
   { additionalProperties: false },
 );
 
-const OrderRequests = Type.Array(OrderRequestSchema, { minItems: 1, maxItems: 250 });
-export const BuildBody = Type.Union([
-  Type.Object({ orderRequests: OrderRequests }, { additionalProperties: false }),
-  OrderRequests,
-]);
+const OrderRequests = Type.Array(OrderRequestSchema, { minItems: 1, maxItems: 250, [FORM]: 'a list of 1 to 250 order requests' });
+export const BuildBody = Type.Union(
+  [Type.Object({ orderRequests: OrderRequests }, { additionalProperties: false }), OrderRequests],
+  { [FORM]: 'an object {"orderRequests": [...]} or a list of 1 to 250 order requests' },
+);
 
 export const BuildResponse = Type.Object({
   orders: Type.Array(
@@ -177,16 +189,24 @@ export const SaveResponse = Type.Object({
 
 export const CancelBody = Type.Object(
   {
-    orderIds: Type.Array(Type.Union([OrderId, Type.String({ pattern: ORDER_ID_TEXT_PATTERN })]), {
-      minItems: 1,
-      maxItems: 500,
-    }),
+    orderIds: Type.Array(
+      Type.Union([OrderId, Type.String({ pattern: ORDER_ID_TEXT_PATTERN })], {
+        [FORM]: 'an order id, as a number or a string of its digits, e.g. 42 or "42"',
+      }),
+      { minItems: 1, maxItems: 500 },
+    ),
   },
   { additionalProperties: false },
 );
 
 export const CancelAllBody = Type.Object(
-  { nonceFloor: { ...RawAmount, description: 'Every open order of the account with a lower nonce is cancelled' } },
+  {
+    nonceFloor: {
+      ...RawAmount,
+      description: 'Every open order of the account with a lower nonce is cancelled',
+      [FORM]: PLAIN_INTEGER_FORM,
+    },
+  },
   { additionalProperties: false },
 );
 
@@ -196,6 +216,7 @@ export const CancelAfterBody = Type.Object(
       [Type.Integer({ minimum: 0, maximum: MAX_CANCEL_AFTER_SECONDS }), Type.String({ pattern: '^(0|[1-9][0-9]{0,4})$' })],
       {
         description: `Seconds from now after which every open order of the account is cancelled (0 to ${MAX_CANCEL_AFTER_SECONDS}, a number or a digit string); 0 disarms the switch`,
+        [FORM]: `a whole number of seconds from 0 to ${MAX_CANCEL_AFTER_SECONDS} (0 disarms the switch), as a number or a string of digits, e.g. 60`,
       },
     ),
   },

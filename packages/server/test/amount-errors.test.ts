@@ -52,26 +52,31 @@ const quote = (side: 'input' | 'output', token: string) => (value: unknown) => (
 const CASES: readonly Case[] = [
   [
     'POST /orders/build',
-    'orderRequests[0].inputAmount',
+    'body.orderRequests[0].inputAmount',
     TOKEN_UNITS,
     (value) => ({ method: 'POST', url: '/orders/build', payload: { orderRequests: [{ ...REQUEST, inputAmount: value }] } }),
   ],
   [
     'POST /orders/build',
-    'orderRequests[0].outputAmount',
+    'body.orderRequests[0].outputAmount',
     TOKEN_UNITS,
     (value) => ({ method: 'POST', url: '/orders/build', payload: { orderRequests: [{ ...REQUEST, outputAmount: value }] } }),
   ],
   [
     'POST /orders/build (a bare list)',
-    '[0].inputAmount',
+    'body[0].inputAmount',
     TOKEN_UNITS,
     (value) => ({ method: 'POST', url: '/orders/build', payload: [{ ...REQUEST, inputAmount: value }] }),
   ],
   ['POST /orders/save', 'order.input.amount', TOKEN_UNITS, withOrderField('input', 'amount')],
   ['POST /orders/save', 'order.output.amount', TOKEN_UNITS, withOrderField('output', 'amount')],
   ['POST /orders/save', 'order.info.nonce', DIGITS, withOrderField('info', 'nonce')],
-  ['POST /cancel/all', 'nonceFloor', DIGITS, (value) => ({ method: 'POST', url: '/cancel/all', payload: { nonceFloor: value } })],
+  [
+    'POST /cancel/all',
+    'body.nonceFloor',
+    DIGITS,
+    (value) => ({ method: 'POST', url: '/cancel/all', payload: { nonceFloor: value } }),
+  ],
   ['GET /books/:id/quote/exact-input', 'inputAmount', TOKEN_UNITS, quote('input', DEVNET_ADDRESS.USDC)],
   ['GET /books/:id/quote/exact-output', 'outputAmount', TOKEN_UNITS, quote('output', DEVNET_ADDRESS.WHBAR)],
 ];

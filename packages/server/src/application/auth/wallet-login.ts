@@ -5,6 +5,7 @@ import { recoverPersonalSigner } from '../../domain/signatures/personal-sign.js'
 import type { Clock } from '../../ports/clock.js';
 import type { LoginChallenges } from '../../ports/login-challenges.js';
 import type { AccessTokens } from './access-tokens.js';
+import { LoginRefusal } from './login-refusals.js';
 import type { AccountDirectory, TradingIdentity } from './trading-identity.js';
 
 /** Name the challenge message gives the service (also the JWT issuer's prefix). */
@@ -62,14 +63,17 @@ export class WalletLogin {
       throw new AppError('VALIDATION_FAILED', 'signature must be 0x-prefixed hex of 64 or 65 bytes');
     }
     const identity = await this.directory.identify(account);
+    if (identity === undefined) throw LoginRefusal.noUsableKey(account);
     const now = this.clock.now();
     const signature = Uint8Array.from(Buffer.from(signatureHex.slice(2), 'hex'));
-    const answered =
-      identity === undefined
-        ? undefined
-        : (await this.challenges.pending(account, now)).find((challenge) => signs(identity, challenge.message, signature));
-    if (identity === undefined || answered === undefined || !(await this.challenges.consume(account, answered.nonce, now)))
-      throw new AppError('LOGIN_FAILED');
+    const open = await this.challenges.pending(account, now);
+    const latest = open.at(-1);
+    if (latest === undefined) throw LoginRefusal.noOpenChallenge(account);
+    const answered = open.find((challenge) => signs(identity, challenge.message, signature));
+    // The signer is told against the latest challenge: the one a client that just asked signs.
+    if (answered === undefined) throw LoginRefusal.wrongKey(identity, account, latest.message, signature);
+    // Answered by a concurrent login of the same signature between pending and consume.
+    if (!(await this.challenges.consume(account, answered.nonce, now))) throw LoginRefusal.noOpenChallenge(account);
     // The name it trades under: a 0x alias of a ledger account logs in as that account.
     return this.tokens.issue(identity.account);
   }

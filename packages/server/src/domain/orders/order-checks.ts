@@ -93,10 +93,25 @@ export class ItemChecks {
     return result.terms;
   }
 
-  /** The deadline (unix s) lies in [now + 30 s, now + 90 d], with {@link DEADLINE_CLOCK_STEP_SECONDS} beyond. */
+  /**
+   * The deadline (unix s) lies in [now + 30 s, now + 90 d], with {@link DEADLINE_CLOCK_STEP_SECONDS}
+   * beyond. One that has passed keeps the code ORDER_DEADLINE_TOO_SOON (clients branch on it: build
+   * the order again) and says that it has passed, and by how much, rather than ask for 30 seconds.
+   */
   deadline(deadline: bigint, nowMs: number): void {
     const now = BigInt(Math.floor(nowMs / 1000));
-    if (deadline < now + BigInt(MIN_DEADLINE_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_SOON');
+    if (deadline < now) {
+      throw this.fail(
+        'ORDER_DEADLINE_TOO_SOON',
+        `The order deadline has passed: ${deadline} is ${now - deadline} s before now (${now}); build the order again`,
+      );
+    }
+    if (deadline < now + BigInt(MIN_DEADLINE_SECONDS)) {
+      throw this.fail(
+        'ORDER_DEADLINE_TOO_SOON',
+        `The order deadline ${deadline} is ${deadline - now} s from now (${now}); it must be at least ${MIN_DEADLINE_SECONDS} seconds from now`,
+      );
+    }
     if (deadline > now + BigInt(MAX_DEADLINE_SECONDS + DEADLINE_CLOCK_STEP_SECONDS)) throw this.fail('ORDER_DEADLINE_TOO_FAR');
   }
 }

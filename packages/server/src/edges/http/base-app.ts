@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { FORM } from '@dex/protocol';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -41,7 +42,8 @@ export async function createBaseApp(
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // verbose: each complaint carries its schema and value, from which schema-errors.ts writes its words; FORM is those words.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true, keywords: [FORM] } },
     // A field and its form in words, never a regular expression or a union's summary.
     schemaErrorFormatter: (errors, dataVar) => new Error(describeSchemaErrors(errors, dataVar)),
     // The data API docs' own samples call `/pools/` and `/farms/`: a trailing slash names the same route.

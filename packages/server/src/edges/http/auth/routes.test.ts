@@ -30,7 +30,34 @@ async function ed25519Account() {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
   const record = await new DevnetAccountKeys(harness.services.store.accountKeys).registerNew('ED25519', raw, harness.clock.now());
-  return { id: record.accountId, sign: (message: string) => `0x${sign(null, Buffer.from(message), privateKey).toString('hex')}` };
+  return {
+    id: record.accountId,
+    publicKeyHex: raw.toString('hex'),
+    sign: (message: string) => `0x${sign(null, Buffer.from(message), privateKey).toString('hex')}`,
+  };
+}
+
+/** A fresh ECDSA ledger account in the devnet registry, and its wallet (which signs as the key's EVM address). */
+async function ecdsaAccount() {
+  const privateKey = generatePrivateKey();
+  const compressed = secp256k1.getPublicKey(Buffer.from(privateKey.slice(2), 'hex'), true);
+  const record = await new DevnetAccountKeys(harness.services.store.accountKeys).registerNew(
+    'ECDSA_SECP256K1',
+    compressed,
+    harness.clock.now(),
+  );
+  return { record, wallet: privateKeyToAccount(privateKey) };
+}
+
+/** The 401 of a login with no challenge left to answer. */
+function noOpenChallenge(account: string) {
+  return {
+    status: 401,
+    body: {
+      code: 'LOGIN_FAILED',
+      error: `${account} has no open challenge: a challenge is answered once and expires within minutes; ask POST /auth/challenge for a new one and sign its message`,
+    },
+  };
 }
 
 async function expectTokenFor(account: string, body: Record<string, unknown>): Promise<void> {
@@ -94,14 +121,7 @@ describe('POST /auth/verify', () => {
   });
 
   it('logs an ECDSA ledger account in with a personal-sign signature of its key', async () => {
-    const privateKey = generatePrivateKey();
-    const wallet = privateKeyToAccount(privateKey);
-    const compressed = secp256k1.getPublicKey(Buffer.from(privateKey.slice(2), 'hex'), true);
-    const record = await new DevnetAccountKeys(harness.services.store.accountKeys).registerNew(
-      'ECDSA_SECP256K1',
-      compressed,
-      harness.clock.now(),
-    );
+    const { record, wallet } = await ecdsaAccount();
     expect(record.evmAddress).toBe(wallet.address.toLowerCase());
     const message = await challenge(record.accountId);
     const { status, body } = await post('/auth/verify', {
@@ -118,36 +138,79 @@ describe('POST /auth/verify', () => {
     const message = await challenge(wallet.address);
     const signature = await wallet.signMessage({ message });
     expect((await post('/auth/verify', { accountId: wallet.address, signature })).status).toBe(200);
-    expect(await post('/auth/verify', { accountId: wallet.address, signature })).toMatchObject({
-      status: 401,
-      body: { code: 'LOGIN_FAILED' },
-    });
+    expect(await post('/auth/verify', { accountId: wallet.address, signature })).toEqual(
+      noOpenChallenge(wallet.address.toLowerCase()),
+    );
   });
 
-  it('refuses an answer after the challenge expired', async () => {
+  it('refuses an answer after the challenge expired, saying there is no open challenge', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey());
     const message = await challenge(wallet.address);
     harness.clock.advance(300_000);
     const signature = await wallet.signMessage({ message });
-    expect((await post('/auth/verify', { accountId: wallet.address, signature })).status).toBe(401);
+    expect(await post('/auth/verify', { accountId: wallet.address, signature })).toEqual(
+      noOpenChallenge(wallet.address.toLowerCase()),
+    );
   });
 
-  it("refuses another wallet's signature of the account's challenge", async () => {
+  it("refuses another wallet's signature of the account's challenge, naming the key it was made by", async () => {
     const wallet = privateKeyToAccount(generatePrivateKey());
     const intruder = privateKeyToAccount(generatePrivateKey());
     const message = await challenge(wallet.address);
     const signature = await intruder.signMessage({ message });
-    expect((await post('/auth/verify', { accountId: wallet.address, signature })).status).toBe(401);
+    const account = wallet.address.toLowerCase();
+    expect(await post('/auth/verify', { accountId: wallet.address, signature })).toEqual({
+      status: 401,
+      body: {
+        code: 'LOGIN_FAILED',
+        error: `The signature was made by a key that is not the key of ${account}: over its open challenge it recovers to ${intruder.address.toLowerCase()}, and ${account} signs as its own address. Sign the challenge's exact message with that key`,
+      },
+    });
   });
 
-  it('refuses an Ed25519 signature of a different message', async () => {
+  it("refuses another key's signature of an ECDSA ledger account's challenge, naming the account's key address", async () => {
+    const { record } = await ecdsaAccount();
+    const intruder = privateKeyToAccount(generatePrivateKey());
+    const signature = await intruder.signMessage({ message: await challenge(record.accountId) });
+    expect(await post('/auth/verify', { accountId: record.accountId, signature })).toEqual({
+      status: 401,
+      body: {
+        code: 'LOGIN_FAILED',
+        error: `The signature was made by a key that is not the key of ${record.accountId}: over its open challenge it recovers to ${intruder.address.toLowerCase()}, and ${record.accountId} signs as address ${record.evmAddress}. Sign the challenge's exact message with that key`,
+      },
+    });
+  });
+
+  it('refuses an Ed25519 signature of a different message, naming the public key it does not verify with', async () => {
     const account = await ed25519Account();
     const message = await challenge(account.id);
     const signature = account.sign(`${message} `);
-    expect((await post('/auth/verify', { accountId: account.id, signature })).status).toBe(401);
+    expect(await post('/auth/verify', { accountId: account.id, signature })).toEqual({
+      status: 401,
+      body: {
+        code: 'LOGIN_FAILED',
+        error: `The signature does not verify with the key of ${account.id} (ED25519 public key 0x${account.publicKeyHex}) over its open challenge: it was made by another key, or over other text than the challenge's exact message`,
+      },
+    });
   });
 
-  it('refuses a high-s secp256k1 signature of the right message', async () => {
+  it('refuses a signature of the wrong length for the key type, saying which length the key makes', async () => {
+    const ed25519 = await ed25519Account();
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const secp256k1Signature = await wallet.signMessage({ message: await challenge(ed25519.id) });
+    expect((await post('/auth/verify', { accountId: ed25519.id, signature: secp256k1Signature })).body).toEqual({
+      code: 'LOGIN_FAILED',
+      error: `${ed25519.id} has an ED25519 public key 0x${ed25519.publicKeyHex}, whose signatures are 64 bytes; this one has 65`,
+    });
+    const { record } = await ecdsaAccount();
+    const ed25519Signature = ed25519.sign(await challenge(record.accountId));
+    expect((await post('/auth/verify', { accountId: record.accountId, signature: ed25519Signature })).body).toEqual({
+      code: 'LOGIN_FAILED',
+      error: `${record.accountId} has an ECDSA_SECP256K1 key (address ${record.evmAddress}), which logs in with a 65-byte personal-sign signature; this one has 64 bytes`,
+    });
+  });
+
+  it('refuses a high-s secp256k1 signature of the right message as not a valid signature', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey());
     const message = await challenge(wallet.address);
     const signature = await wallet.signMessage({ message });
@@ -155,14 +218,22 @@ describe('POST /auth/verify', () => {
     const highS = (secp256k1.Point.CURVE().n - s).toString(16).padStart(64, '0');
     const v = Number.parseInt(signature.slice(130), 16) === 27 ? '1c' : '1b';
     const malleated = `${signature.slice(0, 66)}${highS}${v}`;
-    expect((await post('/auth/verify', { accountId: wallet.address, signature: malleated })).status).toBe(401);
+    expect(await post('/auth/verify', { accountId: wallet.address, signature: malleated })).toEqual({
+      status: 401,
+      body: {
+        code: 'LOGIN_FAILED',
+        error: `The signature is not a valid personal-sign signature (r, s, v with a low s) of the open challenge of ${wallet.address.toLowerCase()}; sign its exact message with the account's key`,
+      },
+    });
     expect((await post('/auth/verify', { accountId: wallet.address, signature })).status).toBe(200);
   });
 
-  it('answers 401 for an account with no open challenge', async () => {
+  it('answers 401 for an account that never asked for a challenge, saying it has none open', async () => {
     const wallet = privateKeyToAccount(generatePrivateKey());
     const signature = await wallet.signMessage({ message: 'anything' });
-    expect((await post('/auth/verify', { accountId: wallet.address, signature })).status).toBe(401);
+    expect(await post('/auth/verify', { accountId: wallet.address, signature })).toEqual(
+      noOpenChallenge(wallet.address.toLowerCase()),
+    );
   });
 
   it.each([['0x'], ['0x1234'], ['deadbeef'], [`0x${'ab'.repeat(66)}`]])('answers 400 for the signature %s', async (signature) => {

@@ -195,13 +195,30 @@ describe('POST /orders/save', () => {
     expect((await saveItems([item])).body).toMatchObject({ code: 'NONCE_NOT_ISSUED' });
   });
 
-  it('rejects a save whose deadline is under 30 s', async () => {
+  it('rejects a save whose deadline is under 30 s, saying how far off it is', async () => {
     const [built] = await trader.build([ask()]);
     if (built === undefined) throw new Error('nothing built');
-    const deadlineMs = Number(built.info.deadline) * 1000;
-    harness.clock.time = deadlineMs - 29_000;
+    const deadline = Number(built.info.deadline);
+    harness.clock.time = (deadline - 29) * 1000;
     await trader.login();
-    expect((await trader.save([built])).body).toMatchObject({ code: 'ORDER_DEADLINE_TOO_SOON', index: 0 });
+    expect((await trader.save([built])).body).toEqual({
+      code: 'ORDER_DEADLINE_TOO_SOON',
+      index: 0,
+      error: `items[0]: The order deadline ${deadline} is 29 s from now (${deadline - 29}); it must be at least 30 seconds from now`,
+    });
+  });
+
+  it('says that the deadline has passed, and when, for a save after its deadline, under the same code', async () => {
+    const [built] = await trader.build([ask()]);
+    if (built === undefined) throw new Error('nothing built');
+    const deadline = Number(built.info.deadline);
+    harness.clock.time = (deadline + 60) * 1000;
+    await trader.login();
+    expect((await trader.save([built])).body).toEqual({
+      code: 'ORDER_DEADLINE_TOO_SOON',
+      index: 0,
+      error: `items[0]: The order deadline has passed: ${deadline} is 60 s before now (${deadline + 60}); build the order again`,
+    });
   });
 
   it('rejects a save whose deadline is beyond 90 days', async () => {

@@ -77,7 +77,7 @@ describe('self-trade prevention', () => {
     const refused = await saveWith(trader, trader.limitRequest(3, SELL, 2_600, 10), 'NONE');
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
-      error: 'items[0].selfTradePrevention must be "EXPIRE_MAKER" or "EXPIRE_TAKER" or "EXPIRE_BOTH"',
+      error: 'body.items[0].selfTradePrevention must be EXPIRE_MAKER, EXPIRE_TAKER or EXPIRE_BOTH',
       code: 'VALIDATION_FAILED',
     });
   });

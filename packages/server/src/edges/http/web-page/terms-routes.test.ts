@@ -122,6 +122,11 @@ describe('the web application terms and risk notice', () => {
       expect(reply.status, code).toBe(400);
       expect(reply.body).toEqual({ code, error: expect.any(String), ...(indexed ? { index: 0 } : {}) });
     }
+    const badHash = { accept: [{ document: 'terms-of-service', version: 'v1', sha256: 'abc' }] };
+    expect((await trader.request('POST', '/web/terms/acceptance', badHash)).body).toEqual({
+      code: 'VALIDATION_FAILED',
+      error: 'body.accept[0].sha256 must be the SHA-256 of the text as 64 hex digits, as GET /web/terms gives it',
+    });
     const anonymous = await host.app.inject({ method: 'POST', url: '/web/terms/acceptance', payload: accepting([terms]) });
     expect(anonymous.statusCode).toBe(401);
     expect(await host.services.store.termsAcceptances.list()).toEqual([]);

@@ -1,3 +1,4 @@
+import { FORM } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -13,7 +14,10 @@ const AcceptBody = Type.Object(
         {
           document: Type.String({ minLength: 1, maxLength: 64 }),
           version: Type.String({ minLength: 1, maxLength: 64 }),
-          sha256: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+          sha256: Type.String({
+            pattern: '^[0-9a-fA-F]{64}$',
+            [FORM]: 'the SHA-256 of the text as 64 hex digits, as GET /web/terms gives it',
+          }),
         },
         { additionalProperties: false },
       ),
