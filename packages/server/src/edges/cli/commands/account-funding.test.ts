@@ -148,7 +148,19 @@ describe('operator CLI on the devnet chain', () => {
   });
 
   it('gives a token added while the devnet runs its contract at once: accounts are funded with it without a restart', async () => {
-    const added = await run(h.config.dataDir, 'token', 'add', '--id', '0.0.1104', '--symbol', 'DEMO', '--name', 'Demo', '--decimals', '8');
+    const added = await run(
+      h.config.dataDir,
+      'token',
+      'add',
+      '--id',
+      '0.0.1104',
+      '--symbol',
+      'DEMO',
+      '--name',
+      'Demo',
+      '--decimals',
+      '8',
+    );
     expect(added).toMatchObject({ code: 0, out: expect.stringContaining('installed on the running devnet chain') });
     const address = '0x00000000000000000000000000000000000b0b09';
     const funded = await run(h.config.dataDir, 'account', 'fund', '--account', address, '--amount', '2');
