@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The rules of the code's shape, checked over the repository's own files: the server's layers
- * depend one way, packages form no cycle and the server depends on neither the SDK nor the bot,
- * the environment is read in one module, and no source file or function grows past its bound.
+ * depend one way, ports declare and adapters implement, packages form no cycle and the server
+ * depends on neither the SDK nor the bot, the environment is read in one module, production code
+ * never reaches into test support, and no source file or function grows past its bound.
  * docs/architecture.md draws the same picture.
  */
 
@@ -49,6 +50,15 @@ function trackedFiles(): string[] {
     .filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'));
 }
 
+/**
+ * Implementations that stay in ports/ for now: the do-nothing Metrics is the default of
+ * application components built without metrics, and the application may import only ports.
+ */
+const PORT_IMPLEMENTATIONS_ALLOWED = new Set(['packages/server/src/ports/metrics.ts: noMetrics']);
+
+/** Names that say a class is an in-memory stand-in, which belongs in adapters/memory/. */
+const IN_MEMORY_NAME = /^(Local|InMemory|Memory)[A-Z]/;
+
 const isTestCode = (file: string) => /\.test\.ts$|\/test-support\/|^packages\/[^/]+\/test\//.test(file);
 
 /** Source files of the packages, without tests, test support and benches. */
@@ -82,6 +92,68 @@ function functionName(node: ts.SignatureDeclaration): string {
     return parent.name.getText();
   }
   return 'an anonymous function';
+}
+
+/** A value made of literals only: what a port may hold besides types and error classes. */
+function isPlainData(node: ts.Expression): boolean {
+  if (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)) {
+    return isPlainData(node.expression);
+  }
+  if (ts.isPrefixUnaryExpression(node)) return node.operator === ts.SyntaxKind.MinusToken && isPlainData(node.operand);
+  if (ts.isArrayLiteralExpression(node)) return node.elements.every(isPlainData);
+  if (ts.isObjectLiteralExpression(node)) {
+    return node.properties.every((property) => ts.isPropertyAssignment(property) && isPlainData(property.initializer));
+  }
+  return (
+    ts.isStringLiteral(node) ||
+    ts.isNumericLiteral(node) ||
+    ts.isBigIntLiteral(node) ||
+    ts.isNoSubstitutionTemplateLiteral(node) ||
+    [ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword, ts.SyntaxKind.NullKeyword].includes(node.kind)
+  );
+}
+
+/** What a port file holds that is neither a type, an error class nor plain data, by name. */
+function portImplementations(source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) continue;
+    if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) continue;
+    if (ts.isClassDeclaration(statement)) {
+      const base = statement.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+      if (base === undefined || !/Error$/.test(base.expression.getText())) found.push(statement.name?.text ?? 'a class');
+    } else if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        if (declaration.initializer === undefined || !isPlainData(declaration.initializer)) {
+          found.push(declaration.name.getText());
+        }
+      }
+    } else {
+      found.push(ts.isFunctionDeclaration(statement) ? (statement.name?.text ?? 'a function') : statement.getText().slice(0, 40));
+    }
+  }
+  return found;
+}
+
+/** The file's classes, each with the interfaces of ports/ it declares it implements (as `port file#name`). */
+function classesOf(file: string, source: ts.SourceFile): { readonly name: string; readonly ports: string[] }[] {
+  const fromPorts = new Map<string, string>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const target = normalize(join(dirname(file), statement.moduleSpecifier.text));
+    const bindings = statement.importClause?.namedBindings;
+    if (!target.startsWith(`${SERVER_SRC}ports/`) || bindings === undefined || !ts.isNamedImports(bindings)) continue;
+    for (const element of bindings.elements) {
+      fromPorts.set(element.name.text, `${relative(SERVER_SRC, target)}#${(element.propertyName ?? element.name).text}`);
+    }
+  }
+  return source.statements.filter(ts.isClassDeclaration).map((declaration) => ({
+    name: declaration.name?.text ?? 'a class',
+    ports: (declaration.heritageClauses ?? [])
+      .filter((clause) => clause.token === ts.SyntaxKind.ImplementsKeyword)
+      .flatMap((clause) => clause.types.map((type) => fromPorts.get(type.expression.getText())))
+      .filter((port) => port !== undefined),
+  }));
 }
 
 function layerOf(file: string): Layer | 'entry' {
@@ -128,6 +200,30 @@ describe('the server', () => {
       }
     }
     expect(against).toEqual([]);
+  });
+
+  it('keeps implementations out of ports: only types, error classes and plain data', () => {
+    const implementations = files
+      .filter((file) => layerOf(file) === 'ports')
+      .flatMap((file) => portImplementations(parse(file)).map((name) => `${file}: ${name}`))
+      .filter((implementation) => !PORT_IMPLEMENTATIONS_ALLOWED.has(implementation));
+    expect(implementations).toEqual([]);
+  });
+
+  it('keeps in-memory implementations of ports in adapters/memory/, beside their twins, not in the application', () => {
+    const classes = (layer: Layer) =>
+      files
+        .filter((file) => layerOf(file) === layer)
+        .flatMap((file) => classesOf(file, parse(file)).map((found) => ({ file, ...found })));
+    const implementedByAdapters = new Set(classes('adapters').flatMap(({ ports }) => ports));
+    const misplaced: string[] = [];
+    for (const { file, name, ports } of classes('application')) {
+      if (IN_MEMORY_NAME.test(name)) misplaced.push(`${file}: ${name} is named as an in-memory stand-in`);
+      for (const port of ports.filter((implemented) => implementedByAdapters.has(implemented))) {
+        misplaced.push(`${file}: ${name} implements ${port}, as adapters do`);
+      }
+    }
+    expect(misplaced).toEqual([]);
   });
 });
 
@@ -194,6 +290,15 @@ describe('every package', () => {
       visit(parse(file));
     }
     expect([...new Set(readers)]).toEqual([]);
+  });
+
+  it('never imports test support into production code', () => {
+    const against = sources.flatMap((file) =>
+      importsOf(parse(file))
+        .filter((specifier) => /(^|\/)test-support(\/|$)/.test(specifier))
+        .map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(against).toEqual([]);
   });
 
   it(`keeps source files under ${MAX_FILE_LINES} lines and functions under ${MAX_FUNCTION_LINES}`, () => {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { NatsConnection } from 'nats';
+import { systemClock } from '../adapters/clock/system-clock.js';
 import { ensureCommandStream, JetStreamCommandReader } from '../adapters/nats/jetstream-command-log.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
 import { NatsEnginePublisher } from '../adapters/nats/nats-engine-feed.js';
@@ -14,7 +15,7 @@ import { DeskEvents } from '../application/orders/desk-events.js';
 import { TradingDesk } from '../application/orders/trading-desk.js';
 import { type EngineShard, ownsBook } from '../domain/markets/engine-shards.js';
 import type { DeskCommit } from '../domain/orders/desk-commit.js';
-import { type Clock, systemClock } from '../ports/clock.js';
+import type { Clock } from '../ports/clock.js';
 import type { BookPoolState } from '../ports/engine-feed.js';
 import type { Lease } from '../ports/leases.js';
 import type { Store } from '../ports/store/ports.js';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { mkdirSync } from 'node:fs';
+import { systemClock } from '../adapters/clock/system-clock.js';
 import { runOperatorCommandLine } from '../edges/cli/operator.js';
-import { systemClock } from '../ports/clock.js';
 import type { Store } from '../ports/store/ports.js';
 import { ConfigError, loadConfig } from './config.js';
 import { operatorChain, operatorIo } from './operator-wiring.js';

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { systemClock } from '../adapters/clock/system-clock.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
 import { NatsEngineSubscriber } from '../adapters/nats/nats-engine-feed.js';
 import { advisoryLeases } from '../adapters/postgres/advisory-leases.js';
@@ -7,7 +8,7 @@ import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import { CommandLogSettlementDesk } from '../application/engine/command-log-settlement-desk.js';
 import { MarketRegistry } from '../application/markets/market-registry.js';
 import { DeskEvents } from '../application/orders/desk-events.js';
-import { type Clock, systemClock } from '../ports/clock.js';
+import type { Clock } from '../ports/clock.js';
 import type { Lease } from '../ports/leases.js';
 import { noMetrics } from '../ports/metrics.js';
 import { Closers } from './closers.js';

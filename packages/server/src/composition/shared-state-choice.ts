@@ -1,10 +1,10 @@
+import { ChallengeBook } from '../adapters/memory/challenge-book.js';
+import { LocalQuotaCounters } from '../adapters/memory/local-quota-counters.js';
+import { LocalRateBuckets } from '../adapters/memory/local-rate-buckets.js';
 import { closeRedis, openRedis } from '../adapters/redis/redis-connection.js';
 import { RedisLoginChallenges } from '../adapters/redis/redis-login-challenges.js';
 import { RedisQuotaCounters } from '../adapters/redis/redis-quota-counters.js';
 import { RedisRateBuckets } from '../adapters/redis/redis-rate-buckets.js';
-import { ChallengeBook } from '../application/auth/challenge-book.js';
-import { LocalQuotaCounters } from '../application/data-api/local-quota-counters.js';
-import { LocalRateBuckets } from '../application/rate-limits/local-rate-buckets.js';
 import { bucketPolicies } from '../edges/http/rate-limit.js';
 import type { Clock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';

@@ -1,9 +1,4 @@
-import {
-  type FieldType,
-  PUBLISHED_SCHEMAS,
-  type PublishedPath,
-  type SchemaName,
-} from '../edges/http/data-api/published-schemas.js';
+import { type FieldType, PUBLISHED_SCHEMAS, type PublishedPath, type SchemaName } from './published-schemas.js';
 
 /** Checks JSON answers against the data API's published schemas (published-schemas.ts). */
 

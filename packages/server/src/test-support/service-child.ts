@@ -7,11 +7,11 @@
  */
 import { BUY, SELL } from '@dex/core';
 import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import { systemClock } from '../adapters/clock/system-clock.js';
 import { buildApp } from '../composition/app.js';
 import { loadConfig } from '../composition/config.js';
 import { createLogger } from '../composition/logging.js';
 import { openServices } from '../composition/services.js';
-import { systemClock } from '../ports/clock.js';
 import { Trader } from './trader.js';
 
 export type ServiceParentMessage = { type: 'fund' } | { type: 'trade'; count: number } | { type: 'stop' };

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ordersOf, type SettlementOrder, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import type { SettlementOrder, UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { GasModel } from './gas-model.js';
+import { ordersOf } from './trade-orders.js';
 
 const LIMIT = 15_000_000;
 /** The reactor's gas as bench:settlement measured it (least squares over 62 batches, within 42k). */

@@ -1,4 +1,5 @@
-import { ordersOf, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import { ordersOf } from './trade-orders.js';
 
 /** Share of the transaction gas limit a batch may be estimated to use: room for the estimate's error. */
 const BUDGET = 0.95;

@@ -7,7 +7,7 @@ import type { Logger } from '../../ports/logger.js';
 import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { SettlementDesk } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
-import { ordersOf, type UnsettledTrade } from '../../ports/store/settlement-ports.js';
+import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
 import { BatchSize } from './batch-size.js';
 import type { SettlementConfig } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
@@ -16,6 +16,7 @@ import { GasModel } from './gas-model.js';
 import type { OperatorTransactions } from './operator-transactions.js';
 import type { ReactorIndexer } from './reactor-indexer.js';
 import { type EncodedBatch, encodeBatch, settlementBatch, type TradeFeeRates, withoutFills } from './settlement-batch.js';
+import { ordersOf } from './trade-orders.js';
 import { WorkLoop } from './work-loop.js';
 
 export interface SettlerDeps {

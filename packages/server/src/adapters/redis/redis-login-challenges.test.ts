@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChallengeBook } from '../../application/auth/challenge-book.js';
 import type { Challenge, ChallengeBounds } from '../../ports/login-challenges.js';
 import { CHALLENGE_ACCOUNTS, CHALLENGE_REQUESTERS, challengeRuns } from '../../test-support/challenge-runs.js';
 import { REDIS_AVAILABLE, useTestRedis } from '../../test-support/redis.js';
+import { ChallengeBook } from '../memory/challenge-book.js';
 import { RedisLoginChallenges } from './redis-login-challenges.js';
 
 function compose(nonce: string, expiresAt: number): string {

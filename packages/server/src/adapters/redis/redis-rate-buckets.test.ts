@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LocalRateBuckets } from '../../application/rate-limits/local-rate-buckets.js';
 import type { BucketPolicy } from '../../ports/rate-buckets.js';
 import { ManualClock } from '../../test-support/harness.js';
 import { REDIS_AVAILABLE, useTestRedis } from '../../test-support/redis.js';
+import { LocalRateBuckets } from '../memory/local-rate-buckets.js';
 import { RedisRateBuckets } from './redis-rate-buckets.js';
 
 describe.skipIf(!REDIS_AVAILABLE)('RedisRateBuckets', () => {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { LocalQuotaCounters } from '../../adapters/memory/local-quota-counters.js';
 import { RedisQuotaCounters } from '../../adapters/redis/redis-quota-counters.js';
 import { createLogger } from '../../composition/logging.js';
 import type { QuotaCounters } from '../../ports/quota-counters.js';
@@ -7,7 +8,6 @@ import type { Store } from '../../ports/store/ports.js';
 import { ManualClock } from '../../test-support/harness.js';
 import { REDIS_AVAILABLE, useTestRedis } from '../../test-support/redis.js';
 import { useTempStores } from '../../test-support/temp-stores.js';
-import { LocalQuotaCounters } from './local-quota-counters.js';
 import { QuotaMeter } from './quota-meter.js';
 
 const NOVEMBER = Date.UTC(2026, 10, 1);

@@ -5,7 +5,6 @@ import type { Logger } from '../../ports/logger.js';
 import type { CounterId, QuotaCounters } from '../../ports/quota-counters.js';
 import type { ApiKeyRecord, ApiKeyStore, MonthlyUsage } from '../../ports/store/api-key-ports.js';
 import { GroupCommit } from '../group-commit.js';
-import { LocalQuotaCounters } from './local-quota-counters.js';
 
 /** The quota figures of a key this month, as the four x-ratelimit headers carry them. */
 export interface QuotaFigures {
@@ -55,7 +54,7 @@ export class QuotaMeter {
     private readonly store: ApiKeyStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
-    private readonly counters: QuotaCounters = new LocalQuotaCounters(),
+    private readonly counters: QuotaCounters,
   ) {
     let storing = Promise.resolve();
     this.commits = new GroupCommit<Increments>({

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalRateBuckets } from '../../application/rate-limits/local-rate-buckets.js';
+import { LocalRateBuckets } from '../../adapters/memory/local-rate-buckets.js';
 import { ManualClock } from '../../test-support/harness.js';
 import { installErrorHandling } from './error-handler.js';
 import { bucketPolicies, type RateLimitPolicy, rateLimitHook } from './rate-limit.js';

@@ -25,11 +25,6 @@ export interface UnsettledTrade {
   readonly taker: SettlementOrder;
 }
 
-/** The orders of a trade: its maker's (unless the pool was the maker) and its taker's. */
-export function ordersOf(trade: UnsettledTrade): SettlementOrder[] {
-  return trade.maker === null ? [trade.taker] : [trade.maker, trade.taker];
-}
-
 /** A fill the reactor settled, from its `Filled` or `PoolFilled` event. */
 export interface SettledFill {
   readonly tradeId: number;

@@ -5,8 +5,8 @@ import { AmmIndexer } from '../../../adapters/chain/amm-indexer.js';
 import { devnetPairLedgerIds } from '../../../adapters/chain/devnet-pair-ids.js';
 import { AmmChain } from '../../../test-support/amm-chain.js';
 import { dataGet, type Harness, ManualClock, startHarness } from '../../../test-support/harness.js';
+import { PUBLISHED_PATHS } from '../../../test-support/published-schemas.js';
 import { answerProblems } from '../../../test-support/published-shapes.js';
-import { PUBLISHED_PATHS } from './published-schemas.js';
 
 /**
  * The data API over HTTP with what the AMM indexer recorded from a real chain: two pools made

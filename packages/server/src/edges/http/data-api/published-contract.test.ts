@@ -9,8 +9,14 @@ import {
   tradeOnBookOne,
 } from '../../../test-support/harness.js';
 import { recordPool, STAKER } from '../../../test-support/pools.js';
+import {
+  type FieldType,
+  PUBLISHED_PATHS,
+  PUBLISHED_SCHEMAS,
+  type PublishedPath,
+  SLASHED_SAMPLES,
+} from '../../../test-support/published-schemas.js';
 import { answerProblems, isSchemaName, valueProblems } from '../../../test-support/published-shapes.js';
-import { type FieldType, PUBLISHED_PATHS, PUBLISHED_SCHEMAS, type PublishedPath, SLASHED_SAMPLES } from './published-schemas.js';
 
 /**
  * Walks every path of the data API's published OpenAPI document against the real app with a real
