@@ -22,8 +22,9 @@ const open = (path: string, options?: OpenOptions): Promise<Page> => pages.open(
 describe.skipIf('missing' in browserAt)('the market web page in Chromium', () => {
   beforeAll(async () => {
     if (!('path' in browserAt)) return;
-    // The operator issues the page its data API key before the service starts, on the same DATA_DIR.
-    const issue = ['apikey', 'issue', '--name', 'web page', '--quota', '100000'];
+    // The operator issues the page its data API key before the service starts, on the same DATA_DIR:
+    // the store is new, so the CLI is told to make it.
+    const issue = ['apikey', 'issue', '--name', 'web page', '--quota', '100000', '--create'];
     apiKey = (await operatorCli<{ key: string }>(dataDir.dir, issue)).key;
     pages = await LiveDevnetPages.start(browserAt.path, { DATA_DIR: dataDir.dir, WEB_DATA_API_KEY: apiKey });
   }, 240_000);
