@@ -32,9 +32,9 @@ export interface ServiceProcess {
 }
 
 /**
- * A service's process entry (`main.ts`) run from source in a process of its own, on a fresh
- * DATA_DIR and a free port, with `nodeFlags` added to Node's own; {@link cleanUpServiceProcesses}
- * after each test.
+ * A service's process entry run in a process of its own, on a fresh DATA_DIR and a free port, with
+ * `nodeFlags` added to Node's own: a `main.ts` from source, a built `dist/*.js` as `npm start` runs
+ * it; {@link cleanUpServiceProcesses} after each test.
  */
 export function startServiceProcess(entry: URL, env: Record<string, string>, nodeFlags: readonly string[] = []): ServiceProcess {
   const data = tempDataDir();
@@ -42,7 +42,6 @@ export function startServiceProcess(entry: URL, env: Record<string, string>, nod
   chainPidFiles.add(devnetPidFile(env.DATA_DIR ?? data.dir));
   const child = fork(entry, [], {
     detached: true,
-    // A TypeScript entry runs from source; a built one (dist/*.js) as `npm start` runs it.
     execArgv: entry.pathname.endsWith('.ts') ? [...FROM_SOURCE, ...nodeFlags] : [...nodeFlags],
     env: { ...process.env, DATA_DIR: data.dir, PORT: '0', LOG_LEVEL: 'info', VERIFY_WORKERS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
