@@ -1,6 +1,6 @@
 /** The phases of bench:settlement: resting orders seeded, crossing orders saved at once, the backlog timed as it drains. */
 import type { SqlDatabase } from '../../packages/server/src/adapters/sqlite/driver.js';
-import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../../packages/server/src/application/orders/trading-desk.js';
+import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../../packages/server/src/application/desk/trading-desk.js';
 import type { Account } from './accounts.js';
 import { cpuMark, cpuUse } from './cpu.js';
 import type { Market } from './market.js';

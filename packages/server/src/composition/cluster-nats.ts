@@ -1,7 +1,7 @@
 import type { NatsConnection } from 'nats';
 import { type CommandLogNames, JetStreamCommandSender } from '../adapters/nats/jetstream-command-log.js';
 import { openNats } from '../adapters/nats/nats-connection.js';
-import { ShardCommands } from '../application/engine/shard-commands.js';
+import { ShardCommands } from '../application/command-log/shard-commands.js';
 import type { Logger } from '../ports/logger.js';
 import type { ClusterConfig } from './cluster-config.js';
 

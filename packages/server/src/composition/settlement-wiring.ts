@@ -12,7 +12,7 @@ import { ReactorIndexer } from '../adapters/chain/reactor-indexer.js';
 import { highestSettledFillAbove } from '../adapters/chain/settled-fill-ids.js';
 import { Settler, type SettlerDeps } from '../adapters/chain/settler.js';
 import { MirrorNodeContractIds } from '../adapters/mirror-node/mirror-node-contract-ids.js';
-import type { DeskEvents } from '../application/orders/desk-events.js';
+import type { DeskEvents } from '../application/desk/desk-events.js';
 import type { Metrics } from '../ports/metrics.js';
 import type { PairLedgerIds } from '../ports/pair-ledger-ids.js';
 import type { PoolReservesListener, SettlementDesk } from '../ports/settlement-desk.js';

@@ -1,36 +1,33 @@
 import { Writable } from 'node:stream';
 import { BUY, longZeroAddress, type Side, toWireOrder } from '@dex/core';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
-import { EngineHost } from '../application/engine/engine-host.js';
+import type { AdmissionChecks } from '../application/desk/admission-checks.js';
+import type { DeskBooks } from '../application/desk/desk-books.js';
+import { DeskEvents } from '../application/desk/desk-events.js';
+import type { DeskPools } from '../application/desk/desk-pools.js';
+import type { DeskSequencer } from '../application/desk/desk-sequencer.js';
+import { EngineHost } from '../application/desk/engine-host.js';
+import type { OrderCandidate } from '../application/desk/order-desk.js';
+import { TradingDesk } from '../application/desk/trading-desk.js';
 import { MarketRegistry } from '../application/markets/market-registry.js';
 import { DEVNET_NATIVE_TOKEN_ID, seedDevnet } from '../application/markets/seed.js';
-import { CancellationRelay } from '../application/orders/cancellation-relay.js';
-import { DeskBooks } from '../application/orders/desk-books.js';
-import { DeskEvents } from '../application/orders/desk-events.js';
-import { DeskPools } from '../application/orders/desk-pools.js';
-import { DeskSequencer } from '../application/orders/desk-sequencer.js';
-import { EVERY_BOOK, IntakeChecks } from '../application/orders/intake-checks.js';
-import { OrderAcceptance, type OrderCandidate } from '../application/orders/order-acceptance.js';
-import { SettlementOutcomes } from '../application/orders/settlement-outcomes.js';
 import { createLogger } from '../composition/logging.js';
 import type { DeskCommit } from '../domain/orders/desk-commit.js';
-import { OrderIds } from '../domain/orders/order-ids.js';
 import type { Store } from '../ports/store/ports.js';
 import { DEVNET_ADDRESS, ManualClock, tempDataDir } from './harness.js';
 
 /**
- * The trading desk's stages wired as `TradingDesk.open` wires them, on a real store (SQLite unless told) seeded
- * with the devnet markets and real engines, without the HTTP app: for the stages' unit tests.
+ * The trading desk as `TradingDesk.open` wires it, on a real store (SQLite unless told) seeded with
+ * the devnet markets and real engines, without the HTTP app, with its parts in reach: for the
+ * desk's unit tests.
  */
 export interface DeskParts {
   readonly store: Store;
   readonly clock: ManualClock;
+  readonly trading: TradingDesk;
   readonly books: DeskBooks;
   readonly sequencer: DeskSequencer;
-  readonly checks: IntakeChecks;
-  readonly acceptance: OrderAcceptance;
-  readonly cancellations: CancellationRelay;
-  readonly outcomes: SettlementOutcomes;
+  readonly checks: AdmissionChecks;
   readonly engines: EngineHost;
   readonly pools: DeskPools;
   /** Every commit group published so far. */
@@ -64,39 +61,24 @@ export async function openDeskParts(options: DeskPartsOptions = {}): Promise<Des
       done();
     },
   });
-  const events = new DeskEvents(createLogger('info', sink));
+  const logger = createLogger('info', sink);
+  const events = new DeskEvents(logger);
   const commits: DeskCommit[] = [];
   events.subscribe((commit) => commits.push(commit));
   const engines = new EngineHost(registry);
-  const books = new DeskBooks(registry, engines);
-  const pools = new DeskPools(registry, engines);
-  events.subscribe((commit) => pools.stored(commit.trades));
-  // After a failed commit, the books come back as the store holds them, as the trading desk rebuilds them.
-  const sequencer = new DeskSequencer(store, events, createLogger('info', sink), async () => {
-    const [lastId, updateIds, open] = await Promise.all([
-      store.orders.maxOrderId(),
-      store.orders.lastUpdateIds(),
-      store.orders.openOrders(),
-    ]);
-    pools.forgetUnstored();
-    books.recover(open, updateIds);
-    acceptance.continueAfter(lastId);
+  const trading = await TradingDesk.open(registry, engines, store, clock, logger, events, {
+    confirmCancels: options.confirmCancels ?? false,
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
   });
-  const shard = options.shard ?? EVERY_BOOK;
-  const checks = new IntakeChecks(books.live, store, () => sequencer.pending, shard);
-  books.recover([], new Map());
-  const acceptance = new OrderAcceptance(books, checks, sequencer, clock, new OrderIds(0, shard.index, shard.count));
   return {
     store,
     clock,
-    books,
-    sequencer,
-    checks,
-    acceptance,
-    cancellations: new CancellationRelay(books, sequencer, store, clock, { confirmCancels: options.confirmCancels ?? false }),
-    outcomes: new SettlementOutcomes(books, sequencer, store, clock),
+    trading,
+    books: trading.books,
+    sequencer: trading.sequencer,
+    checks: trading.checks,
     engines,
-    pools,
+    pools: trading.pools,
     commits,
     logs: () => lines.join(''),
     nonces: (account, count, bookId = 1) =>
@@ -166,11 +148,14 @@ export function limitCandidate(
       selfTradePrevention: 'EXPIRE_MAKER',
     },
     terms: { kind: 'sized', side, priceTicks, quantitySteps },
-    makerOnly: false,
-    takerOnce: false,
-    swapper,
-    input: { token: input.toLowerCase(), amount: inputAmount },
-    outputAmount: side === BUY ? base : quote,
+    signed: {
+      swapper,
+      makerOnly: false,
+      takerOnce: false,
+      inputToken: input.toLowerCase(),
+      inputAmount,
+      outputAmount: side === BUY ? base : quote,
+    },
     ocoWith: extra.ocoWith ?? null,
   };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUY, SELL } from '@dex/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TRADING_PAUSE_MS } from '../../src/application/orders/desk-sequencer.js';
+import { TRADING_PAUSE_MS } from '../../src/application/desk/desk-sequencer.js';
 import { expectStorageRefusal, ordersOf } from '../../src/test-support/fault-replies.js';
 import { dataGet, issueApiKey, type Reply, startHarness, Trader, until } from '../../src/test-support/harness.js';
 

@@ -60,7 +60,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)("an engine's commit on PostgreSQL", () => {
     const first = await engine();
     const [nonce] = await first.nonces('0.0.7', 1);
     const holder = await holdAccounts(['0.0.7']);
-    const save = first.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce as bigint)]);
+    const save = first.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce as bigint)]);
     expect(await pendingAfter(save, 300)).toBe(true);
     await holder.release();
     await save;
@@ -71,7 +71,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)("an engine's commit on PostgreSQL", () => {
     const parts = await engine();
     const [nonce] = await parts.nonces('0.0.8', 1);
     const holder = await holdAccounts(['0.0.7', '0.0.9']);
-    const save = parts.acceptance.accept('0.0.8', [limitCandidate('0.0.8', SELL, 25_000, 10, nonce as bigint)]);
+    const save = parts.trading.accept('0.0.8', [limitCandidate('0.0.8', SELL, 25_000, 10, nonce as bigint)]);
     expect(await pendingAfter(save, 2_000)).toBe(false);
     await holder.release();
     expect(await parts.store.orders.lastEventId('0.0.8')).toBeGreaterThan(0);

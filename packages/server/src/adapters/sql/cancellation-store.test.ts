@@ -14,8 +14,8 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
   async function matched(): Promise<{ askNonce: bigint; tradeId: number }> {
     const [askNonce] = (await desk.nonces('0.0.7', 1)) as [bigint];
     const [bidNonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
-    await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, askNonce)]);
-    await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 4, bidNonce)]);
+    await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, askNonce)]);
+    await desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 4, bidNonce)]);
     const [trade] = desk.commits.flatMap((commit) => commit.trades);
     if (trade === undefined) throw new Error('the orders did not match');
     return { askNonce, tradeId: trade.id };
@@ -25,7 +25,7 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
     it('wait until the fills matched before the floor are settled, so the reactor never refuses them', async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const { askNonce, tradeId } = await matched();
-      await desk.cancellations.cancelBelowFloor('0.0.7', askNonce + 1n);
+      await desk.trading.cancelBelowFloor('0.0.7', askNonce + 1n);
       expect(await desk.store.cancellations.unsentFloors()).toEqual([]);
       await desk.store.settlements.markSettled(
         [{ tradeId, txHash: `0x${'a'.repeat(64)}`, blockNumber: 5n, makerFee: 0n, takerFee: 0n }],
@@ -59,7 +59,7 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
     it('do not wait for fills of orders at or above the floor', async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const { askNonce } = await matched();
-      await desk.cancellations.cancelBelowFloor('0.0.7', askNonce);
+      await desk.trading.cancelBelowFloor('0.0.7', askNonce);
       expect((await desk.store.cancellations.unsentFloors()).map(({ floor }) => floor)).toEqual([askNonce]);
     });
   });
@@ -68,36 +68,36 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
     it('sends again a cancellation confirmed in a block the chain lost, keeping it final, and leaves older ones alone', async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const [first, second] = (await desk.nonces('0.0.7', 2)) as [bigint, bigint];
-      const [kept, lost] = await desk.acceptance.accept('0.0.7', [
+      const [kept, lost] = await desk.trading.accept('0.0.7', [
         limitCandidate('0.0.7', SELL, 25_000, 10, first),
         limitCandidate('0.0.7', SELL, 25_100, 10, second, { index: 1 }),
       ]);
       if (kept === undefined || lost === undefined) throw new Error('orders were not accepted');
-      await desk.cancellations.cancel('0.0.7', [kept.id, lost.id]);
+      await desk.trading.cancel('0.0.7', [kept.id, lost.id]);
       await desk.store.cancellations.markSent([kept.id, lost.id], `0x${'b'.repeat(64)}`);
       await desk.store.cancellations.confirm(kept.orderHash, `0x${'b'.repeat(64)}`, 10n);
       await desk.store.cancellations.confirm(lost.orderHash, `0x${'c'.repeat(64)}`, 12n);
-      expect(await desk.cancellations.finalizeCancels()).toBe(2);
+      expect(await desk.trading.finalizeCancels()).toBe(2);
 
       expect(await desk.store.cancellations.requeueLostAfter(11n, desk.clock.now())).toEqual({ cancellations: 1, floors: 0 });
       expect((await desk.store.cancellations.unsent(10)).map((cancellation) => cancellation.orderId)).toEqual([lost.id]);
       expect((await desk.store.orders.get(lost.id))?.status).toBe('CANCELED');
       await desk.store.cancellations.confirm(lost.orderHash, `0x${'d'.repeat(64)}`, 13n);
       expect(await desk.store.cancellations.unsent(10)).toEqual([]);
-      expect(await desk.cancellations.finalizeCancels()).toBe(0);
+      expect(await desk.trading.finalizeCancels()).toBe(0);
     });
 
     it("names in a final cancellation's history the transaction that confirmed it again, never the one the chain lost", async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const [nonce] = (await desk.nonces('0.0.7', 1)) as [bigint];
-      const [order] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce)]);
+      const [order] = await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce)]);
       if (order === undefined) throw new Error('order was not accepted');
       const canceledHash = async () =>
         (await desk.store.orders.history(order.id)).filter((event) => event.type === 'CANCELED').map((event) => event.txHash);
-      await desk.cancellations.cancel('0.0.7', [order.id]);
+      await desk.trading.cancel('0.0.7', [order.id]);
       await desk.store.cancellations.markSent([order.id], `0x${'c'.repeat(64)}`);
       await desk.store.cancellations.confirm(order.orderHash, `0x${'c'.repeat(64)}`, 12n);
-      expect(await desk.cancellations.finalizeCancels()).toBe(1);
+      expect(await desk.trading.finalizeCancels()).toBe(1);
       expect(await canceledHash()).toEqual([`0x${'c'.repeat(64)}`]);
 
       await desk.store.cancellations.requeueLostAfter(11n, desk.clock.now());
@@ -109,9 +109,9 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
     it('sends again a cancellation sent before a crash and never confirmed', async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const [nonce] = (await desk.nonces('0.0.7', 1)) as [bigint];
-      const [order] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce)]);
+      const [order] = await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, nonce)]);
       if (order === undefined) throw new Error('order was not accepted');
-      await desk.cancellations.cancel('0.0.7', [order.id]);
+      await desk.trading.cancel('0.0.7', [order.id]);
       await desk.store.cancellations.markSent([order.id], `0x${'b'.repeat(64)}`);
       expect(await desk.store.cancellations.unsent(10)).toEqual([]);
       expect(await desk.store.cancellations.requeueLostAfter(100n, desk.clock.now())).toEqual({ cancellations: 1, floors: 0 });

@@ -30,7 +30,7 @@ describe('a replica of a book', () => {
         const from = desk.commits.length;
         for (const { account, side, price, size } of orders) {
           const [nonce] = (await desk.nonces(account, 1)) as [bigint];
-          await desk.acceptance.accept(account, [limitCandidate(account, side, price, size, nonce)]);
+          await desk.trading.accept(account, [limitCandidate(account, side, price, size, nonce)]);
         }
         for (const commit of desk.commits.slice(from)) {
           for (const change of commit.depth) expect(replica.apply(change)).toBe('applied');

@@ -6,8 +6,8 @@ import type { BookSnapshot } from '../../ports/engine-feed.js';
 import { type DeskParts, openDeskParts } from '../../test-support/desk-parts.js';
 import { until } from '../../test-support/harness.js';
 import { NATS_AVAILABLE, useTestNats } from '../../test-support/nats.js';
+import { DeskEvents } from '../desk/desk-events.js';
 import { MarketRegistry } from '../markets/market-registry.js';
-import { DeskEvents } from '../orders/desk-events.js';
 import { ReplicatedBooks } from './replicated-books.js';
 
 const change = (first: number, final: number, bids: [bigint, number][]): BookDepthChange => ({

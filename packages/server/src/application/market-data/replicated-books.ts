@@ -3,8 +3,8 @@ import { matchesNothing } from '../../domain/markets/market-records.js';
 import type { BookDepthChange } from '../../domain/orders/desk-commit.js';
 import type { EngineFeedSubscriber, EnginePublication } from '../../ports/engine-feed.js';
 import type { Logger } from '../../ports/logger.js';
+import type { DeskEvents } from '../desk/desk-events.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
-import type { DeskEvents } from '../orders/desk-events.js';
 import type { BookView, BookViews } from './book-views.js';
 import { ReplicaBook } from './replica-book.js';
 

@@ -3,7 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
-import type { OrderDesk } from './order-desk.js';
+import type { OrderDesk } from '../desk/order-desk.js';
 
 /** The answer of `POST /cancel/after`, in the shape of Kraken's cancelAllOrdersAfter. */
 export type CancelAfterAnswer = CancelAfterResult;

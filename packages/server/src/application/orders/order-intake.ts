@@ -4,7 +4,6 @@ import {
   CoreError,
   type Eip712Domain,
   type OrderHasher,
-  type OrderTerms,
   type PartialFillLimitOrder,
   parseOrderSignature,
   parseWireOrder,
@@ -23,9 +22,9 @@ import type { SignatureVerifier } from '../../ports/signature-verifier.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';
 import type { TradingIdentity } from '../auth/trading-identity.js';
+import { savedByHash } from '../desk/admission-checks.js';
+import type { OrderCandidate, OrderDesk } from '../desk/order-desk.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
-import type { OrderCandidate } from './order-acceptance.js';
-import type { OrderDesk } from './order-desk.js';
 
 /** One entry of `POST /orders/save`, as validated by its schema. */
 export interface SaveItem {
@@ -51,21 +50,19 @@ export interface SaveOutcome {
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-/** An item that passed every check that needs no signature and no store. */
+/**
+ * An item that passed every check that needs no signature and no store: the candidate it becomes
+ * once verified, and what verifying it needs.
+ */
 interface Checked {
   readonly index: number;
-  readonly order: PartialFillLimitOrder;
+  readonly candidate: Omit<OrderCandidate, 'index' | 'ocoWith'>;
   /** The order in wire form, normalised by the codec. */
   readonly wire: WireOrder;
   readonly signature: Uint8Array;
-  readonly signatureHex: string;
   readonly digest: Uint8Array;
+  /** The order's hash (its candidate's `fields.orderHash`). */
   readonly hash: string;
-  readonly bookId: number;
-  readonly type: 'LIMIT' | 'MARKET';
-  readonly terms: OrderTerms;
-  readonly useAmm: boolean;
-  readonly selfTradePrevention: SelfTradePrevention;
 }
 
 /**
@@ -123,20 +120,8 @@ export class OrderIntake {
   ): Promise<{ outcome: SaveOutcome; accepted: number }> {
     const ratesOf = this.fees.forAccount(identity.account);
     const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index, ratesOf)));
-    const firstOfHash = new Map<string, number>();
-    for (const item of checked) if (!firstOfHash.has(item.hash)) firstOfHash.set(item.hash, item.index);
-
-    const saved = new Map<string, OrderRecord>();
-    for (const record of await this.store.orders.byHashes([...firstOfHash.keys()])) saved.set(record.orderHash, record);
-    for (const item of checked) {
-      const record = saved.get(item.hash);
-      if (record !== undefined && record.account !== identity.account) {
-        throw AppError.atItem(item.index, 'items', 'ORDER_HASH_TAKEN');
-      }
-    }
-    const fresh = checked.filter((item) => firstOfHash.get(item.hash) === item.index && !saved.has(item.hash));
+    const { saved, firstOfHash, fresh } = await this.deduplicate(identity, checked);
     const partners = this.checkLinks(checked, links, firstOfHash, saved);
-
     // Checked again inside the desk's turn; here it saves verifying a batch that cannot fit.
     this.desk.assertRoomFor(identity.account, fresh.length);
     await this.verifySignatures(identity, fresh);
@@ -144,36 +129,13 @@ export class OrderIntake {
     const position = new Map(fresh.map((item, position) => [item.index, position]));
     const candidates: OrderCandidate[] = fresh.map((item) => {
       const partner = partners.get(item.index);
-      return {
-        index: item.index,
-        fields: {
-          orderHash: item.hash,
-          account: identity.account,
-          bookId: item.bookId,
-          type: item.type,
-          side: item.terms.side === BUY ? 'buy' : 'sell',
-          priceTicks: item.terms.priceTicks,
-          nonce: item.order.info.nonce,
-          deadline: Number(item.order.info.deadline),
-          signedOrder: JSON.stringify(item.wire),
-          signature: item.signatureHex,
-          useAmm: item.useAmm,
-          selfTradePrevention: item.selfTradePrevention,
-        },
-        terms: item.terms,
-        makerOnly: item.order.makerOnly,
-        takerOnce: item.order.takerOnce,
-        swapper: item.order.info.swapper,
-        input: { token: item.order.input.token.toLowerCase(), amount: item.order.input.amount },
-        outputAmount: item.order.output.amount,
-        ocoWith: partner === undefined ? null : (position.get(partner) ?? null),
-      };
+      return { ...item.candidate, index: item.index, ocoWith: partner === undefined ? null : (position.get(partner) ?? null) };
     });
     // Read before the desk's turn (a chain round trip must not hold up other accounts' orders).
     const holdings =
       this.funds === null || candidates.length === 0
         ? undefined
-        : await this.funds.holdings(identity.swapper, [...new Set(candidates.map((candidate) => candidate.input.token))]);
+        : await this.funds.holdings(identity.swapper, [...new Set(candidates.map((candidate) => candidate.signed.inputToken))]);
     const accepted = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates, holdings);
     for (const record of accepted) saved.set(record.orderHash, record);
 
@@ -184,6 +146,25 @@ export class OrderIntake {
       links: links.map((link) => ({ a: (records[link.a] as OrderRecord).id, b: (records[link.b] as OrderRecord).id })),
     };
     return { outcome, accepted: candidates.length };
+  }
+
+  /**
+   * Stage 2: the orders saved before (the desk's deduplication rule, asked of the store before
+   * verifying); an order of another account under the same hash is refused. Fresh: the first item
+   * of each hash not saved yet.
+   */
+  private async deduplicate(identity: TradingIdentity, checked: readonly Checked[]) {
+    const firstOfHash = new Map<string, number>();
+    for (const item of checked) if (!firstOfHash.has(item.hash)) firstOfHash.set(item.hash, item.index);
+    const saved = await savedByHash(this.store.orders, [...firstOfHash.keys()]);
+    for (const item of checked) {
+      const record = saved.get(item.hash);
+      if (record !== undefined && record.account !== identity.account) {
+        throw AppError.atItem(item.index, 'items', 'ORDER_HASH_TAKEN');
+      }
+    }
+    const fresh = checked.filter((item) => firstOfHash.get(item.hash) === item.index && !saved.has(item.hash));
+    return { saved, firstOfHash, fresh };
   }
 
   /** Stage 1: everything about one item that needs neither the store nor its signature. */
@@ -239,24 +220,35 @@ export class OrderIntake {
       );
     }
     const digest = this.hasher.digest(order);
-    return {
-      index,
-      order,
-      wire: toWireOrder(order),
-      signature,
-      signatureHex: item.signature.toLowerCase(),
-      digest,
-      hash: bytesToHex(digest),
+    const hash = bytesToHex(digest);
+    const wire = toWireOrder(order);
+    const fields = {
+      orderHash: hash,
+      account: identity.account,
       bookId: market.book.id,
       type: item.type,
-      terms,
+      side: terms.side === BUY ? 'buy' : 'sell',
+      priceTicks: terms.priceTicks,
+      nonce: info.nonce,
+      deadline: Number(info.deadline),
+      signedOrder: JSON.stringify(wire),
+      signature: item.signature.toLowerCase(),
       // A book without a pool route takes the order as it would without the opt-in.
       useAmm: market.book.isAmmEnabled && optedIn(item.order),
       selfTradePrevention: item.selfTradePrevention ?? 'EXPIRE_MAKER',
+    } as const;
+    const signed = {
+      swapper: info.swapper,
+      makerOnly: order.makerOnly,
+      takerOnce: order.takerOnce,
+      inputToken: order.input.token.toLowerCase(),
+      inputAmount: order.input.amount,
+      outputAmount: order.output.amount,
     };
+    return { index, candidate: { fields, signed, terms }, wire, signature, digest, hash };
   }
 
-  /** Stage 2: OCO links pair two distinct LIMIT orders of one book, each order in one link at most. */
+  /** Stage 3: OCO links pair two distinct LIMIT orders of one book, each order in one link at most. */
   private checkLinks(
     checked: readonly Checked[],
     links: readonly OcoLink[],
@@ -270,8 +262,9 @@ export class OrderIntake {
       const b = checked[link.b];
       if (a === undefined || b === undefined) throw fail('a and b must be indexes of items in this batch');
       if (a.hash === b.hash) throw fail('an order cannot be linked to itself');
-      if (a.type !== 'LIMIT' || b.type !== 'LIMIT') throw fail('only LIMIT orders can be linked');
-      if (a.bookId !== b.bookId) throw fail('linked orders must be on the same book');
+      if (a.candidate.fields.type !== 'LIMIT' || b.candidate.fields.type !== 'LIMIT')
+        throw fail('only LIMIT orders can be linked');
+      if (a.candidate.fields.bookId !== b.candidate.fields.bookId) throw fail('linked orders must be on the same book');
       const aSaved = saved.get(a.hash);
       const bSaved = saved.get(b.hash);
       if (aSaved !== undefined || bSaved !== undefined) {
@@ -288,7 +281,7 @@ export class OrderIntake {
     return partners;
   }
 
-  /** Stage 3: the signatures, in one batch (a worker pool spreads it over the cores). */
+  /** Stage 4: the signatures, in one batch (a worker pool spreads it over the cores). */
   private async verifySignatures(identity: TradingIdentity, fresh: readonly Checked[]): Promise<void> {
     const checks: SignatureCheck[] = fresh.map((item) => ({
       digest: item.digest,

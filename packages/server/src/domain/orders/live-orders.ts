@@ -1,4 +1,4 @@
-import type { SelfTradePrevention, Side } from '@dex/core';
+import { BUY, SELL, type SelfTradePrevention, type Side } from '@dex/core';
 import type { OrderProgress, OrderRecord, OrderType } from './order-records.js';
 import { decodeSignedOrder } from './stored-signed-order.js';
 
@@ -19,7 +19,7 @@ export interface OrderFacts {
 }
 
 /** An order that can still trade, as the desk tracks it between engine turns; turns update it in place. */
-export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
+export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts, SignedFacts {
   readonly id: number;
   readonly account: string;
   readonly bookId: number;
@@ -31,16 +31,26 @@ export interface LiveOrder extends Mutable<OrderProgress>, OrderFacts {
   readonly useAmm: boolean;
   /** What matching does when it meets a resting order of the same account. */
   readonly selfTradePrevention: SelfTradePrevention;
-  /** The signed input: what the order may spend in all (lower-case token address, raw amount). */
+}
+
+/**
+ * What the desk reads of a signed order besides its record's columns, decoded once: at intake for
+ * a new order, from the stored text for a stored one.
+ */
+export interface SignedFacts {
+  /** The signed order's swapper, a lower-case 0x address. */
+  readonly swapper: string;
+  readonly makerOnly: boolean;
+  readonly takerOnce: boolean;
+  /** Lower-case token address. */
   readonly inputToken: string;
   readonly inputAmount: bigint;
-  /** The signed output: the least the order receives for all its input, pro rata for part of it. */
   readonly outputAmount: bigint;
 }
 
-/** The live order of a stored record: its signed terms decoded once, here. */
-export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
-  const { info, input, output, makerOnly, takerOnce } = decodeSignedOrder(record.signedOrder);
+/** The signed facts of a stored order (`OrderRecord.signedOrder`). */
+export function signedFactsOf(signedOrder: string): SignedFacts {
+  const { info, input, output, makerOnly, takerOnce } = decodeSignedOrder(signedOrder);
   return {
     swapper: info.swapper.toLowerCase(),
     makerOnly,
@@ -48,11 +58,21 @@ export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
     inputToken: input.token.toLowerCase(),
     inputAmount: input.amount,
     outputAmount: output.amount,
+  };
+}
+
+/** The one constructor of a live order: an order's record and its signed facts. */
+export function liveOrder(
+  record: Omit<OrderRecord, 'orderHash' | 'signedOrder' | 'signature' | 'createdAt'>,
+  facts: SignedFacts,
+): LiveOrder {
+  return {
+    ...facts,
     id: record.id,
     account: record.account,
     bookId: record.bookId,
     type: record.type,
-    side,
+    side: record.side === 'buy' ? BUY : SELL,
     priceTicks: record.priceTicks,
     quantitySteps: record.quantitySteps,
     nonce: record.nonce,
@@ -67,6 +87,11 @@ export function liveOrderOf(record: OrderRecord, side: Side): LiveOrder {
     filledOutput: record.filledOutput,
     updatedAt: record.updatedAt,
   };
+}
+
+/** The live order of a stored record. */
+export function liveOrderOf(record: OrderRecord): LiveOrder {
+  return liveOrder(record, signedFactsOf(record.signedOrder));
 }
 
 /** Open orders by id and by account: the cap per wallet, cancel-all and ownership checks read it. */

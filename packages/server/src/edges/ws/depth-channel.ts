@@ -1,6 +1,6 @@
+import type { BookDepthChange, DeskCommit } from '../../application/desk/desk-events.js';
 import { displayLevel } from '../../application/market-data/market-data-service.js';
 import type { MarketRegistry } from '../../application/markets/market-registry.js';
-import type { BookDepthChange, DeskCommit } from '../../application/orders/desk-events.js';
 import { ConnectionIndex } from './connection-index.js';
 import { type DepthDiffMessage, encodeBody, type MessageBody } from './protocol.js';
 import type { StreamConnection } from './stream-connection.js';

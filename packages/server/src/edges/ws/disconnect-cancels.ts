@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { OrderDesk } from '../../application/orders/order-desk.js';
+import type { OrderDesk } from '../../application/desk/order-desk.js';
 import type { ServerEnding, StreamConnection } from './stream-connection.js';
 
 /** What cancel-on-disconnect needs of the desk. */

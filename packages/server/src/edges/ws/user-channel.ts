@@ -1,6 +1,6 @@
 import { BUY } from '@dex/core';
+import type { CommittedOrderEvent, DeskCommit } from '../../application/desk/desk-events.js';
 import type { Market, MarketRegistry } from '../../application/markets/market-registry.js';
-import type { CommittedOrderEvent, DeskCommit } from '../../application/orders/desk-events.js';
 import { historyEventOf } from '../../application/orders/order-views.js';
 import { wireStatus } from '../../domain/orders/wire-status.js';
 import { ConnectionIndex } from './connection-index.js';

@@ -1,6 +1,6 @@
 import { BUY, MAX_UINT256, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../../../application/orders/trading-desk.js';
+import { MAX_OPEN_ORDERS_PER_ACCOUNT } from '../../../application/desk/trading-desk.js';
 import { type Harness, startHarness, Trader } from '../../../test-support/harness.js';
 import { describeEachEngine } from '../../../test-support/store-engines.js';
 
@@ -194,7 +194,7 @@ describeEachEngine('the order lifecycle', (stores) => {
       const ledger = await Trader.ed25519(harness);
       const batch = Array.from({ length: 250 }, (_, index) => ledger.limitRequest(1, SELL, 30_000 + index, 10));
       for (let round = 0; round < MAX_OPEN_ORDERS_PER_ACCOUNT / 250; round++) await ledger.place(batch);
-      expect(harness.services.desk.openOrderCount(ledger.account)).toBe(MAX_OPEN_ORDERS_PER_ACCOUNT);
+      expect(harness.services.desk.books.live.countOf(ledger.account)).toBe(MAX_OPEN_ORDERS_PER_ACCOUNT);
       const reply = await ledger.save(await ledger.build([ledger.limitRequest(1, SELL, 40_000, 10)]));
       expect(reply.status).toBe(400);
       expect(reply.body).toMatchObject({ code: 'OPEN_ORDER_LIMIT' });

@@ -2,8 +2,8 @@ import { BUY, SELL } from '@dex/core';
 import type { CommittedTrade } from '../../domain/orders/desk-commit.js';
 import type { PairReserves, SettledSwap } from '../../ports/settlement-desk.js';
 import type { UnsettledTrade } from '../../ports/store/settlement-ports.js';
-import type { EngineHost } from '../engine/engine-host.js';
 import type { MarketRegistry } from '../markets/market-registry.js';
+import type { EngineHost } from './engine-host.js';
 
 /**
  * Keeps the pool snapshot of every AMM-enabled book's engine in step with the chain: the reserves

@@ -1,7 +1,7 @@
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
-import { MAX_OPEN_ORDERS_PER_ACCOUNT } from './intake-checks.js';
+import { MAX_OPEN_ORDERS_PER_ACCOUNT } from './admission-checks.js';
 
 let desk: DeskParts;
 
@@ -35,7 +35,7 @@ describe('the intake checks', () => {
       code: 'NONCE_NOT_ISSUED',
     });
     const [mine] = (await desk.nonces('0.0.7', 1)) as [bigint];
-    const accepting = desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, mine)]);
+    const accepting = desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, mine)]);
     // The next turn runs before the group of the first is stored: the store still lists the nonce as unused.
     const checking = desk.sequencer.run(async () => {
       expect(await desk.store.nonces.unused('0.0.7', [mine])).toEqual(new Map([[mine, 1]]));
@@ -67,8 +67,8 @@ describe('the intake checks', () => {
 
   it('reserve what open orders may still spend: balance and allowance must cover them and the new ones', async () => {
     const [one, two] = (await desk.nonces('0.0.7', 2)) as [bigint, bigint];
-    await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', BUY, 25_000, 10, one, { inputAmount: 600n })]);
-    const usdc = limitCandidate('0.0.7', BUY, 25_000, 10, two, { inputAmount: 400n }).input.token;
+    await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', BUY, 25_000, 10, one, { inputAmount: 600n })]);
+    const usdc = limitCandidate('0.0.7', BUY, 25_000, 10, two, { inputAmount: 400n }).signed.inputToken;
     const next = [limitCandidate('0.0.7', BUY, 25_000, 10, two, { inputAmount: 400n })];
     expect(() =>
       desk.checks.assertCovered('0.0.7', next, new Map([[usdc, { balance: 1_000n, allowance: 1_000n }]])),
@@ -84,8 +84,8 @@ describe('the intake checks', () => {
   it('find orders saved already, stored or in the commit group', async () => {
     const [nonce] = (await desk.nonces('0.0.7', 1)) as [bigint];
     const candidate = limitCandidate('0.0.7', SELL, 25_000, 10, nonce);
-    const [record] = await desk.acceptance.accept('0.0.7', [candidate]);
-    const saved = await desk.checks.savedByHash([candidate.fields.orderHash, '0xunknown']);
+    const [record] = await desk.trading.accept('0.0.7', [candidate]);
+    const saved = await desk.checks.saved([candidate.fields.orderHash, '0xunknown']);
     expect([...saved.values()].map((found) => found.id)).toEqual([record?.id]);
   });
 });

@@ -1,8 +1,27 @@
-import type { CancelReason } from '@dex/core';
+import type { CancelReason, OrderTerms } from '@dex/core';
+import type { SignedFacts } from '../../domain/orders/live-orders.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
+import type { NewOrderFields } from '../../domain/orders/order-turn.js';
 import type { Holding } from '../../ports/funds.js';
-import type { CancelOutcome } from './cancellation-relay.js';
-import type { OrderCandidate } from './order-acceptance.js';
+
+/**
+ * A verified order on its way to its book: what the intake hands the desk (and a gateway logs for
+ * an engine). The desk gives it its id, its time and its OCO partner's id.
+ */
+export interface OrderCandidate {
+  /** Position of the order in the request, for error messages. */
+  readonly index: number;
+  readonly fields: Omit<NewOrderFields, 'id' | 'createdAt' | 'ocoOrderId'>;
+  readonly signed: SignedFacts;
+  readonly terms: OrderTerms;
+  /** Batch index of its OCO partner, or null. */
+  readonly ocoWith: number | null;
+}
+
+export interface CancelOutcome {
+  readonly accepted: number[];
+  readonly skipped: { orderId: number; reason: 'NOT_FOUND' | 'NOT_OPEN' }[];
+}
 
 /**
  * What the intake, the order routes and the streams ask of the books' single writer: the trading

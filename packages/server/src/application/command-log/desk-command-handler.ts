@@ -5,9 +5,8 @@ import type { CommandHandler, LoggedCommand } from '../../ports/command-log.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
 import type { FailedFill, PoolReservesListener, SettledSwap } from '../../ports/settlement-desk.js';
-import type { CancelOutcome } from '../orders/cancellation-relay.js';
-import type { CommandPosition } from '../orders/desk-sequencer.js';
-import type { OrderCandidate } from '../orders/order-acceptance.js';
+import type { CommandPosition } from '../desk/desk-sequencer.js';
+import type { CancelOutcome, OrderCandidate } from '../desk/order-desk.js';
 import { type DeskCommand, decodeDeskCommand, encodeDeskAnswer, refusalOf, type SettlementCommand } from './desk-commands.js';
 
 /**

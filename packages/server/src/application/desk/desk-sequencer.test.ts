@@ -40,8 +40,8 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
     it('stores the turns that queue up together as one commit group, published once, before answering', async () => {
       const [one, two] = await desk.nonces('0.0.7', 2);
       const accepted = await Promise.all([
-        desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, one as bigint)]),
-        desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_100, 10, two as bigint)]),
+        desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, one as bigint)]),
+        desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_100, 10, two as bigint)]),
       ]);
       expect(desk.commits).toHaveLength(1);
       expect(desk.commits[0]?.orderEvents.map((event) => event.orderId)).toEqual(accepted.flat().map((record) => record.id));
@@ -51,11 +51,11 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
     it("numbers each order's events from 1, within one turn, across the turns of a commit group and across groups", async () => {
       const [ask] = await desk.nonces('0.0.7', 1);
       const [bid, second] = await desk.nonces('0.0.8', 2);
-      const [maker] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 30, ask as bigint)]);
+      const [maker] = await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 30, ask as bigint)]);
       // Two takers in one commit group: the maker's fills come from two turns.
       await Promise.all([
-        desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
-        desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 20, second as bigint)]),
+        desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
+        desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 20, second as bigint)]),
       ]);
       if (maker === undefined) throw new Error('no maker');
       const history = await desk.store.orders.history(maker.id);
@@ -115,7 +115,7 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
 
     it('refuses all further work while the store it failed on cannot be read to rebuild the books', async () => {
       // The turn reads nothing; its commit, after the store is gone, fails.
-      const raised = desk.cancellations.cancelBelowFloor('0.0.7', 5n);
+      const raised = desk.trading.cancelBelowFloor('0.0.7', 5n);
       void desk.store.close();
       await expect(raised).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
       await expect(desk.sequencer.run(async () => 'later')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
@@ -129,15 +129,15 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
       const [ask] = await desk.nonces('0.0.7', 1);
       const [bid] = await desk.nonces('0.0.8', 1);
       const [later] = await desk.nonces('0.0.9', 1);
-      const [resting] = await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask as bigint)]);
+      const [resting] = await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask as bigint)]);
       // The disk fills: the crossing bid matches in memory, but its commit group is not stored.
       const commitTurns = desk.store.orders.commitTurns.bind(desk.store.orders);
       desk.store.orders.commitTurns = async () => {
         throw new StoreUnavailableError('database or disk is full');
       };
-      await expect(
-        desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)]),
-      ).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
+      await expect(desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, 10, bid as bigint)])).rejects.toMatchObject(
+        { code: 'TRADING_UNAVAILABLE' },
+      );
       // Refused at once until the pause has passed: a full disk is not tried on every request.
       await expect(desk.sequencer.run(async () => 'soon')).rejects.toMatchObject({ code: 'TRADING_UNAVAILABLE' });
       // Meanwhile the books are already back as the store holds them: the ask rests whole.
@@ -147,7 +147,7 @@ describeEachEngine('the desk sequencer on the store', (stores) => {
       await new Promise((resolve) => setTimeout(resolve, TRADING_PAUSE_MS + 50));
 
       // The ask rests again whole, as the store holds it; a new bid takes it, with the next stored id.
-      const [taker] = await desk.acceptance.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 10, later as bigint)]);
+      const [taker] = await desk.trading.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 10, later as bigint)]);
       expect(taker?.id).toBe((resting?.id ?? 0) + 1);
       expect(taker?.status).toBe('FILLED');
       const [stored] = await desk.store.orders.byHashes([resting?.orderHash ?? '']);

@@ -4,7 +4,9 @@ import type { LiveOrders } from '../../domain/orders/live-orders.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { PendingWrites } from '../../domain/orders/pending-writes.js';
 import type { Holding } from '../../ports/funds.js';
+import type { OrderStore } from '../../ports/store/order-ports.js';
 import type { Store } from '../../ports/store/ports.js';
+import type { OrderCandidate } from './order-desk.js';
 
 /** The shard of a desk that writes every book. */
 export const EVERY_BOOK: EngineShard = { index: 0, count: 1 };
@@ -12,22 +14,43 @@ export const EVERY_BOOK: EngineShard = { index: 0, count: 1 };
 /** Most open orders one wallet may have (spec 8.2). */
 export const MAX_OPEN_ORDERS_PER_ACCOUNT = 5_000;
 
-/** What the intake checks read of an order on its way in. */
-export interface IntakeItem {
-  /** Position of the order in the request, for error messages. */
-  readonly index: number;
-  readonly fields: { readonly nonce: bigint; readonly bookId: number };
-  /** The signed input: lower-case token address and raw amount. */
-  readonly input: { readonly token: string; readonly amount: bigint };
+/**
+ * Deduplication, the idempotency of a save: the orders saved already among `hashes`, by hash. The
+ * intake asks the store before it verifies; the desk asks again inside its turn, with the writes
+ * of the open commit group (`pending`), where no other save can race.
+ */
+export async function savedByHash(
+  orders: Pick<OrderStore, 'byHashes'>,
+  hashes: readonly string[],
+  pending?: PendingWrites,
+): Promise<Map<string, OrderRecord>> {
+  const saved = new Map((await orders.byHashes(hashes)).map((record) => [record.orderHash, record]));
+  if (pending !== undefined) {
+    for (const hash of hashes) {
+      const order = pending.orderByHash(hash);
+      if (order !== undefined) saved.set(hash, order);
+    }
+  }
+  return saved;
+}
+
+/** The open-order cap: throws OPEN_ORDER_LIMIT when `adding` orders would take `open` past it. */
+export function assertRoom(open: number, adding: number): void {
+  if (open + adding > MAX_OPEN_ORDERS_PER_ACCOUNT) {
+    throw new AppError(
+      'OPEN_ORDER_LIMIT',
+      `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; it has ${open} and the batch adds ${adding}`,
+    );
+  }
 }
 
 /**
  * The checks a batch passes inside the desk's turn, where no other save can race for the same
- * nonces or the same room: the risk checks (open-order cap, funds reserved by open orders) and the
- * nonce checks. They read the live orders and the store together with the open commit group, so
- * turns not stored yet count.
+ * nonces or the same room: the order's book, the nonces and the risk checks (open-order cap, funds
+ * reserved by open orders). They read the live orders and the store together with the open commit
+ * group, so turns not stored yet count.
  */
-export class IntakeChecks {
+export class AdmissionChecks {
   constructor(
     private readonly live: LiveOrders,
     private readonly store: Store,
@@ -37,11 +60,16 @@ export class IntakeChecks {
     private readonly shard: EngineShard = EVERY_BOOK,
   ) {}
 
+  /** See {@link savedByHash}. */
+  saved(hashes: readonly string[]): Promise<Map<string, OrderRecord>> {
+    return savedByHash(this.store.orders, hashes, this.pending());
+  }
+
   /**
    * Every item is on a book of this desk's shard. A gateway that counts the shards differently
    * would route books to the wrong engine, and two engines would write one book: refused, loudly.
    */
-  assertOwnBooks(items: readonly IntakeItem[]): void {
+  assertOwnBooks(items: readonly OrderCandidate[]): void {
     const { index, count } = this.shard;
     const stray = items.find((item) => !ownsBook(item.fields.bookId, index, count));
     if (stray !== undefined) {
@@ -51,23 +79,17 @@ export class IntakeChecks {
 
   /** Throws OPEN_ORDER_LIMIT when `adding` more orders would take the account past the cap. */
   assertRoomFor(account: string, adding: number): void {
-    const open = this.live.countOf(account);
-    if (open + adding > MAX_OPEN_ORDERS_PER_ACCOUNT) {
-      throw new AppError(
-        'OPEN_ORDER_LIMIT',
-        `An account may have at most ${MAX_OPEN_ORDERS_PER_ACCOUNT} open orders; it has ${open} and the batch adds ${adding}`,
-      );
-    }
+    assertRoom(this.live.countOf(account), adding);
   }
 
   /**
    * The reservation of a risk engine: the account's balance and reactor allowance of each token
    * must cover what all its open orders may still spend plus what the new ones may spend.
    */
-  assertCovered(account: string, fresh: readonly IntakeItem[], holdings: ReadonlyMap<string, Holding>): void {
+  assertCovered(account: string, fresh: readonly OrderCandidate[], holdings: ReadonlyMap<string, Holding>): void {
     const needed = new Map<string, bigint>();
     const add = (token: string, amount: bigint) => needed.set(token, (needed.get(token) ?? 0n) + amount);
-    for (const item of fresh) add(item.input.token, item.input.amount);
+    for (const item of fresh) add(item.signed.inputToken, item.signed.inputAmount);
     for (const order of this.live.ofAccount(account)) {
       if (needed.has(order.inputToken)) add(order.inputToken, order.inputAmount - order.filledInput);
     }
@@ -83,7 +105,7 @@ export class IntakeChecks {
   }
 
   /** Each nonce was issued to the account by /orders/build, is not used, is above the floor, and appears once. */
-  async checkNonces(account: string, items: readonly IntakeItem[]): Promise<void> {
+  async checkNonces(account: string, items: readonly OrderCandidate[]): Promise<void> {
     const pending = this.pending();
     const nonces = items.map((item) => item.fields.nonce);
     const stored = await this.store.nonces.floor(account);
@@ -108,15 +130,5 @@ export class IntakeChecks {
       }
       seen.add(nonce);
     }
-  }
-
-  /** Orders saved already, by hash: stored ones and those of the commit group. */
-  async savedByHash(hashes: readonly string[]): Promise<Map<string, OrderRecord>> {
-    const saved = new Map((await this.store.orders.byHashes(hashes)).map((record) => [record.orderHash, record]));
-    for (const hash of hashes) {
-      const pending = this.pending().orderByHash(hash);
-      if (pending !== undefined) saved.set(hash, pending);
-    }
-    return saved;
   }
 }

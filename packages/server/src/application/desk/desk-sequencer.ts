@@ -8,6 +8,7 @@ import { type Metrics, noMetrics } from '../../ports/metrics.js';
 import type { Store } from '../../ports/store/ports.js';
 import { GroupCommit } from '../group-commit.js';
 import type { DeskEvents } from './desk-events.js';
+import type { DeskState } from './desk-state.js';
 
 /** Where a turn's command stands in its shard's command log: stored with the turn's commit group. */
 export interface CommandPosition {
@@ -26,8 +27,8 @@ export const TRADING_PAUSE_MS = 1_000;
  * and stores what turns staged in commit groups (one transaction for the turns that queue up
  * together). A turn's answer waits until its commit group is stored; what a stored group changed
  * is published on `events` first. If a commit fails, memory is ahead of the store: the sequencer
- * stores nothing more and, right after the turns already queued, `rebuild`s the books as the store
- * holds them (the reads that follow the engines see what was answered again). The failed group was
+ * stores nothing more and, right after the turns already queued, reloads the desk's state as the
+ * store holds it (the reads that follow the engines see what was answered again). The failed group was
  * one transaction, so none of it is stored, and none of its requests was answered but with the
  * failure. Turns are refused for {@link TRADING_PAUSE_MS}; the next one tries the store again, so
  * trading resumes when writes do.
@@ -46,8 +47,8 @@ export class DeskSequencer {
     private readonly store: Store,
     private readonly events: DeskEvents,
     private readonly logger: Logger,
-    /** Puts the books, ids and pool snapshots back as the store holds them. */
-    private readonly rebuild: () => Promise<void>,
+    /** What the turns change in memory; reloaded from the store after a failed commit. */
+    private readonly state: Pick<DeskState, 'reload'>,
     private readonly maxGroupOrders = MAX_GROUP_ORDERS,
     private readonly metrics: Metrics = noMetrics,
   ) {
@@ -123,7 +124,7 @@ export class DeskSequencer {
     // Turns that ran on the failed memory staged into the open group: it must never be stored.
     this.commits.discard(new AppError('TRADING_UNAVAILABLE'));
     try {
-      await this.rebuild();
+      await this.state.reload();
     } catch (error) {
       this.logger.error({ err: error }, 'the books could not be rebuilt from the store; trading stays suspended');
       throw new AppError('TRADING_UNAVAILABLE', undefined, { cause: error });

@@ -13,10 +13,10 @@ import { StoreUnavailableError } from '../../ports/store/ports.js';
 import { type DeskParts, limitCandidate, openDeskParts } from '../../test-support/desk-parts.js';
 import { tempDataDir } from '../../test-support/harness.js';
 import { NATS_AVAILABLE, useTestNats } from '../../test-support/nats.js';
-import type { OrderCandidate } from '../orders/order-acceptance.js';
+import type { OrderCandidate } from '../desk/order-desk.js';
 import { CommandLogDesk } from './command-log-desk.js';
 import { CommandLogSettlementDesk } from './command-log-settlement-desk.js';
-import { deskCommandHandler, type PositionedDesk } from './desk-command-handler.js';
+import { deskCommandHandler } from './desk-command-handler.js';
 import {
   answeredValue,
   decodeDeskCommand,
@@ -28,22 +28,6 @@ import {
 import { ShardCommands } from './shard-commands.js';
 
 /** The desk's stages as the engine role calls them, each taking the command's position. */
-function positioned(parts: DeskParts): PositionedDesk {
-  return {
-    accept: (account, candidates, holdings, position) => parts.acceptance.accept(account, candidates, holdings, position),
-    cancel: (account, ids, reason, position) => parts.cancellations.cancel(account, ids, reason, position),
-    cancelBelowFloor: (account, floor, reason, position) =>
-      parts.cancellations.cancelBelowFloor(account, floor, reason, position),
-    cancelOpen: (account, books, reason, position) => parts.cancellations.cancelOpen(account, books, reason, position),
-    unwindFills: (failures, position) => parts.outcomes.unwindFills(failures, position),
-    finalizeCancels: (position) => parts.cancellations.finalizeCancels(position),
-    cancelledOnChain: (hash, tx, position) => parts.cancellations.cancelledOnChain(hash, tx, position),
-    floorRaisedOnChain: (account, floor, tx, position) => parts.cancellations.floorRaisedOnChain(account, floor, tx, position),
-    poolSwapsSettled: (swaps) => parts.pools.settled(swaps),
-    poolReservesSynced: (pairs) => parts.pools.synced(pairs),
-  };
-}
-
 /** A candidate of `bookId` (the routing tests need books of two shards; the book takes it as given). */
 const onBook = (candidate: OrderCandidate, bookId: number): OrderCandidate => ({
   ...candidate,
@@ -111,7 +95,7 @@ describe.skipIf(!NATS_AVAILABLE)('an engine following its command log', () => {
 
   async function follow(shard: number, engine: DeskParts): Promise<DeskParts> {
     const reader = new JetStreamCommandReader(nats.connection(), nats.names());
-    const handler = deskCommandHandler(positioned(engine), { error: () => {} } as never);
+    const handler = deskCommandHandler(engine.trading, { error: () => {} } as never);
     followings.push(await reader.follow(shard, await engine.store.orders.commandPosition(shard), handler));
     return engine;
   }

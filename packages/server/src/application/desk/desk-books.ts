@@ -1,15 +1,10 @@
-import { affordableSteps, BUY, type CancelReason, type MatchingEngine, type OpenOrder, type OrderTerms, SELL } from '@dex/core';
+import { affordableSteps, BUY, type CancelReason, type MatchingEngine, type OpenOrder, type OrderTerms } from '@dex/core';
 import { ExpiryQueue } from '../../domain/orders/expiry-queue.js';
 import { type LiveOrder, LiveOrders, liveOrderOf } from '../../domain/orders/live-orders.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import { OrderTurn } from '../../domain/orders/order-turn.js';
-import type { BookRecovery, EngineHost } from '../engine/engine-host.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
-
-/** The live order of a stored record. */
-export function storedLiveOrder(record: OrderRecord): LiveOrder {
-  return liveOrderOf(record, record.side === 'buy' ? BUY : SELL);
-}
+import type { BookRecovery, EngineHost } from './engine-host.js';
 
 /**
  * The desk's books as the stages share them: the live orders (by id and account), their
@@ -34,7 +29,7 @@ export class DeskBooks {
     this.expiries = new ExpiryQueue();
     const resting = new Map<number, OpenOrder[]>();
     for (const record of open) {
-      const order = storedLiveOrder(record);
+      const order = liveOrderOf(record);
       this.track(order);
       const book = resting.get(record.bookId) ?? [];
       book.push({

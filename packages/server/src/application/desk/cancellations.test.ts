@@ -10,7 +10,7 @@ afterEach(async () => {
 
 async function rest(account: string, side: typeof BUY | typeof SELL, priceTicks: number) {
   const [nonce] = (await desk.nonces(account, 1)) as [bigint];
-  const [record] = await desk.acceptance.accept(account, [limitCandidate(account, side, priceTicks, 10, nonce)]);
+  const [record] = await desk.trading.accept(account, [limitCandidate(account, side, priceTicks, 10, nonce)]);
   return record?.id as number;
 }
 
@@ -19,7 +19,7 @@ describe('the cancellation relay', () => {
     desk = await openDeskParts();
     const mine = await rest('0.0.7', SELL, 25_000);
     const theirs = await rest('0.0.8', SELL, 25_100);
-    const outcome = await desk.cancellations.cancel('0.0.7', [mine, theirs, 999, mine]);
+    const outcome = await desk.trading.cancel('0.0.7', [mine, theirs, 999, mine]);
     expect(outcome).toEqual({
       accepted: [mine],
       skipped: [
@@ -28,7 +28,7 @@ describe('the cancellation relay', () => {
       ],
     });
     expect((await desk.store.orders.get(mine))?.status).toBe('CANCELED');
-    expect(await desk.cancellations.cancel('0.0.7', [mine])).toEqual({
+    expect(await desk.trading.cancel('0.0.7', [mine])).toEqual({
       accepted: [],
       skipped: [{ orderId: mine, reason: 'NOT_OPEN' }],
     });
@@ -37,13 +37,13 @@ describe('the cancellation relay', () => {
   it('with a settlement chain, takes the order off its book at once and ends it only once the reactor confirmed', async () => {
     desk = await openDeskParts({ confirmCancels: true });
     const id = await rest('0.0.7', SELL, 25_000);
-    await desk.cancellations.cancel('0.0.7', [id]);
+    await desk.trading.cancel('0.0.7', [id]);
     expect(desk.books.live.get(id)).toBeUndefined();
     expect((await desk.store.orders.get(id))?.status).toBe('OPEN');
-    expect(await desk.cancellations.finalizeCancels()).toBe(0);
+    expect(await desk.trading.finalizeCancels()).toBe(0);
     const record = await desk.store.orders.get(id);
     await desk.store.cancellations.confirm(record?.orderHash as string, `0x${'c'.repeat(64)}`, 1n);
-    expect(await desk.cancellations.finalizeCancels()).toBe(1);
+    expect(await desk.trading.finalizeCancels()).toBe(1);
     expect((await desk.store.orders.get(id))?.status).toBe('CANCELED');
   });
 
@@ -52,7 +52,7 @@ describe('the cancellation relay', () => {
     const low = await rest('0.0.7', SELL, 25_000);
     const high = await rest('0.0.7', BUY, 24_000);
     const floor = ((await desk.store.orders.get(high))?.nonce as bigint) - 0n;
-    expect(await desk.cancellations.cancelBelowFloor('0.0.7', floor)).toEqual([low]);
+    expect(await desk.trading.cancelBelowFloor('0.0.7', floor)).toEqual([low]);
     expect(desk.books.live.get(high)).toBeDefined();
     expect(await desk.store.nonces.floor('0.0.7')).toBe(floor);
   });
@@ -61,7 +61,7 @@ describe('the cancellation relay', () => {
     desk = await openDeskParts({ confirmCancels: true });
     const id = await rest('0.0.7', SELL, 25_000);
     const record = await desk.store.orders.get(id);
-    await desk.cancellations.cancelledOnChain(record?.orderHash as string, `0x${'d'.repeat(64)}`);
+    await desk.trading.cancelledOnChain(record?.orderHash as string, `0x${'d'.repeat(64)}`);
     expect((await desk.store.orders.get(id))?.status).toBe('CANCELED');
     const history = await desk.store.orders.history(id);
     expect(history.at(-1)).toMatchObject({ type: 'CANCELED', txHash: `0x${'d'.repeat(64)}` });

@@ -5,7 +5,7 @@ import { decodeTagged, encodeTagged } from '../../domain/wire/tagged-json.js';
 import type { Holding } from '../../ports/funds.js';
 import type { FailedFill, PairReserves, SettledSwap } from '../../ports/settlement-desk.js';
 import { StoreUnavailableError } from '../../ports/store/ports.js';
-import type { OrderCandidate } from '../orders/order-acceptance.js';
+import type { OrderCandidate } from '../desk/order-desk.js';
 
 /**
  * The desk's work as data, for the command log between gateways and engines: each kind is one

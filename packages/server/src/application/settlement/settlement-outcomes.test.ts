@@ -22,8 +22,8 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
   async function trade(steps: number, culprit: FailedFill['culprit']): Promise<BookFailure> {
     const [ask] = (await desk.nonces('0.0.7', 1)) as [bigint];
     const [bid] = (await desk.nonces('0.0.8', 1)) as [bigint];
-    await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask)]);
-    await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, steps, bid)]);
+    await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask)]);
+    await desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_000, steps, bid)]);
     const [pending] = await desk.store.settlements.pending(10);
     if (pending === undefined) throw new Error('no trade');
     return failureOf(pending, culprit, culprit === null ? 'SETTLEMENT_FAILED' : 'INSUFFICIENT_FUNDS');
@@ -48,7 +48,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
   describe('settlement outcomes', () => {
     it('cancels the order at fault and gives the resting counterparty its quantity back, stored before it answers', async () => {
       const failure = await trade(4, 'taker');
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.unwindFills([failure]);
       const maker = desk.books.live.get(failure.makerOrderId);
       expect(maker).toMatchObject({ filledSteps: 0, status: 'OPEN' });
       const taker = await desk.store.orders.get(failure.takerOrderId);
@@ -59,15 +59,15 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
     it('places a limit order the failed trade had completed back on its book', async () => {
       const failure = await trade(10, 'taker');
       expect(desk.books.live.get(failure.makerOrderId)).toBeUndefined();
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.unwindFills([failure]);
       expect(desk.books.live.get(failure.makerOrderId)).toMatchObject({ status: 'OPEN', filledSteps: 0 });
     });
 
     it('changes nothing when the same failure is reported again', async () => {
       const failure = await trade(4, 'maker');
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.unwindFills([failure]);
       const commits = desk.commits.length;
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.unwindFills([failure]);
       expect(desk.commits.slice(commits).flatMap((commit) => commit.orderEvents)).toEqual([]);
       expect((await desk.store.orders.get(failure.makerOrderId))?.status).toBe('CANCELED');
     });
@@ -75,7 +75,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
     it('records a FILL_REVERTED event on both orders with the reason and the quantity given back', async () => {
       const failure = await trade(4, 'taker');
       const commits = desk.commits.length;
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.unwindFills([failure]);
       const types = async (id: number) => (await desk.store.orders.history(id)).map((event) => event.type);
       expect(await types(failure.makerOrderId)).toEqual(['CREATED', 'PARTIAL_FILL', 'FILL_REVERTED']);
       expect(await types(failure.takerOrderId)).toEqual(['CREATED', 'FILLED', 'FILL_REVERTED', 'CANCELED']);
@@ -100,10 +100,10 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
     it('takes a reverted trade off the tape and rebuilds its candle from the trades it keeps', async () => {
       const first = await trade(4, 'taker');
       const [bid] = (await desk.nonces('0.0.9', 1)) as [bigint];
-      await desk.acceptance.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 2, bid)]);
+      await desk.trading.accept('0.0.9', [limitCandidate('0.0.9', BUY, 25_000, 2, bid)]);
       const before = await desk.store.trades.windowStats(1, 0);
       expect(before.tradeCount).toBe(2);
-      await desk.outcomes.unwindFills([first]);
+      await desk.trading.unwindFills([first]);
       const tape = await desk.store.trades.page(1, 'desc', 0, 10);
       expect(tape.total).toBe(1);
       expect(tape.trades.map((each) => each.id)).not.toContain(first.tradeId);
@@ -118,9 +118,9 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
 
     it('keeps a cancelled order cancelled with the smaller fill when its fill is reverted', async () => {
       const failure = await trade(4, null);
-      await desk.cancellations.cancel('0.0.7', [failure.makerOrderId]);
+      await desk.trading.cancel('0.0.7', [failure.makerOrderId]);
       expect((await desk.store.orders.get(failure.makerOrderId))?.status).toBe('CANCELED');
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.unwindFills([failure]);
       expect(await desk.store.orders.get(failure.makerOrderId)).toMatchObject({ status: 'CANCELED', filledSteps: 0 });
       const last = (await desk.store.orders.history(failure.makerOrderId)).at(-1);
       expect(last).toMatchObject({ type: 'FILL_REVERTED', reason: 'SETTLEMENT_FAILED' });
@@ -130,8 +130,8 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       const failure = await trade(10, 'taker');
       const maker = await desk.store.orders.get(failure.makerOrderId);
       expect(maker?.status).toBe('FILLED');
-      await desk.cancellations.cancelBelowFloor('0.0.7', (maker?.nonce ?? 0n) + 1n);
-      await desk.outcomes.unwindFills([failure]);
+      await desk.trading.cancelBelowFloor('0.0.7', (maker?.nonce ?? 0n) + 1n);
+      await desk.trading.unwindFills([failure]);
       expect(desk.books.live.get(failure.makerOrderId)).toBeUndefined();
       expect(await desk.store.orders.get(failure.makerOrderId)).toMatchObject({
         status: 'CANCELED',
@@ -142,13 +142,13 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
 
     it('undoes two failed fills of one completed order in one report from the order as the first left it', async () => {
       const [ask] = (await desk.nonces('0.0.7', 1)) as [bigint];
-      await desk.acceptance.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask)]);
+      await desk.trading.accept('0.0.7', [limitCandidate('0.0.7', SELL, 25_000, 10, ask)]);
       for (const [account, steps] of [
         ['0.0.8', 4],
         ['0.0.9', 6],
       ] as const) {
         const [bid] = (await desk.nonces(account, 1)) as [bigint];
-        await desk.acceptance.accept(account, [limitCandidate(account, BUY, 25_000, steps, bid)]);
+        await desk.trading.accept(account, [limitCandidate(account, BUY, 25_000, steps, bid)]);
       }
       const failures = (await desk.store.settlements.pending(10)).map((pending) =>
         failureOf(pending, 'maker', 'INSUFFICIENT_FUNDS'),
@@ -156,7 +156,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       expect(failures).toHaveLength(2);
       const makerId = failures[0]?.makerOrderId as number;
       expect((await desk.store.orders.get(makerId))?.status).toBe('FILLED');
-      await desk.outcomes.unwindFills(failures);
+      await desk.trading.unwindFills(failures);
       expect(await desk.store.orders.get(makerId)).toMatchObject({
         status: 'CANCELED',
         reason: 'INSUFFICIENT_FUNDS',
@@ -194,7 +194,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       desk.engines.pools.synced(1, reserves, 1n);
       desk.engines.refreshPool(1);
       const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
-      const [order] = await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_200, 10, nonce, { useAmm: true })]);
+      const [order] = await desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_200, 10, nonce, { useAmm: true })]);
       if (order === undefined) throw new Error('no order');
       const [swap] = await desk.store.settlements.pending(10);
       if (swap === undefined) throw new Error('no swap');
@@ -202,7 +202,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       const moved = desk.engines.engine(1)?.pool;
       expect(moved).toEqual({ base: reserves.base - swap.baseAmount, quote: reserves.quote + swap.quoteAmount });
 
-      await desk.outcomes.unwindFills([refusedSwap(swap)]);
+      await desk.trading.unwindFills([refusedSwap(swap)]);
       const [again] = await desk.store.settlements.pending(10);
       expect(again).toMatchObject({ maker: null, baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount });
       expect(again?.tradeId).not.toBe(swap.tradeId);
@@ -216,7 +216,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       desk.engines.pools.synced(1, reserves, 1n);
       desk.engines.refreshPool(1);
       const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
-      const [order] = await desk.acceptance.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_200, 10, nonce)]);
+      const [order] = await desk.trading.accept('0.0.8', [limitCandidate('0.0.8', BUY, 25_200, 10, nonce)]);
       expect(order?.status).toBe('OPEN');
       expect(await desk.store.settlements.pending(10)).toEqual([]);
       expect(desk.engines.engine(1)?.pool).toEqual(reserves);
@@ -232,7 +232,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       desk.engines.refreshPool(1);
       const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
       const candidate = limitCandidate('0.0.8', SELL, 24_800, 10, nonce, { useAmm: true });
-      const [order] = await desk.acceptance.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
+      const [order] = await desk.trading.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
       const [swap] = await desk.store.settlements.pending(10);
       if (order === undefined || swap === undefined) throw new Error('no swap');
       return { order, swap, refused: refusedSwap(swap) };
@@ -240,7 +240,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
 
     it('takes the quantity of a refused swap again at once', async () => {
       const { order, swap, refused } = await marketSell();
-      await desk.outcomes.unwindFills([refused]);
+      await desk.trading.unwindFills([refused]);
       const [again] = await desk.store.settlements.pending(10);
       expect(again).toMatchObject({ maker: null, baseAmount: swap.baseAmount, quoteAmount: swap.quoteAmount });
       expect(again?.tradeId).not.toBe(swap.tradeId);
@@ -253,11 +253,11 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       const first = await marketSell();
       const [nonce] = (await desk.nonces('0.0.9', 1)) as [bigint];
       const candidate = limitCandidate('0.0.9', BUY, 25_200, 10, nonce, { useAmm: true });
-      await desk.acceptance.accept('0.0.9', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
+      await desk.trading.accept('0.0.9', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
       const [, second] = await desk.store.settlements.pending(10);
       if (second === undefined) throw new Error('no second swap');
 
-      await desk.outcomes.unwindFills([first.refused]);
+      await desk.trading.unwindFills([first.refused]);
       expect(desk.engines.engine(1)?.pool).toBeUndefined();
       expect((await desk.store.settlements.pending(10)).map((trade) => trade.tradeId)).toEqual([second.tradeId]);
       expect(await desk.store.orders.get(first.order.id)).toMatchObject({
@@ -273,7 +273,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       const [nonce] = (await desk.nonces('0.0.8', 1)) as [bigint];
       // 20 WHBAR at no less than 0.248: the pool takes about 10 before its price falls below that.
       const candidate = limitCandidate('0.0.8', SELL, 24_800, 200, nonce, { useAmm: true });
-      const [order] = await desk.acceptance.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
+      const [order] = await desk.trading.accept('0.0.8', [{ ...candidate, fields: { ...candidate.fields, type: 'MARKET' } }]);
       const [swap] = await desk.store.settlements.pending(10);
       if (order === undefined || swap === undefined) throw new Error('no swap');
       const partial = await desk.store.orders.get(order.id);
@@ -281,7 +281,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       expect(partial?.filledSteps).toBeGreaterThan(0);
       expect(partial?.filledSteps).toBeLessThan(200);
 
-      await desk.outcomes.unwindFills([refusedSwap(swap)]);
+      await desk.trading.unwindFills([refusedSwap(swap)]);
       expect(await desk.store.orders.get(order.id)).toMatchObject({
         status: 'CANCELED',
         reason: 'IMMEDIATE_OR_CANCEL',
@@ -305,7 +305,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       // 0.252 USDC for WHBAR at up to 0.30: 1 WHBAR (10 steps) from the pool at about 0.2508.
       const candidate = limitCandidate('0.0.8', BUY, 30_000, 10, nonce, { useAmm: true, inputAmount: 252_000n });
       const budget = { kind: 'budget', side: BUY, priceTicks: 30_000n, budgetQuote: 252_000n } as const;
-      const [order] = await desk.acceptance.accept('0.0.8', [
+      const [order] = await desk.trading.accept('0.0.8', [
         { ...candidate, fields: { ...candidate.fields, type: 'MARKET' }, terms: budget },
       ]);
       const [swap] = await desk.store.settlements.pending(10);
@@ -315,7 +315,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       // The pool has risen to 0.26 meanwhile: the budget buys 9 steps.
       desk.engines.pools.synced(1, { base: 400_000_000_000n, quote: 1_040_000_000n }, 2n);
       desk.engines.refreshPool(1);
-      await desk.outcomes.unwindFills([refusedSwap(swap)]);
+      await desk.trading.unwindFills([refusedSwap(swap)]);
       expect(await desk.store.orders.get(order.id)).toMatchObject({
         status: 'CANCELED',
         reason: 'IMMEDIATE_OR_CANCEL',
@@ -330,7 +330,7 @@ describeEachEngine('settlement outcomes on the store', (stores) => {
       // The pool has fallen to 0.2 meanwhile, below the order's 0.248.
       desk.engines.pools.synced(1, { base: 500_000_000_000n, quote: 1_000_000_000n }, 2n);
       desk.engines.refreshPool(1);
-      await desk.outcomes.unwindFills([refused]);
+      await desk.trading.unwindFills([refused]);
       expect(await desk.store.settlements.pending(10)).toEqual([]);
       expect(await desk.store.orders.get(order.id)).toMatchObject({
         status: 'CANCELED',

@@ -3,9 +3,7 @@ import { shardOf } from '../../domain/markets/engine-shards.js';
 import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { Holding } from '../../ports/funds.js';
 import type { OrderStore } from '../../ports/store/order-ports.js';
-import type { CancelOutcome } from '../orders/cancellation-relay.js';
-import type { OrderCandidate } from '../orders/order-acceptance.js';
-import type { OrderDesk } from '../orders/order-desk.js';
+import type { CancelOutcome, OrderCandidate, OrderDesk } from '../desk/order-desk.js';
 import type { DeskCommand } from './desk-commands.js';
 import { ShardCommands } from './shard-commands.js';
 
