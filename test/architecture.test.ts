@@ -163,6 +163,22 @@ function layerOf(file: string): Layer | 'entry' {
   throw new Error(`${file} is in no layer folder`);
 }
 
+/** Every cycle of a dependency graph once, each starting from its first name in sort order. */
+function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const cycles = new Set<string>();
+  const visit = (name: string, path: readonly string[]): void => {
+    if (path.includes(name)) {
+      const cycle = path.slice(path.indexOf(name));
+      const start = cycle.indexOf([...cycle].sort()[0] as string);
+      cycles.add([...cycle.slice(start), ...cycle.slice(0, start), cycle[start]].join(' -> '));
+      return;
+    }
+    for (const next of edges.get(name) ?? []) visit(next, [...path, name]);
+  };
+  for (const name of edges.keys()) visit(name, []);
+  return [...cycles].sort();
+}
+
 describe('the server', () => {
   const files = sources.filter((file) => file.startsWith(SERVER_SRC));
 
@@ -200,6 +216,22 @@ describe('the server', () => {
       }
     }
     expect(against).toEqual([]);
+  });
+
+  it("keeps the application's folders free of cycles: the desk never reaches back into the intake or the command log", () => {
+    const folderOf = (file: string) => file.slice(SERVER_SRC.length).split('/').slice(0, 2).join('/');
+    const edges = new Map<string, string[]>();
+    for (const file of files.filter((file) => layerOf(file) === 'application')) {
+      const from = folderOf(file);
+      const targets = edges.get(from) ?? [];
+      for (const specifier of importsOf(parse(file)).filter((specifier) => specifier.startsWith('.'))) {
+        const target = normalize(join(dirname(file), specifier));
+        if (layerOf(target) !== 'application' || folderOf(target) === from || targets.includes(folderOf(target))) continue;
+        targets.push(folderOf(target));
+      }
+      edges.set(from, targets);
+    }
+    expect(cyclesOf(edges)).toEqual([]);
   });
 
   it('keeps implementations out of ports: only types, error classes and plain data', () => {
@@ -250,19 +282,7 @@ describe('the packages', () => {
   );
 
   it('depend on each other without a cycle, tests included', () => {
-    const cycles = new Set<string>();
-    const visit = (name: string, path: readonly string[]): void => {
-      if (path.includes(name)) {
-        const cycle = path.slice(path.indexOf(name));
-        // Each cycle once, starting from its first name in sort order.
-        const start = cycle.indexOf([...cycle].sort()[0] as string);
-        cycles.add([...cycle.slice(start), ...cycle.slice(0, start), cycle[start]].join(' -> '));
-        return;
-      }
-      for (const next of edges.get(name) ?? []) visit(next, [...path, name]);
-    };
-    for (const name of edges.keys()) visit(name, []);
-    expect([...cycles].sort()).toEqual([]);
+    expect(cyclesOf(edges)).toEqual([]);
   });
 
   it('keep the server free of the SDK and the bot, the protocol on core alone, and core free of every other package', () => {

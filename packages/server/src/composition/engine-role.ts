@@ -18,6 +18,7 @@ import type { DeskCommit } from '../domain/orders/desk-commit.js';
 import type { Clock } from '../ports/clock.js';
 import type { BookPoolState } from '../ports/engine-feed.js';
 import type { Lease } from '../ports/leases.js';
+import { type Metrics, noMetrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
 import { Closers } from './closers.js';
 import { commandLogNames, openClusterNats, shardCommands } from './cluster-nats.js';
@@ -81,39 +82,78 @@ async function feedGateways(parts: EngineParts, closers: Closers): Promise<void>
   closers.add(stopSnapshots);
 }
 
-/**
- * Expires due orders and reads the registry again every second. Shard 0 also fires the dead-man
- * switches the gateways arm (through the command logs, so every shard cancels) and forgets spent
- * nonces.
- */
-async function startSweeps(parts: EngineParts, closers: Closers): Promise<void> {
-  const { store, desk, registry, clock, logger, shard } = parts;
-  const { cluster } = parts.config;
-  const logFailure = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
-  const switches =
-    shard.index === 0
-      ? await CancelAfterSwitches.open(store, new CommandLogDesk(shardCommands(parts.nats, cluster), store.orders), clock, logger)
-      : null;
-  const sweep = setInterval(() => {
-    registry.refresh().catch(logFailure('registry refresh'));
-    desk.expireDue().catch(logFailure('expiring orders'));
-    switches
-      ?.reload()
-      .then(() => switches.fireDue())
-      .catch(logFailure('firing cancel-after switches'));
-  }, SWEEP_MS);
-  // One engine forgets spent nonces for all: the table is shared.
-  const purge =
-    shard.index === 0
-      ? setInterval(() => store.nonces.purgeExpired(clock.now()).catch(logFailure('purging nonces')), NONCE_PURGE_MS)
-      : undefined;
-  closers.add(async () => {
-    clearInterval(sweep);
-    clearInterval(purge);
-  });
+/** What the engine's sweeps do besides expiring due orders. */
+export interface SweepOptions {
+  /** The dead-man switches this engine fires: all of them (one engine, or shard 0), or none. */
+  readonly switches: CancelAfterSwitches | null;
+  /** Whether other processes arm the switches and add books, so both are read again on every sweep. */
+  readonly shared: boolean;
+  /** Whether this engine forgets spent nonces: the table is shared, so one engine does it for all. */
+  readonly purgeNonces: boolean;
 }
 
-/** The store, the registry and the desk of the shard's books, rebuilt from the store. */
+/**
+ * Expires due orders every second, fires the dead-man switches and forgets spent nonces, and in a
+ * cluster reads the registry and the switches again, which other processes change.
+ */
+export function startSweeps(
+  desk: Pick<TradingDesk, 'expireDue'>,
+  registry: MarketRegistry,
+  store: Store,
+  clock: Clock,
+  logger: FastifyBaseLogger,
+  options: SweepOptions,
+): () => Promise<void> {
+  const logFailure = (what: string) => (error: unknown) => logger.error({ err: error }, `${what} failed`);
+  const { switches, shared } = options;
+  const sweep = setInterval(() => {
+    if (shared) registry.refresh().catch(logFailure('registry refresh'));
+    desk.expireDue().catch(logFailure('expiring orders'));
+    if (switches !== null) {
+      (shared ? switches.reload() : Promise.resolve())
+        .then(() => switches.fireDue())
+        .catch(logFailure('firing cancel-after switches'));
+    }
+  }, SWEEP_MS);
+  const purge = options.purgeNonces
+    ? setInterval(() => store.nonces.purgeExpired(clock.now()).catch(logFailure('purging nonces')), NONCE_PURGE_MS)
+    : undefined;
+  sweep.unref();
+  purge?.unref();
+  return async () => {
+    clearInterval(sweep);
+    clearInterval(purge);
+  };
+}
+
+/** What the engine role's desk stands on: an open store and its registry. */
+export interface EngineBase {
+  readonly store: Store;
+  readonly registry: MarketRegistry;
+  readonly shard: EngineShard;
+  /** Whether cancellations wait for the reactor: there is a settlement chain. */
+  readonly confirmCancels: boolean;
+  readonly metrics: Metrics;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+}
+
+/** The engine role: the engines of the shard's books and their single writer, loaded from the store. */
+export async function composeEngine(
+  base: EngineBase,
+): Promise<{ engines: EngineHost; deskEvents: DeskEvents; desk: TradingDesk }> {
+  const { registry, store, clock, logger, metrics } = base;
+  const engines = new EngineHost(registry, metrics);
+  const deskEvents = new DeskEvents(logger);
+  const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, {
+    confirmCancels: base.confirmCancels,
+    shard: base.shard,
+    metrics,
+  });
+  return { engines, deskEvents, desk };
+}
+
+/** The store, the registry and the desk of the shard's books, loaded from the store. */
 async function openDesk(config: Config, shard: EngineShard, clock: Clock, logger: FastifyBaseLogger, closers: Closers) {
   const store = await openConfiguredStore(config, `engine ${shard.index}`);
   closers.add(() => store.close());
@@ -121,13 +161,9 @@ async function openDesk(config: Config, shard: EngineShard, clock: Clock, logger
   if (config.seedDevnet && shard.index === 0 && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
   const registry = new MarketRegistry(store, config.wrappedNativeAddress);
   await registry.load();
-  const engines = new EngineHost(registry);
-  const deskEvents = new DeskEvents(logger);
-  const desk = await TradingDesk.open(registry, engines, store, clock, logger, deskEvents, {
-    confirmCancels: config.chain.kind !== 'off',
-    shard,
-  });
-  return { store, registry, engines, deskEvents, desk };
+  const confirmCancels = config.chain.kind !== 'off';
+  const engine = await composeEngine({ store, registry, shard, confirmCancels, metrics: noMetrics, clock, logger });
+  return { store, registry, ...engine };
 }
 
 /**
@@ -156,7 +192,14 @@ export async function startEngine(config: Config, logger: FastifyBaseLogger, clo
     );
     closers.add(() => following.stop());
     logger.info({ shard: shard.index, shards: shard.count, from: from.toString() }, 'engine following its command log');
-    await startSweeps(parts, closers);
+    const { store, registry } = desk;
+    // Shard 0 fires the switches the gateways arm (through the command logs, so every shard cancels).
+    const switches =
+      shard.index === 0
+        ? await CancelAfterSwitches.open(store, new CommandLogDesk(shardCommands(nats, cluster), store.orders), clock, logger)
+        : null;
+    const options = { switches, shared: true, purgeNonces: shard.index === 0 };
+    closers.add(startSweeps(desk.desk, registry, store, clock, logger, options));
     const logLost = following.ended.then(
       () => new Promise<Error>(() => {}),
       (error: unknown) => (error instanceof Error ? error : new Error(String(error))),

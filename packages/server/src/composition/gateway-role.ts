@@ -11,6 +11,8 @@ import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import { WalletLogin } from '../application/auth/wallet-login.js';
 import { CommandLogDesk } from '../application/command-log/command-log-desk.js';
 import { DeskEvents } from '../application/desk/desk-events.js';
+import type { OrderDesk } from '../application/desk/order-desk.js';
+import type { BookViews } from '../application/market-data/book-views.js';
 import { ReplicatedBooks } from '../application/market-data/replicated-books.js';
 import { MarketRegistry } from '../application/markets/market-registry.js';
 import { CancelAfterSwitches } from '../application/orders/cancel-after.js';
@@ -21,12 +23,14 @@ import { keccak256 } from '../domain/signatures/keccak.js';
 import type { Clock } from '../ports/clock.js';
 import type { Dependency } from '../ports/dependency.js';
 import { type Metrics, noMetrics } from '../ports/metrics.js';
+import type { SignatureVerifier } from '../ports/signature-verifier.js';
+import type { Store } from '../ports/store/ports.js';
 import { Closers } from './closers.js';
 import { openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
 import type { ServedDeps } from './server.js';
-import { dependenciesOf, identitiesOf, openDataDir, signingDomainOf, webPageOf } from './services.js';
-import { openSharedState } from './shared-state-choice.js';
+import { dependenciesOf, identitiesOf, openDataDir, signingDomainOf, webPageOf } from './service-parts.js';
+import { openSharedState, type SharedState } from './shared-state-choice.js';
 import { openConfiguredStore } from './store-choice.js';
 
 /** A gateway's served dependencies, and the chain it reads (for the devnet's bot, when it runs beside it). */
@@ -67,6 +71,67 @@ async function openGatewayParts(config: Config, clock: Clock, logger: FastifyBas
   return { store, registry, shared, deskEvents, books, desk, verifier, chain, dependencies };
 }
 
+/** What a gateway's services stand on: the store and books it reads, the desk it sends orders to, its connections. */
+export interface GatewayBase {
+  readonly config: Config;
+  readonly store: Store;
+  readonly registry: MarketRegistry;
+  readonly shared: SharedState;
+  /** The books market data reads: this process's engines, or replicas of them. */
+  readonly books: BookViews;
+  /** The books' writer: the desk in this process, or the engines behind their command logs. */
+  readonly desk: OrderDesk;
+  readonly deskEvents: DeskEvents;
+  readonly verifier: SignatureVerifier;
+  readonly chain: ChainReader | null;
+  readonly dependencies: readonly Dependency[];
+  /** The recorded metrics; null without METRICS_PORT. */
+  readonly prom: PromMetrics | null;
+  readonly clock: Clock;
+  readonly logger: FastifyBaseLogger;
+}
+
+/**
+ * The gateway role's services on its base: login, build, hashing, signature verification and the
+ * intake, the queries, and the dead-man switches (armed here; fired where the desk runs).
+ */
+export async function composeGateway(base: GatewayBase): Promise<Omit<ServedDeps, 'booksInStep' | 'leaseLost' | 'close'>> {
+  const { config, store, registry, shared, desk, chain, clock, logger } = base;
+  const metrics: Metrics = base.prom ?? noMetrics;
+  const domain = signingDomainOf(config, chain);
+  const hasher = new OrderHasher(domain, keccak256);
+  const { directory, tokens } = identitiesOf(config, store, clock);
+  const fees = new FeeSchedule(store.feeOverrides);
+  const funds = chain === null ? null : new ChainFundsReader(chain, clock, logger);
+  return {
+    config,
+    store,
+    registry,
+    books: base.books,
+    tokens,
+    clock,
+    logger,
+    domain,
+    desk,
+    cancelAfter: await CancelAfterSwitches.open(store, desk, clock, logger),
+    deskEvents: base.deskEvents,
+    directory,
+    fees,
+    funds,
+    login: new WalletLogin(shared.challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
+    builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
+    intake: new OrderIntake(registry, store, desk, fees, hasher, base.verifier, domain, clock, funds, metrics),
+    queries: new OrderQueries(registry, store),
+    dependencies: base.dependencies,
+    metrics,
+    quotaCounters: shared.quotaCounters,
+    rateBuckets: shared.rateBuckets,
+    loginBuckets: shared.loginBuckets,
+    metricsExposition: base.prom,
+    webAssets: webPageOf(config, logger),
+  };
+}
+
 /**
  * ROLE=gateway: the HTTP and WebSocket edges over the cluster's store, with login, build, hashing,
  * signature verification and the data API here; saves and cancels go to the books' engines over
@@ -81,49 +146,14 @@ export async function openGatewayServices(
   openDataDir(config.dataDir, logger);
   const closers = new Closers(logger, 'gateway');
   const prom = config.metricsPort === null ? null : new PromMetrics();
-  const metrics: Metrics = prom ?? noMetrics;
   try {
-    const { store, registry, shared, deskEvents, books, desk, verifier, chain, dependencies } = await openGatewayParts(
-      config,
-      clock,
-      logger,
-      closers,
-    );
-    const domain = signingDomainOf(config, chain);
-    const hasher = new OrderHasher(domain, keccak256);
-    const { directory, tokens } = identitiesOf(config, store, clock);
-    const fees = new FeeSchedule(store.feeOverrides);
-    const funds = chain === null ? null : new ChainFundsReader(chain, clock, logger);
+    const parts = await openGatewayParts(config, clock, logger, closers);
+    const gateway = await composeGateway({ config, clock, logger, prom, ...parts });
     return {
-      config,
-      store,
-      registry,
-      books,
+      ...gateway,
       booksInStep: () => true,
-      tokens,
-      clock,
-      logger,
-      domain,
-      desk,
-      // The switches are armed here and fired by the engine of shard 0.
-      cancelAfter: await CancelAfterSwitches.open(store, desk, clock, logger),
-      deskEvents,
-      directory,
-      fees,
-      funds,
-      login: new WalletLogin(shared.challenges, directory, tokens, clock, { name: config.network, chainId: config.chainId }),
-      builder: new OrderBuilder(registry, store, fees, hasher, domain, clock),
-      intake: new OrderIntake(registry, store, desk, fees, hasher, verifier, domain, clock, funds, metrics),
-      queries: new OrderQueries(registry, store),
-      dependencies,
-      metrics,
-      quotaCounters: shared.quotaCounters,
-      rateBuckets: shared.rateBuckets,
-      loginBuckets: shared.loginBuckets,
-      metricsExposition: prom,
-      webAssets: webPageOf(config, logger),
       leaseLost: new Promise<Error>(() => {}),
-      settlement: chain === null ? null : { chain },
+      settlement: parts.chain === null ? null : { chain: parts.chain },
       close: () => closers.closeAll(),
     };
   } catch (error) {

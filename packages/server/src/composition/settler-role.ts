@@ -14,7 +14,7 @@ import { noMetrics } from '../ports/metrics.js';
 import { Closers } from './closers.js';
 import { openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
-import { openDataDir } from './services.js';
+import { openDataDir } from './service-parts.js';
 import { openSettlementChain, type Settlement, startSettlement } from './settlement-wiring.js';
 import { openConfiguredStore } from './store-choice.js';
 

@@ -17,7 +17,7 @@ import { type RunningEngine, startEngine } from '../composition/engine-role.js';
 import { openGatewayServices } from '../composition/gateway-role.js';
 import { createLogger } from '../composition/logging.js';
 import { listenWith, type RunningServer, type ServedDeps } from '../composition/server.js';
-import { signingDomainOf } from '../composition/services.js';
+import { signingDomainOf } from '../composition/service-parts.js';
 import { type RunningSettler, startSettler } from '../composition/settler-role.js';
 import type { Store } from '../ports/store/ports.js';
 import { ManualClock, tempDataDir, until } from './harness.js';

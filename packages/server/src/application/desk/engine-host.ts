@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { type EngineCommand, type EngineEvent, MatchingEngine, type OpenOrder } from '@dex/core';
 import { matchesNothing } from '../../domain/markets/market-records.js';
 import { type Metrics, noMetrics } from '../../ports/metrics.js';
-import type { BookView, BookViews } from '../market-data/book-views.js';
 import type { Market, MarketRegistry } from '../markets/market-registry.js';
 import { BookPools } from './book-pools.js';
 
@@ -18,7 +17,7 @@ export interface BookRecovery {
  * mean for orders and the store is the trading desk's business. A book with `isAmmEnabled` gets
  * an engine that routes opted-in takers into its pool, whose snapshot `pools` keeps.
  */
-export class EngineHost implements BookViews {
+export class EngineHost {
   private readonly engines = new Map<number, MatchingEngine>();
   private collected: EngineEvent[] = [];
   readonly pools = new BookPools();
@@ -46,7 +45,7 @@ export class EngineHost implements BookViews {
   }
 
   /** The engine as market data reads it (the engines are always in step here; see the desk's inStepWithStore). */
-  view(bookId: number): BookView | undefined {
+  view(bookId: number): MatchingEngine | undefined {
     return this.engines.get(bookId);
   }
 

@@ -1,12 +1,24 @@
-import { BUY } from '@dex/core';
+import { BUY, type CancelReason } from '@dex/core';
 import { type LiveOrder, liveOrderOf } from '../../domain/orders/live-orders.js';
 import type { OrderTurn } from '../../domain/orders/order-turn.js';
 import type { FailedFill } from '../../ports/settlement-desk.js';
 import type { Store } from '../../ports/store/ports.js';
-import type { DeskBooks } from '../desk/desk-books.js';
+import type { Market } from '../markets/market-registry.js';
 
 /** How a market order ends by matching alone: filled, or the rest cancelled as immediate-or-cancel. */
 const MATCHED_OUT = new Set<string | null>([null, 'IMMEDIATE_OR_CANCEL']);
+
+/** What the give-back reads and does on the desk's books (the desk's `DeskBooks`). */
+export interface SettlingBooks {
+  readonly live: { get(id: number): LiveOrder | undefined };
+  findMarket(bookId: number): Market | undefined;
+  canTradeAgain(order: LiveOrder, now: number): boolean;
+  canTakeAgain(order: LiveOrder, now: number): boolean;
+  remove(turn: OrderTurn, order: LiveOrder, reason: CancelReason): void;
+  replenish(turn: OrderTurn, order: LiveOrder, steps: number): void;
+  placeAgain(turn: OrderTurn, order: LiveOrder): void;
+  takeAgain(turn: OrderTurn, order: LiveOrder, steps: number): void;
+}
 
 /**
  * The give-back stage of a settlement outcome: one side of a trade the reactor will not settle
@@ -22,7 +34,7 @@ export class FillGiveBack {
   private readonly retired = new Map<number, LiveOrder>();
 
   constructor(
-    private readonly books: DeskBooks,
+    private readonly books: SettlingBooks,
     private readonly store: Store,
     private readonly turn: OrderTurn,
   ) {}
