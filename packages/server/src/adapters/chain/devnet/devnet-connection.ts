@@ -3,9 +3,9 @@ import { getAddress } from 'viem';
 import type { AmmAdmin } from '../../../ports/amm-admin.js';
 import { DevnetNotRunningError } from '../../../ports/devnet-funding.js';
 import { ChainAmmAdmin } from '../amm-admin/amm-admin.js';
-import { devnetIssuerSender } from '../amm-admin/amm-senders.js';
 import { type DevnetRecord, readDevnetRecord } from '../devnet-record.js';
 import { DevnetIssuer } from './devnet-issuer.js';
+import { devnetIssuerSender } from './devnet-issuer-sender.js';
 
 const PING_TIMEOUT_MS = 2_000;
 /**
