@@ -27,7 +27,7 @@ export interface CancellationOptions {
 /**
  * The desk's cancellation stage, between the API and the reactor: takes orders off their books at
  * once when asked (one by one or by a raised nonce floor), records the cancellations the chain's
- * relay (adapters/chain/cancel-relay.ts) sends to the reactor, makes them final once the reactor
+ * relay (adapters/chain/settlement/cancel-relay.ts) sends to the reactor, makes them final once the reactor
  * confirmed them, and ends at once the orders a swapper cancelled on the reactor itself.
  */
 export class CancellationRelay {
