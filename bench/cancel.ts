@@ -8,7 +8,7 @@
  *                            [--baseline 100] [--accounts 4] [--load 0.5] [--time-limit 300]
  *                            [--server-log]
  *
- * The path measured (adapters/chain/cancel-relay.ts): the desk takes the order off its book and
+ * The path measured (adapters/chain/settlement/cancel-relay.ts): the desk takes the order off its book and
  * stores the cancellation, which wakes the relay before the 202 goes out; the relay sends the
  * operator's `cancelFor` (one transaction per swapper per round), applies its receipt through the
  * indexer (OrderCancelled confirms the cancellation), and the desk makes the order CANCELED. Two

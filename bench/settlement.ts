@@ -90,7 +90,7 @@ const RATE_STEP = 40;
  * capacity (a multiple of RATE_STEP).
  */
 const MAX_AUTO_RATE = 480;
-/** anvil's state in DATA_DIR (packages/server/src/chain/embedded-devnet.ts). */
+/** anvil's state in DATA_DIR (packages/server/src/adapters/chain/devnet/embedded-devnet.ts). */
 const DEVNET_STATE_FILE = 'devnet-chain-state.json';
 /** Tokens each trader gets, in whole units: far more than any run moves. */
 const FUNDING_UNITS = 10_000_000n;

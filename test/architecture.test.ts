@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The rules of the code's shape, checked over the repository's own files: the server's layers
- * depend one way, ports declare and adapters implement, packages form no cycle and the server
- * depends on neither the SDK nor the bot, the environment is read in one module, production code
- * never reaches into test support, and no source file or function grows past its bound.
+ * depend one way, ports declare and adapters implement, the chain adapters' parts stay apart,
+ * packages form no cycle and the server depends on neither the SDK nor the bot, the environment
+ * is read in one module, production code never reaches into test support, and no source file or
+ * function grows past its bound.
  * docs/architecture.md draws the same picture.
  */
 
@@ -55,6 +56,23 @@ function trackedFiles(): string[] {
  * application components built without metrics, and the application may import only ports.
  */
 const PORT_IMPLEMENTATIONS_ALLOWED = new Set(['packages/server/src/ports/metrics.ts: noMetrics']);
+
+/**
+ * The parts of adapters/chain/, by folder ('' for the shared root), each with the other parts it
+ * may import besides its own folder and the root: the root opens the embedded devnet, the
+ * settlement hands its receipts to the reactor's indexer, and the devnet's connection works its
+ * AMM through the AMM administrator. Settlement, indexing and reads never import the devnet's
+ * management.
+ */
+const CHAIN_ADAPTERS = `${SERVER_SRC}adapters/chain/`;
+const CHAIN_PARTS: Record<string, readonly string[]> = {
+  '': ['devnet'],
+  settlement: ['indexing'],
+  indexing: [],
+  reads: [],
+  devnet: ['amm-admin'],
+  'amm-admin': [],
+};
 
 /** Names that say a class is an in-memory stand-in, which belongs in adapters/memory/. */
 const IN_MEMORY_NAME = /^(Local|InMemory|Memory)[A-Z]/;
@@ -232,6 +250,26 @@ describe('the server', () => {
       edges.set(from, targets);
     }
     expect(cyclesOf(edges)).toEqual([]);
+  });
+
+  it("keeps adapters/chain/'s parts apart: each imports the shared root, its own folder and the parts listed", () => {
+    const partOf = (file: string) => {
+      const rest = file.slice(CHAIN_ADAPTERS.length);
+      return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : '';
+    };
+    const against: string[] = [];
+    for (const file of files.filter((found) => found.startsWith(CHAIN_ADAPTERS))) {
+      const from = partOf(file);
+      const allowed = CHAIN_PARTS[from];
+      if (allowed === undefined) against.push(`${file} is in a part of adapters/chain/ that CHAIN_PARTS does not list`);
+      for (const specifier of importsOf(parse(file)).filter((found) => found.startsWith('.'))) {
+        const target = normalize(join(dirname(file), specifier));
+        if (!target.startsWith(CHAIN_ADAPTERS)) continue;
+        const to = partOf(target);
+        if (to !== from && to !== '' && !allowed?.includes(to)) against.push(`${file} imports ${relative(SERVER_SRC, target)}`);
+      }
+    }
+    expect(against).toEqual([]);
   });
 
   it('keeps implementations out of ports: only types, error classes and plain data', () => {

@@ -1,6 +1,6 @@
 import type { Eip712Domain } from '@dex/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { StoredSettlementProofs } from '../adapters/chain/stored-settlement-proofs.js';
+import { StoredSettlementProofs } from '../adapters/chain/settlement/stored-settlement-proofs.js';
 import type { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import type { AccessTokens } from '../application/auth/access-tokens.js';
 import type { AccountDirectory } from '../application/auth/trading-identity.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { isAnvil, processLives, readPid } from '@dex/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { devnetPidFile } from '../adapters/chain/embedded-devnet.js';
+import { devnetPidFile } from '../adapters/chain/devnet/embedded-devnet.js';
 import { tempDataDir, until } from '../test-support/harness.js';
 import { NATS_AVAILABLE, NATS_TEST_URL } from '../test-support/nats.js';
 import { REDIS_AVAILABLE, REDIS_TEST_URL } from '../test-support/redis.js';

@@ -1,7 +1,7 @@
 import { OrderHasher } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
-import { type ChainReader, openChainReader } from '../adapters/chain/chain-reader.js';
-import { ChainFundsReader } from '../adapters/chain/funds-reader.js';
+import { type ChainReader, openChainReader } from '../adapters/chain/reads/chain-reader.js';
+import { ChainFundsReader } from '../adapters/chain/reads/funds-reader.js';
 import { systemClock } from '../adapters/clock/system-clock.js';
 import { VerifyPool } from '../adapters/crypto/verify-pool.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';

@@ -1,8 +1,8 @@
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { generateKeyPair } from '../adapters/accounts/key-pairs.js';
-import { chainTokenReader } from '../adapters/chain/chain-token-reader.js';
-import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet-connection.js';
-import { connectRpcAmm, type RpcAmmSetting } from '../adapters/chain/rpc-amm-connection.js';
+import { connectRpcAmm, type RpcAmmSetting } from '../adapters/chain/amm-admin/rpc-amm-connection.js';
+import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devnet/devnet-connection.js';
+import { chainTokenReader } from '../adapters/chain/reads/chain-token-reader.js';
 import { postgresStoreFiles } from '../adapters/postgres/postgres-store-files.js';
 import { sqliteStoreFiles } from '../adapters/sqlite/store-files.js';
 import { AccountDirectory } from '../application/auth/trading-identity.js';

@@ -4,7 +4,7 @@ import type { Eip712Domain } from '@dex/core';
 import type { FastifyBaseLogger } from 'fastify';
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import type { ChainContext } from '../adapters/chain/chain-context.js';
-import { chainNodeDependency } from '../adapters/chain/chain-reader.js';
+import { chainNodeDependency } from '../adapters/chain/reads/chain-reader.js';
 import { MirrorNodeAccountKeys } from '../adapters/mirror-node/mirror-node-account-keys.js';
 import { resolveJwtSecret } from '../adapters/secrets/jwt-secret.js';
 import { loadWebAssets } from '../adapters/web/load-web-assets.js';

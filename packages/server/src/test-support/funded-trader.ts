@@ -1,6 +1,6 @@
 import { TestToken } from '@dex/contracts';
 import type { Address } from 'viem';
-import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import { DevnetIssuer } from '../adapters/chain/devnet/devnet-issuer.js';
 import type { Trader, TraderHost } from './trader.js';
 
 /** Gives a trader 1,000 whole units of every devnet token on the settlement chain, and the reactor allowance to trade them. */

@@ -6,7 +6,7 @@
  * the trade ids, and `failed` with a message.
  */
 import { BUY, SELL } from '@dex/core';
-import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import { DevnetIssuer } from '../adapters/chain/devnet/devnet-issuer.js';
 import { systemClock } from '../adapters/clock/system-clock.js';
 import { buildApp } from '../composition/app.js';
 import { loadConfig } from '../composition/config.js';

@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { readPid } from '@dex/contracts';
-import { devnetPidFile } from '../adapters/chain/embedded-devnet.js';
+import { devnetPidFile } from '../adapters/chain/devnet/embedded-devnet.js';
 import { tempDataDir } from './harness.js';
 
 /** The log lines that say a process is ready: a server listens, an engine follows its log, a settler settles or stands by. */

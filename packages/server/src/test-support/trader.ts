@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
-import { DevnetIssuer } from '../adapters/chain/devnet-issuer.js';
+import { DevnetIssuer } from '../adapters/chain/devnet/devnet-issuer.js';
 import type { ServedDeps } from '../composition/server.js';
 import type { Services } from '../composition/services.js';
 

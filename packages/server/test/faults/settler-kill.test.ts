@@ -1,7 +1,7 @@
 import { PartialFillLimitOrderReactor } from '@dex/contracts';
 import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DevnetIssuer } from '../../src/adapters/chain/devnet-issuer.js';
+import { DevnetIssuer } from '../../src/adapters/chain/devnet/devnet-issuer.js';
 import { openPostgresStore } from '../../src/adapters/postgres/postgres-store.js';
 import { startTestCluster, type TestCluster } from '../../src/test-support/cluster.js';
 import { fundBy } from '../../src/test-support/funded-trader.js';

@@ -2,7 +2,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { ChainSettings } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
-import { openEmbeddedDevnet } from './embedded-devnet.js';
+import { openEmbeddedDevnet } from './devnet/embedded-devnet.js';
 import { openRpcChain } from './rpc-chain.js';
 
 /** The configured settlement chain, or null when settlement is off (devnet only). */

@@ -15,7 +15,7 @@ export interface CancellationOptions {
 
 /**
  * The cancel stages of the desk's turns, between the API and the reactor: orders leave their books
- * at once when asked; the chain's relay (adapters/chain/cancel-relay.ts) sends the requests to the
+ * at once when asked; the chain's relay (adapters/chain/settlement/cancel-relay.ts) sends the requests to the
  * reactor, and they become final once it confirmed them; what a swapper cancelled on the reactor
  * itself ends at once.
  */

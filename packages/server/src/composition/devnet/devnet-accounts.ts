@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DevnetAccountKeys } from '../../adapters/accounts/devnet-account-keys.js';
 import { generateKeyPair, publicKeyOf } from '../../adapters/accounts/key-pairs.js';
-import { DevnetIssuer } from '../../adapters/chain/devnet-issuer.js';
+import { DevnetIssuer } from '../../adapters/chain/devnet/devnet-issuer.js';
 import { localSecret } from '../../adapters/secrets/local-secret.js';
 import type { AccountKeyType } from '../../domain/accounts/account-keys.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';

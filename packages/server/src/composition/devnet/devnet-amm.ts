@@ -1,6 +1,6 @@
-import { ChainAmmAdmin } from '../../adapters/chain/amm-admin.js';
-import { devnetIssuerSender } from '../../adapters/chain/amm-senders.js';
-import { DevnetIssuer } from '../../adapters/chain/devnet-issuer.js';
+import { ChainAmmAdmin } from '../../adapters/chain/amm-admin/amm-admin.js';
+import { DevnetIssuer } from '../../adapters/chain/devnet/devnet-issuer.js';
+import { devnetIssuerSender } from '../../adapters/chain/devnet/devnet-issuer-sender.js';
 import type { AmmAdmin } from '../../ports/amm-admin.js';
 import type { DevnetHost } from './devnet-host.js';
 

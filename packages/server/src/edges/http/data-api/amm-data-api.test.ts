@@ -1,8 +1,8 @@
 import type { DevnetWallet } from '@dex/contracts';
 import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AmmIndexer } from '../../../adapters/chain/amm-indexer.js';
-import { devnetPairLedgerIds } from '../../../adapters/chain/devnet-pair-ids.js';
+import { devnetPairLedgerIds } from '../../../adapters/chain/devnet/devnet-pair-ids.js';
+import { AmmIndexer } from '../../../adapters/chain/indexing/amm-indexer.js';
 import { AmmChain } from '../../../test-support/amm-chain.js';
 import { dataGet, type Harness, ManualClock, startHarness } from '../../../test-support/harness.js';
 import { PUBLISHED_PATHS } from '../../../test-support/published-schemas.js';

@@ -1,0 +1,129 @@
+import type { Clock } from '../../../ports/clock.js';
+import type { Logger } from '../../../ports/logger.js';
+import type { Store } from '../../../ports/store/ports.js';
+import type { OperatorTransactions } from '../operator-transactions.js';
+import type { ChainWatch } from './chain-watch.js';
+import type { ReactorIndexer } from './reactor-indexer.js';
+
+/**
+ * Another reader of the chain with a cursor of its own (the AMM indexer): rewound with the reactor's
+ * indexer when the chain lost blocks, and caught up after it.
+ */
+export interface ChainFollower {
+  rewindTo(block: bigint): Promise<void>;
+  catchUp(): Promise<void>;
+}
+
+export interface ChainReconcilerDeps {
+  readonly store: Store;
+  readonly indexer: ReactorIndexer;
+  readonly followers?: readonly ChainFollower[];
+  readonly transactions: OperatorTransactions;
+  readonly watch: ChainWatch;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * Brings the store in line with a chain whose blocks after `common` are gone: the store is the
+ * record of intent, the chain the truth of what happened. Fills recorded as settled after it go
+ * back in the queue (a fill the reactor still reports settled is then found by its id, or recorded
+ * without an event), the indexer reads again from it, and cancellations and nonce floors mined
+ * after it, or sent and never seen mined, are sent again (the reactor takes both twice). Runs at
+ * start-up with the head the service found, and whenever the chain watch sees blocks lost.
+ */
+export class ChainReconciler {
+  private verifying: Promise<boolean> | null = null;
+
+  constructor(private readonly deps: ChainReconcilerDeps) {}
+
+  /** Start-up: nothing the service recorded after `head` (the head it found) is on the chain. */
+  async start(head: bigint): Promise<void> {
+    await this.reconcile(head);
+    await this.deps.watch.look();
+  }
+
+  /**
+   * One look at the chain while running: reconciles when blocks were lost (true: there is work to
+   * send again), else indexes the new blocks.
+   */
+  async follow(): Promise<boolean> {
+    const lost = await this.verify();
+    if (!lost) {
+      await this.deps.indexer.catchUp();
+      await this.eachFollower((follower) => follower.catchUp());
+    }
+    return lost;
+  }
+
+  /**
+   * Looks at the chain and reconciles when it lost blocks; true when it did. Concurrent calls share
+   * one look: the relay calls it before it picks work, so that nothing goes to the chain ahead of
+   * fills the chain lost.
+   */
+  verify(): Promise<boolean> {
+    this.verifying ??= this.lookAndReconcile().finally(() => {
+      this.verifying = null;
+    });
+    return this.verifying;
+  }
+
+  /**
+   * The chain was started again from a saved state whose head was `head`: reconciled from there,
+   * after any look under way (a look finds the same loss, or a smaller one, from its own blocks).
+   */
+  restarted(head: bigint): Promise<boolean> {
+    const after = this.verifying ?? Promise.resolve(false);
+    this.verifying = after
+      .catch(() => false)
+      .then(async () => {
+        this.deps.watch.forgetAfter(head);
+        await this.reconcile(head);
+        return true;
+      })
+      .finally(() => {
+        this.verifying = null;
+      });
+    return this.verifying;
+  }
+
+  private async lookAndReconcile(): Promise<boolean> {
+    const common = await this.deps.watch.look();
+    if (common === null) return false;
+    await this.reconcile(common);
+    return true;
+  }
+
+  private async reconcile(common: bigint): Promise<void> {
+    const { store, indexer, transactions, clock, logger } = this.deps;
+    // Transactions in flight went with the lost blocks, and the operator's nonce went back.
+    transactions.chainWentBack();
+    const fills = await store.settlements.requeueSettledAfter(common, clock.now());
+    await indexer.rewindTo(common);
+    await indexer.catchUp();
+    const { cancellations, floors } = await store.cancellations.requeueLostAfter(common, clock.now());
+    if (fills > 0 || cancellations > 0 || floors > 0) {
+      logger.warn(
+        { fills, cancellations, floors, block: common.toString() },
+        'the chain lost settled fills, cancellations or nonce floors; sending them again',
+      );
+    }
+    // Read-only followers last: what the reactor lost is sent again even if one of them fails.
+    await this.eachFollower(async (follower) => {
+      await follower.rewindTo(common);
+      await follower.catchUp();
+    });
+  }
+
+  /**
+   * Runs work on each follower; a failing follower is logged and tried again at the next poll, and
+   * never holds up settlement, which waits on this reconciler.
+   */
+  private async eachFollower(work: (follower: ChainFollower) => Promise<void>): Promise<void> {
+    for (const follower of this.deps.followers ?? []) {
+      await work(follower).catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'a chain follower failed; it tries again'),
+      );
+    }
+  }
+}
