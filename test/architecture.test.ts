@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The rules of the code's shape, checked over the repository's own files: the server's layers
- * depend one way, ports declare and adapters implement, the chain adapters' parts stay apart,
- * packages form no cycle and the server depends on neither the SDK nor the bot, the environment
- * is read in one module, production code never reaches into test support, and no source file or
- * function grows past its bound.
- * docs/architecture.md draws the same picture.
+ * depend one way, ports declare and adapters implement, the edges translate (they reach the store
+ * only through application services, which composition alone builds), the chain adapters' parts
+ * stay apart, packages form no cycle and the server depends on neither the SDK nor the bot, the
+ * environment is read in one module, production code never reaches into test support, and no
+ * source file or function grows past its bound. docs/architecture.md draws the same picture.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -174,6 +174,48 @@ function classesOf(file: string, source: ts.SourceFile): { readonly name: string
   }));
 }
 
+/** The classes a file exports by declaration (`export class X`). */
+function exportedClasses(source: ts.SourceFile): string[] {
+  return source.statements
+    .filter(ts.isClassDeclaration)
+    .filter((declaration) => declaration.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword))
+    .flatMap((declaration) => (declaration.name === undefined ? [] : [declaration.name.text]));
+}
+
+/**
+ * The classes of `classes` a file constructs (`new X(...)`, `new module.X(...)`) that it imports,
+ * under whatever local name, from a module under `folder`.
+ */
+function classesConstructedFrom(file: string, source: ts.SourceFile, folder: string, classes: ReadonlySet<string>): string[] {
+  // Local name -> imported name; a namespace import maps its name to '*'.
+  const imported = new Map<string, string>();
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!normalize(join(dirname(file), statement.moduleSpecifier.text)).startsWith(folder)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings !== undefined && ts.isNamespaceImport(bindings)) imported.set(bindings.name.text, '*');
+    if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
+    for (const element of bindings.elements) imported.set(element.name.text, (element.propertyName ?? element.name).text);
+  }
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node)) {
+      const callee = node.expression;
+      const name = ts.isIdentifier(callee)
+        ? imported.get(callee.text)
+        : ts.isPropertyAccessExpression(callee) &&
+            ts.isIdentifier(callee.expression) &&
+            imported.get(callee.expression.text) === '*'
+          ? callee.name.text
+          : undefined;
+      if (name !== undefined && classes.has(name)) found.push(`${file} constructs ${name}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 function layerOf(file: string): Layer | 'entry' {
   const top = file.slice(SERVER_SRC.length).split('/')[0] ?? '';
   if (top === 'index.ts') return 'entry';
@@ -294,6 +336,28 @@ describe('the server', () => {
       }
     }
     expect(misplaced).toEqual([]);
+  });
+
+  it('keeps the edges off the store: they reach it through the application, never through ports/store/', () => {
+    const against = files
+      .filter((file) => layerOf(file) === 'edges')
+      .flatMap((file) =>
+        importsOf(parse(file))
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => normalize(join(dirname(file), specifier)))
+          .filter((target) => target.startsWith(`${SERVER_SRC}ports/store/`))
+          .map((target) => `${file} imports ${relative(SERVER_SRC, target)}`),
+      );
+    expect(against).toEqual([]);
+  });
+
+  it("constructs the application's classes only in composition (and in the application itself)", () => {
+    const application = files.filter((file) => layerOf(file) === 'application');
+    const classes = new Set(application.flatMap((file) => exportedClasses(parse(file))));
+    const against = files
+      .filter((file) => !['application', 'composition'].includes(layerOf(file)))
+      .flatMap((file) => classesConstructedFrom(file, parse(file), `${SERVER_SRC}application/`, classes));
+    expect(against).toEqual([]);
   });
 });
 

@@ -37,6 +37,7 @@ import type { RateBuckets } from '../ports/rate-buckets.js';
 import type { Store } from '../ports/store/ports.js';
 import type { WebAssets } from '../ports/web-assets.js';
 import type { Config } from './config.js';
+import { dataApiServices } from './data-api-services.js';
 
 /** Everything the HTTP app needs, built by main (or by a test) and handed in. */
 export interface AppDeps {
@@ -149,7 +150,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     rateBuckets: deps.rateBuckets,
   });
-  if (config.dataApi.port === null) await app.register(dataApi, { ...deps, prefix: config.dataApi.prefix });
+  if (config.dataApi.port === null) {
+    await app.register(dataApi, { ...deps, services: dataApiServices(deps), prefix: config.dataApi.prefix });
+  }
   installStreams(app, {
     limits: config.streams,
     trustProxy: config.trustProxy,
@@ -170,6 +173,6 @@ export async function buildDataApiApp(deps: AppDeps): Promise<FastifyInstance> {
     description: 'Tokens, pools, farms and statistics of the exchange, behind API keys with monthly quotas.',
     notFound: false,
   });
-  await app.register(dataApi, { ...deps, prefix: deps.config.dataApi.prefix });
+  await app.register(dataApi, { ...deps, services: dataApiServices(deps), prefix: deps.config.dataApi.prefix });
   return app;
 }

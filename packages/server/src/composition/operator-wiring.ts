@@ -5,23 +5,29 @@ import { connectRunningAmm, connectRunningDevnet } from '../adapters/chain/devne
 import { chainTokenReader } from '../adapters/chain/reads/chain-token-reader.js';
 import { postgresStoreFiles } from '../adapters/postgres/postgres-store-files.js';
 import { sqliteStoreFiles } from '../adapters/sqlite/store-files.js';
+import { DevnetAccounts } from '../application/accounts/devnet-accounts.js';
+import { FeeOverrides } from '../application/accounts/fee-overrides.js';
+import { ApiKeyAdmin } from '../application/api-keys/api-key-admin.js';
 import { AccountDirectory } from '../application/auth/trading-identity.js';
+import { MarketListings } from '../application/markets/market-listings.js';
+import { TermsAcceptances } from '../application/web-terms/terms-acceptances.js';
 import type { OperatorIo } from '../edges/cli/operator-io.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store/ports.js';
 import type { Config } from './config.js';
 
-/** What a caller of the operator CLI chooses; the adapters behind the rest are this module's to pick. */
-export type OperatorSetting = Omit<
-  OperatorIo,
-  'accounts' | 'tradingName' | 'newKeyPair' | 'devnet' | 'amm' | 'chainToken' | 'storeFiles'
-> &
-  OperatorChain & {
-    /**
-     * The store's file, for backup and restore; `owned` when the store is the CLI's own connection,
-     * which a restore closes before it checks that no one else has the store open. `postgres`: the
-     * store is a PostgreSQL database, backed up with its own tools.
-     */
-    readonly storeFile?: { readonly path: string; readonly owned: boolean } | 'postgres';
-  };
+/** What a caller of the operator CLI chooses; the adapters and use cases behind the rest are this module's to pick. */
+export interface OperatorSetting extends OperatorChain, Pick<OperatorIo, 'network' | 'out' | 'err'> {
+  /** The store the commands work on. */
+  readonly store: Store;
+  readonly clock: Clock;
+  /**
+   * The store's file, for backup and restore; `owned` when the store is the CLI's own connection,
+   * which a restore closes before it checks that no one else has the store open. `postgres`: the
+   * store is a PostgreSQL database, backed up with its own tools.
+   */
+  readonly storeFile?: { readonly path: string; readonly owned: boolean } | 'postgres';
+}
 
 /** The chain the operator CLI reaches: the running service's devnet, and an AMM deployed on a chain it did not start. */
 export interface OperatorChain {
@@ -50,30 +56,45 @@ function ammOf(devnetDataDir: string | undefined, rpcAmm: OperatorChain['rpcAmm'
   return devnetDataDir === undefined ? undefined : () => connectRunningAmm(devnetDataDir);
 }
 
-/** The operator CLI's dependencies over a store: its account-key registry, fresh key pairs, the running devnet chain and the AMM. */
-export function operatorIo({ devnetDataDir, rpcAmm, rpcUrl, storeFile, ...setting }: OperatorSetting): OperatorIo {
-  const accounts = new DevnetAccountKeys(setting.store.accountKeys);
-  const directory = new AccountDirectory(accounts);
+/** The use cases the operator CLI's commands work the store through. */
+function operatorServices(store: Store, clock: Clock) {
+  const registry = new DevnetAccountKeys(store.accountKeys);
+  return {
+    markets: new MarketListings(store, clock),
+    accounts: new DevnetAccounts(store.accountKeys, registry, store.tokens, clock),
+    fees: new FeeOverrides(store.feeOverrides, new AccountDirectory(registry), clock),
+    apiKeys: new ApiKeyAdmin(store.apiKeys, clock),
+    terms: new TermsAcceptances(store.termsAcceptances),
+  };
+}
+
+/** Backups and restores of the store: its file's, or PostgreSQL's own tools'; none without a store file. */
+function storeFilesOf({ storeFile, store, network, clock }: OperatorSetting): Pick<OperatorIo, 'storeFiles'> {
+  if (storeFile === undefined) return {};
+  if (storeFile === 'postgres') return { storeFiles: postgresStoreFiles() };
+  return {
+    storeFiles: sqliteStoreFiles({
+      file: storeFile.path,
+      network,
+      clock,
+      ...(storeFile.owned ? { releaseStore: () => store.close() } : {}),
+    }),
+  };
+}
+
+/** The operator CLI's dependencies over a store: its use cases, fresh key pairs, the running devnet chain and the AMM. */
+export function operatorIo(setting: OperatorSetting): OperatorIo {
+  const { devnetDataDir, rpcAmm, rpcUrl, network, out, err } = setting;
   const amm = ammOf(devnetDataDir, rpcAmm);
   return {
-    ...setting,
-    accounts,
-    tradingName: (account) => directory.canonical(account),
+    network,
+    out,
+    err,
+    ...operatorServices(setting.store, setting.clock),
     newKeyPair: generateKeyPair,
     ...(devnetDataDir === undefined ? {} : { devnet: () => connectRunningDevnet(devnetDataDir) }),
     ...(amm === undefined ? {} : { amm }),
     ...(rpcUrl === undefined ? {} : { chainToken: chainTokenReader(rpcUrl) }),
-    ...(storeFile === undefined
-      ? {}
-      : storeFile === 'postgres'
-        ? { storeFiles: postgresStoreFiles() }
-        : {
-            storeFiles: sqliteStoreFiles({
-              file: storeFile.path,
-              network: setting.network,
-              clock: setting.clock,
-              ...(storeFile.owned ? { releaseStore: () => setting.store.close() } : {}),
-            }),
-          }),
+    ...storeFilesOf(setting),
   };
 }

@@ -1,5 +1,4 @@
-import type { AccountKeyType } from '../domain/accounts/account-keys.js';
-import type { AccountKeyRecord } from './store/ports.js';
+import type { AccountKeyRecord, AccountKeyType } from '../domain/accounts/account-keys.js';
 
 /** Registers the keys of ledger accounts in the devnet's own registry: the operator's `account add` and faucet. */
 export interface AccountRegistrar {

@@ -1,5 +1,5 @@
+import type { AccountKeyRecord } from '../domain/accounts/account-keys.js';
 import type { TokenRecord } from '../domain/markets/market-records.js';
-import type { AccountKeyRecord } from './store/ports.js';
 
 export interface FundingOptions {
   /**

@@ -1,4 +1,5 @@
 import { isLedgerId } from '@dex/core';
+import type { AccountKeyRecord } from '../../domain/accounts/account-keys.js';
 import {
   type AccountKey,
   type AccountKeyType,
@@ -8,7 +9,7 @@ import {
 } from '../../domain/accounts/account-keys.js';
 import type { AccountKeyRegistry } from '../../ports/account-keys.js';
 import type { AccountRegistrar } from '../../ports/account-registrar.js';
-import { type AccountKeyRecord, type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
+import { type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
 
 /** The devnet faucet hands out ids from here up, clear of the seeded tokens' low numbers. */
 export const FIRST_DEVNET_ACCOUNT_NUMBER = 5001;

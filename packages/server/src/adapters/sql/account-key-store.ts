@@ -1,5 +1,6 @@
 import { parseLedgerId } from '@dex/core';
-import { type AccountKeyRecord, type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
+import type { AccountKeyRecord } from '../../domain/accounts/account-keys.js';
+import { type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
 import { type SqlClient, sql } from './sql-client.js';
 
 interface AccountKeyRow {

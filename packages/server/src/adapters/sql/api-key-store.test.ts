@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { NewApiKey } from '../../ports/store/api-key-ports.js';
+import type { NewApiKey } from '../../domain/data-api/api-key.js';
 import { type Store, StoreConflictError } from '../../ports/store/ports.js';
 import { describeEachEngine } from '../../test-support/store-engines.js';
 

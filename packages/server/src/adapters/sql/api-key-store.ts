@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
+import type { ApiKeyRecord, ApiKeyStatus, MonthlyUsage, NewApiKey } from '../../domain/data-api/api-key.js';
 import type { Network } from '../../domain/network.js';
-import type { ApiKeyRecord, ApiKeyStatus, ApiKeyStore, MonthlyUsage, NewApiKey } from '../../ports/store/api-key-ports.js';
+import type { ApiKeyStore } from '../../ports/store/api-key-ports.js';
 import { StoreConflictError } from '../../ports/store/ports.js';
 import { type SqlClient, sql } from './sql-client.js';
 

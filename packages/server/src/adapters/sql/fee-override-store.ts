@@ -1,5 +1,6 @@
 import { makerCharge } from '../../domain/markets/default-fees.js';
-import type { FeeOverride, FeeOverrideStore } from '../../ports/store/order-ports.js';
+import type { FeeOverride } from '../../domain/markets/market-records.js';
+import type { FeeOverrideStore } from '../../ports/store/order-ports.js';
 import { type SqlClient, sql } from './sql-client.js';
 
 interface FeeOverrideRow {

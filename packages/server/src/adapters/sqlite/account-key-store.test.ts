@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { CoreError } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AccountKeyRecord, type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
+import type { AccountKeyRecord } from '../../domain/accounts/account-keys.js';
+import { type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
 import { tempDataDir } from '../../test-support/harness.js';
 import { sqlAccountKeyStore } from '../sql/account-key-store.js';
 import { openDatabase, type SqlDatabase } from './driver.js';

@@ -94,7 +94,7 @@ export const DEVNET_BOOKS: readonly NewBook[] = [
 ];
 
 /** Creates the devnet markets in an empty store; a store that has any token is left alone. */
-export async function seedDevnet(store: Store, now: number): Promise<boolean> {
+export async function seedDevnet(store: Pick<Store, 'tokens' | 'books'>, now: number): Promise<boolean> {
   if ((await store.tokens.list()).length > 0) return false;
   for (const token of DEVNET_TOKENS) await store.tokens.insert(token, now);
   for (const book of DEVNET_BOOKS) await store.books.insert(book, now);

@@ -3,9 +3,8 @@ import { DevnetAccountKeys } from '../../adapters/accounts/devnet-account-keys.j
 import { generateKeyPair, publicKeyOf } from '../../adapters/accounts/key-pairs.js';
 import { DevnetIssuer } from '../../adapters/chain/devnet/devnet-issuer.js';
 import { localSecret } from '../../adapters/secrets/local-secret.js';
-import type { AccountKeyType } from '../../domain/accounts/account-keys.js';
+import type { AccountKeyRecord, AccountKeyType } from '../../domain/accounts/account-keys.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
-import type { AccountKeyRecord } from '../../ports/store/ports.js';
 import type { DevnetHost } from './devnet-host.js';
 
 /** A devnet account of a program beside the service: its registry record and its private key (hex), for its signer only. */

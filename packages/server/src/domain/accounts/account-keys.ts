@@ -18,6 +18,16 @@ export interface AccountKey {
   readonly evmAddress: `0x${string}`;
 }
 
+/** The public key a devnet account `0.0.X` signs with (production reads keys from the mirror node). */
+export interface AccountKeyRecord {
+  accountId: string;
+  keyType: AccountKeyType;
+  /** Lower-case hex, no 0x; secp256k1 keys compressed. */
+  publicKey: string;
+  evmAddress: string;
+  createdAt: number;
+}
+
 /** A public key that is not a usable key of its type; the message says why and never holds secrets. */
 export class InvalidAccountKeyError extends Error {
   override readonly name = 'InvalidAccountKeyError';

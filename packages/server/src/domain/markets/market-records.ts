@@ -77,3 +77,14 @@ export function matchesNothing(book: Pick<BookRecord, 'isHalted' | 'status'>): b
 }
 
 export type NewBook = Omit<BookRecord, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'isHalted'>;
+
+/** Fee rates of one account on one book, replacing the book's own (see FeeSchedule). */
+export interface FeeOverride {
+  readonly account: string;
+  readonly bookId: number;
+  readonly takerFeePips: number;
+  /** Negative: a rebate, paid out of the taker's fee. */
+  readonly makerFeePips: number;
+  readonly capFractionPips: number;
+  readonly updatedAt: number;
+}

@@ -1,28 +1,34 @@
+import type { DevnetAccounts } from '../../application/accounts/devnet-accounts.js';
+import type { FeeOverrides } from '../../application/accounts/fee-overrides.js';
+import type { ApiKeyAdmin } from '../../application/api-keys/api-key-admin.js';
+import type { MarketListings } from '../../application/markets/market-listings.js';
+import type { TermsAcceptances } from '../../application/web-terms/terms-acceptances.js';
 import type { Network } from '../../domain/network.js';
-import type { AccountRegistrar } from '../../ports/account-registrar.js';
 import type { AmmAdmin } from '../../ports/amm-admin.js';
 import type { ReadChainToken } from '../../ports/chain-tokens.js';
-import type { Clock } from '../../ports/clock.js';
 import type { DevnetFunding } from '../../ports/devnet-funding.js';
 import type { NewKeyPair } from '../../ports/key-pairs.js';
-import type { Store } from '../../ports/store/ports.js';
 import type { StoreFiles } from '../../ports/store-files.js';
 
-/** What the operator CLI works with and writes to; composition/operator-wiring.ts makes one. */
+/**
+ * What the operator CLI works with and writes to: the application's use cases over the store, and
+ * the chain; composition/operator-wiring.ts makes one.
+ */
 export interface OperatorIo {
-  readonly store: Store;
   /** The network of the store (NETWORK): API keys are issued for it unless told otherwise. */
   readonly network: Network;
-  readonly clock: Clock;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
-  /** The registry of account keys in the store: `account add` and the faucet register through it. */
-  readonly accounts: AccountRegistrar;
-  /**
-   * The name an account trades under (AccountDirectory.canonical): a ledger account with a
-   * secp256k1 key in the store's registry is its EVM address. Fee overrides are kept under it.
-   */
-  readonly tradingName: (account: string) => Promise<string>;
+  /** The token registry and the books. */
+  readonly markets: MarketListings;
+  /** The devnet's registry of account keys: `account add`, the faucet and funding work through it. */
+  readonly accounts: DevnetAccounts;
+  /** Fee overrides of accounts on books. */
+  readonly fees: FeeOverrides;
+  /** The data API's keys. */
+  readonly apiKeys: ApiKeyAdmin;
+  /** The web application's record of accepted terms. */
+  readonly terms: TermsAcceptances;
   /** Fresh key pairs for the devnet faucet. */
   readonly newKeyPair: NewKeyPair;
   /** The funding of the running service's devnet chain; rejects with DevnetNotRunningError when none runs. */

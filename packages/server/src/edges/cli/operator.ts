@@ -3,7 +3,7 @@ import { DeploymentError } from '@dex/contracts';
 import { CoreError } from '@dex/core';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
 import { AmmRefusal } from '../../ports/amm-admin.js';
-import { StoreConflictError } from '../../ports/store/ports.js';
+import { StoreConflictError } from '../../ports/store-errors.js';
 import { StoreFileRefusal } from '../../ports/store-files.js';
 import { accountAddCommand, accountCreateCommand, accountListCommand } from './commands/account.js';
 import { accountFundCommand } from './commands/account-funding.js';

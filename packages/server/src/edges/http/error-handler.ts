@@ -1,7 +1,7 @@
 import { CoreError } from '@dex/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
-import { StoreUnavailableError } from '../../ports/store/ports.js';
+import { StoreUnavailableError } from '../../ports/store-errors.js';
 import { redactUrl } from '../redact-url.js';
 import { noteAnsweredError } from './request-log.js';
 

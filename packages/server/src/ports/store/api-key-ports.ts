@@ -1,38 +1,6 @@
-import type { Network } from '../../domain/network.js';
+import type { ApiKeyRecord, ApiKeyStatus, MonthlyUsage, NewApiKey } from '../../domain/data-api/api-key.js';
 
-/**
- * API keys of the data API and their monthly usage. A key is stored only as the SHA-256 of its
- * text, so the store can find a key it is shown but can never show one.
- */
-
-export type ApiKeyStatus = 'ACTIVE' | 'SUSPENDED' | 'REVOKED';
-
-export interface ApiKeyRecord {
-  readonly id: number;
-  /** Lower-case hex SHA-256 of the key. */
-  readonly keyHash: string;
-  readonly name: string;
-  /** Requests per UTC month, fixed at issue. */
-  readonly monthlyQuota: number;
-  /** Requests past the quota are served and counted as additional instead of refused. */
-  readonly overageAllowed: boolean;
-  /** The network the key is valid on. */
-  readonly environment: Network;
-  readonly status: ApiKeyStatus;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
-
-export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'status' | 'createdAt' | 'updatedAt'>;
-
-/** Requests one key was served in one UTC month. */
-export interface MonthlyUsage {
-  readonly keyId: number;
-  /** Unix ms of the first instant of the month. */
-  readonly monthStart: number;
-  readonly requests: number;
-}
-
+/** The data API's keys and their monthly usage, as stored: only the SHA-256 of a key, never its text. */
 export interface ApiKeyStore {
   /** Throws StoreConflictError when the hash is taken. */
   insert(key: NewApiKey, now: number): Promise<ApiKeyRecord>;

@@ -1,3 +1,4 @@
+import type { FeeOverride } from '../../domain/markets/market-records.js';
 import type { OrderEventRecord, OrderRecord, OrderState, StoredTurnIds, TurnWrite } from '../../domain/orders/order-records.js';
 
 /**
@@ -17,16 +18,6 @@ export interface OrderQuery {
   readonly bookId: number | null;
   readonly offset: number;
   readonly limit: number;
-}
-
-export interface FeeOverride {
-  readonly account: string;
-  readonly bookId: number;
-  readonly takerFeePips: number;
-  /** Negative: a rebate, paid out of the taker's fee. */
-  readonly makerFeePips: number;
-  readonly capFractionPips: number;
-  readonly updatedAt: number;
 }
 
 export interface OrderStore {

@@ -1,3 +1,4 @@
+import type { AccountKeyRecord } from '../../domain/accounts/account-keys.js';
 import type {
   BookRecord,
   BookStatus,
@@ -95,29 +96,8 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** A uniqueness or reference rule of the store was broken; `message` says which. */
-export class StoreConflictError extends Error {
-  override readonly name = 'StoreConflictError';
-}
-
-/**
- * The store could not write (or read): its disk is full or failing, or its server is out of reach.
- * Nothing of a failed write was kept (a transaction rolls back whole); the same write may succeed
- * once space, or the server, returns.
- */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError';
-}
-
-/** The public key a devnet account `0.0.X` signs with (production reads keys from the mirror node). */
-export interface AccountKeyRecord {
-  accountId: string;
-  keyType: 'ED25519' | 'ECDSA_SECP256K1';
-  /** Lower-case hex, no 0x; secp256k1 keys compressed. */
-  publicKey: string;
-  evmAddress: string;
-  createdAt: number;
-}
+// The store's errors, for its implementers and callers (see ports/store-errors.ts).
+export { StoreConflictError, StoreUnavailableError } from '../store-errors.js';
 
 export interface AccountKeyStore {
   get(accountId: string): Promise<AccountKeyRecord | undefined>;

@@ -18,10 +18,10 @@ import {
   WrappedNative,
 } from '@dex/contracts';
 import { type Address, getAddress, type Hex } from 'viem';
+import type { AccountKeyRecord } from '../../../domain/accounts/account-keys.js';
 import { isNativeCoin } from '../../../domain/markets/market.js';
 import type { TokenRecord } from '../../../domain/markets/market-records.js';
 import type { DevnetFunding, FundingOptions, FundingResult } from '../../../ports/devnet-funding.js';
-import type { AccountKeyRecord } from '../../../ports/store/ports.js';
 import type { ChainContext } from '../chain-context.js';
 
 /**

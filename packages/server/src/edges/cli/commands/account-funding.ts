@@ -1,6 +1,7 @@
+import type { Funding } from '../../../application/accounts/devnet-accounts.js';
 import { normaliseAccountId } from '../../../application/auth/trading-identity.js';
+import type { AccountKeyRecord } from '../../../domain/accounts/account-keys.js';
 import { type DevnetFunding, DevnetNotRunningError } from '../../../ports/devnet-funding.js';
-import type { AccountKeyRecord } from '../../../ports/store/ports.js';
 import type { OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, UsageError, type Values, wholeNumber } from '../operator-options.js';
@@ -12,52 +13,14 @@ function fundingAmount(values: Values): number {
   return values.amount === undefined ? DEFAULT_FUNDING : wholeNumber(values.amount, 'amount', 1_000_000_000);
 }
 
-interface Funding {
-  readonly account: string;
-  readonly address: string;
-  /** Whole units of each token. */
-  readonly amount: number;
-  /** Whether the faucet also approved the reactor through Permit2 for the account. */
-  readonly approved: boolean;
-  /** The tokens funded. */
-  readonly tokens: string[];
-  /** Tokens the faucet associated the account with, on its behalf (anvil impersonation). */
-  readonly associated: string[];
-  /** Tokens not funded (--no-associate): the account has not associated them itself. */
-  readonly unassociated: string[];
-}
-
 /**
- * Associates the account with every registry token unless `--no-associate` (on its behalf, through
- * the devnet's impersonation), mints `amount` whole units of each token it is associated with, and,
- * unless `--no-approve`, approves the reactor through Permit2 for it (an Ed25519 account cannot send
- * those transactions here itself).
+ * What the faucet does besides minting: unless `--no-associate`, it associates the account with
+ * every registry token on its behalf (the devnet's impersonation); unless `--no-approve`, it
+ * approves the reactor through Permit2 for it (an Ed25519 account cannot send those transactions
+ * here itself).
  */
-async function fund(
-  record: { account: string; address: string },
-  amount: number,
-  values: Values,
-  io: OperatorIo,
-  issuer: DevnetFunding,
-): Promise<Funding> {
-  const tokens = await io.store.tokens.list();
-  const approve = values.approve !== false;
-  const result = await issuer.fund(
-    record.address,
-    tokens.map((token) => ({ token: token.evmAddress, amount: BigInt(amount) * 10n ** BigInt(token.decimals) })),
-    { approve, associate: values.associate !== false },
-  );
-  const symbols = (addresses: readonly string[]) =>
-    tokens.filter((token) => addresses.includes(token.evmAddress)).map((token) => token.symbol);
-  const unassociated = symbols(result.unassociated);
-  return {
-    ...record,
-    amount,
-    approved: approve,
-    tokens: tokens.map((token) => token.symbol).filter((symbol) => !unassociated.includes(symbol)),
-    associated: symbols(result.associated),
-    unassociated,
-  };
+function fundingOptions(values: Values) {
+  return { approve: values.approve !== false, associate: values.associate !== false };
 }
 
 /** The funding in words: the tokens, what the faucet did on the account's behalf, and what it left to the account. */
@@ -92,7 +55,7 @@ export async function fundCreated(record: AccountKeyRecord, values: Values, io: 
     return null;
   }
   await issuer.publishKey(record);
-  return fund({ account: record.accountId, address: record.evmAddress }, amount, values, io, issuer);
+  return io.accounts.fund(issuer, { account: record.accountId, address: record.evmAddress }, amount, fundingOptions(values));
 }
 
 async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
@@ -101,11 +64,11 @@ async function fundAccount(values: Values, io: OperatorIo): Promise<Funding> {
   const amount = fundingAmount(values);
   let address = account;
   if (!account.startsWith('0x')) {
-    const key = await io.store.accountKeys.get(account);
-    if (key === undefined) throw new UsageError(`no devnet account ${account}`);
-    address = key.evmAddress;
+    const registered = await io.accounts.evmAddressOf(account);
+    if (registered === undefined) throw new UsageError(`no devnet account ${account}`);
+    address = registered;
   }
-  return fund({ account, address }, amount, values, io, await connectDevnet(io));
+  return io.accounts.fund(await connectDevnet(io), { account, address }, amount, fundingOptions(values));
 }
 
 export const accountFundCommand: OperatorCommand = {

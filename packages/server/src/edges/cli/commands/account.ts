@@ -1,7 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { isLedgerId } from '@dex/core';
-import { type AccountKeyType, parsePublicKeyHex } from '../../../domain/accounts/account-keys.js';
-import type { AccountKeyRecord } from '../../../ports/store/ports.js';
+import { type AccountKeyRecord, type AccountKeyType, parsePublicKeyHex } from '../../../domain/accounts/account-keys.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, UsageError, type Values } from '../operator-options.js';
@@ -28,9 +27,9 @@ async function addAccount(values: Values, io: OperatorIo): Promise<AccountKeyRec
   if (!isLedgerId(id)) throw new UsageError('--id must be a ledger id such as 0.0.123456');
   const type = keyType(values);
   const publicKey = parsePublicKeyHex(type, need(values, 'public-key'));
-  // Tokens and accounts share the ledger's numbers; an ED25519 account would take the token's address.
-  if ((await io.store.tokens.list()).some((token) => token.id === id)) throw new UsageError(`--id ${id} is a token`);
-  return io.accounts.register(id, type, publicKey, io.clock.now());
+  const account = await io.accounts.register(id, type, publicKey);
+  if (account === undefined) throw new UsageError(`--id ${id} is a token`);
+  return account;
 }
 
 /** The devnet faucet: a fresh key pair under the next free id; only the key file ever sees the private key. */
@@ -38,7 +37,6 @@ async function createAccount(values: Values, io: OperatorIo): Promise<AccountKey
   const type = keyType(values);
   const keyFile = need(values, 'key-file');
   refuseKeyFileInRepo(keyFile, values['allow-in-repo'] === true);
-  const tokenIds = new Set((await io.store.tokens.list()).map((token) => token.id));
   const { secretKey, publicKey } = io.newKeyPair(type);
   try {
     await writeFile(keyFile, `${Buffer.from(secretKey).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
@@ -49,7 +47,7 @@ async function createAccount(values: Values, io: OperatorIo): Promise<AccountKey
     secretKey.fill(0);
   }
   try {
-    return await io.accounts.registerNew(type, publicKey, io.clock.now(), tokenIds);
+    return await io.accounts.registerNew(type, publicKey);
   } catch (error) {
     // The key of an account that was never registered is of no use to anyone.
     await rm(keyFile, { force: true });
@@ -90,4 +88,4 @@ export const accountCreateCommand: OperatorCommand = {
   },
 };
 
-export const accountListCommand = listCommand('account', (io) => io.store.accountKeys.list(), describeAccount);
+export const accountListCommand = listCommand('account', (io) => io.accounts.list(), describeAccount);

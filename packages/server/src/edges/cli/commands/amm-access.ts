@@ -82,7 +82,7 @@ export function pickById<T>(
 
 /** The registry's tokens by lower-case EVM address, to name the chain's tokens. */
 export async function tokensByAddress(io: OperatorIo): Promise<Map<string, TokenRecord>> {
-  return new Map((await io.store.tokens.list()).map((token) => [token.evmAddress.toLowerCase(), token]));
+  return new Map((await io.markets.tokens()).map((token) => [token.evmAddress.toLowerCase(), token]));
 }
 
 /** A raw amount of a token for people: in whole units with its symbol, or raw with its address when the registry does not know it. */

@@ -1,19 +1,9 @@
-import { hashApiKey, isApiKey, newApiKey } from '../../../domain/data-api/api-key.js';
-import { monthOf } from '../../../domain/data-api/utc-month.js';
+import { API_KEY_CHANGES, apiKeyView, MAX_API_KEY_QUOTA } from '../../../application/api-keys/api-key-admin.js';
+import { type ApiKeyRecord, isApiKey } from '../../../domain/data-api/api-key.js';
 import { NETWORKS, type Network } from '../../../domain/network.js';
-import type { ApiKeyRecord, ApiKeyStatus } from '../../../ports/store/api-key-ports.js';
 import { listCommand, type OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
 import { need, optional, UsageError, type Values } from '../operator-options.js';
-
-/** Largest monthly quota: any count the store and the headers carry exactly. */
-const MAX_QUOTA = 1_000_000_000_000;
-
-/** A key as the operator sees it: never its hash, which identifies it as well as the key does. */
-function apiKeyView(key: ApiKeyRecord) {
-  const { keyHash: _hash, ...view } = key;
-  return view;
-}
 
 function describeApiKey(key: ApiKeyRecord): string {
   return `${key.id}\t${key.status}\t${key.environment}\t${key.monthlyQuota}/month${key.overageAllowed ? ' +overage' : ''}\t${key.name}`;
@@ -23,53 +13,26 @@ async function issueApiKey(values: Values, io: OperatorIo): Promise<{ key: strin
   const name = need(values, 'name');
   if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
   const quotaText = need(values, 'quota');
-  if (!/^[1-9][0-9]{0,12}$/.test(quotaText) || Number(quotaText) > MAX_QUOTA) {
-    throw new UsageError(`--quota must be a whole number from 1 to ${MAX_QUOTA}`);
+  if (!/^[1-9][0-9]{0,12}$/.test(quotaText) || Number(quotaText) > MAX_API_KEY_QUOTA) {
+    throw new UsageError(`--quota must be a whole number from 1 to ${MAX_API_KEY_QUOTA}`);
   }
   const environment = optional(values, 'environment') ?? io.network;
   if (!(NETWORKS as readonly string[]).includes(environment))
     throw new UsageError('--environment must be devnet, testnet or mainnet');
-  const key = newApiKey();
-  const record = await io.store.apiKeys.insert(
-    {
-      keyHash: hashApiKey(key),
-      name,
-      monthlyQuota: Number(quotaText),
-      overageAllowed: values.overage === true,
-      environment: environment as Network,
-    },
-    io.clock.now(),
-  );
-  return { key, record };
+  return io.apiKeys.issue({
+    name,
+    monthlyQuota: Number(quotaText),
+    overageAllowed: values.overage === true,
+    environment: environment as Network,
+  });
 }
 
-/** The key an argument names: its id, or the key itself (looked up by hash). */
+/** The key an argument names: its id, or the key itself. */
 async function findApiKey(reference: string | undefined, command: string, io: OperatorIo): Promise<ApiKeyRecord> {
   if (reference === undefined) throw new UsageError(`apikey ${command} needs a key id`);
-  const key = isApiKey(reference)
-    ? await io.store.apiKeys.byHash(hashApiKey(reference))
-    : /^[1-9][0-9]{0,14}$/.test(reference)
-      ? await io.store.apiKeys.get(Number(reference))
-      : undefined;
+  const key = await io.apiKeys.find(reference);
   if (key === undefined) throw new UsageError(`no API key ${isApiKey(reference) ? 'with that key' : reference}`);
   return key;
-}
-
-async function apiKeyUsage(reference: string | undefined, io: OperatorIo) {
-  const key = await findApiKey(reference, 'usage', io);
-  const month = monthOf(io.clock.now());
-  const months = await io.store.apiKeys.usage(key.id);
-  const requests = months.find((usage) => usage.monthStart === month.start)?.requests ?? 0;
-  return {
-    key: apiKeyView(key),
-    month: new Date(month.start).toISOString().slice(0, 7),
-    requests,
-    limit: key.monthlyQuota,
-    remaining: Math.max(0, key.monthlyQuota - requests),
-    additional: key.overageAllowed ? Math.max(0, requests - key.monthlyQuota) : 0,
-    resetsAt: month.end,
-    months: months.map((usage) => ({ month: new Date(usage.monthStart).toISOString().slice(0, 7), requests: usage.requests })),
-  };
 }
 
 export const apikeyIssueCommand: OperatorCommand = {
@@ -89,13 +52,6 @@ export const apikeyIssueCommand: OperatorCommand = {
   },
 };
 
-/** Status changes of a key: which states each command moves from, and to what. */
-const API_KEY_CHANGES = new Map<string, { from: readonly ApiKeyStatus[]; to: ApiKeyStatus }>([
-  ['revoke', { from: ['ACTIVE', 'SUSPENDED'], to: 'REVOKED' }],
-  ['suspend', { from: ['ACTIVE'], to: 'SUSPENDED' }],
-  ['resume', { from: ['SUSPENDED'], to: 'ACTIVE' }],
-]);
-
 export const apikeyChangeCommand: OperatorCommand = {
   group: 'apikey',
   actions: [...API_KEY_CHANGES.keys()],
@@ -104,7 +60,7 @@ export const apikeyChangeCommand: OperatorCommand = {
     const change = API_KEY_CHANGES.get(action);
     if (change === undefined) throw new UsageError(`unknown apikey command "${action}"`);
     const key = await findApiKey(argument, action, io);
-    const changed = await io.store.apiKeys.changeStatus(key.id, change.from, change.to, io.clock.now());
+    const changed = await io.apiKeys.change(key, change);
     if (changed === undefined) {
       io.err(`API key ${key.id} is ${key.status}; ${action} applies to ${change.from.join(' or ')} keys`);
       return 1;
@@ -114,14 +70,14 @@ export const apikeyChangeCommand: OperatorCommand = {
   },
 };
 
-export const apikeyListCommand = listCommand('apikey', (io) => io.store.apiKeys.list(), describeApiKey, apiKeyView);
+export const apikeyListCommand = listCommand('apikey', (io) => io.apiKeys.list(), describeApiKey, apiKeyView);
 
 export const apikeyUsageCommand: OperatorCommand = {
   group: 'apikey',
   actions: ['usage'],
   synopsis: " <key id|key>                  this month's figures and the requests of every month",
   async run({ argument, print }, io) {
-    const usage = await apiKeyUsage(argument, io);
+    const usage = await io.apiKeys.usage(await findApiKey(argument, 'usage', io));
     print(
       usage,
       [

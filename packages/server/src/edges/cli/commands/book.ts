@@ -34,12 +34,12 @@ function describeBook(book: BookView): string {
 
 /** Prints a book of the store with its raw units. */
 async function printBook(book: BookRecord, io: OperatorIo, print: (value: unknown, text: string) => void, verb: string) {
-  const view = viewOf(book, await io.store.tokens.list());
+  const view = viewOf(book, await io.markets.tokens());
   print(view, `${verb}${describeBook(view)}`);
 }
 
 async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
-  const tokens = await io.store.tokens.list();
+  const tokens = await io.markets.tokens();
   const base = findToken(tokens, need(values, 'base'), '--base');
   const quote = findToken(tokens, need(values, 'quote'), '--quote');
   if (base.id === quote.id) throw new UsageError('--base and --quote must be different tokens');
@@ -52,26 +52,23 @@ async function addBook(values: Values, io: OperatorIo): Promise<BookRecord> {
   };
   // Refuse a grid the tokens cannot have (a step or lot finer than their decimals) before it reaches the store.
   new MarketGrid(gridSpecOfDisplay({ ...grid, baseDecimals: base.decimals, quoteDecimals: quote.decimals }));
-  return io.store.books.insert(
-    {
-      baseTokenId: base.id,
-      quoteTokenId: quote.id,
-      isAmmEnabled: values.amm === true,
-      ...grid,
-      takerFeePips: wholeNumber(
-        optional(values, 'taker-fee-pips') ?? String(DEFAULT_FEES.takerFeePips),
-        'taker-fee-pips',
-        MAX_PIPS,
-      ),
-      makerFeePips: makerFeePips(optional(values, 'maker-fee-pips') ?? String(DEFAULT_FEES.makerFeePips), 'maker-fee-pips'),
-      capFractionPips: wholeNumber(
-        optional(values, 'cap-fraction-pips') ?? String(DEFAULT_FEES.capFractionPips),
-        'cap-fraction-pips',
-        MAX_PIPS,
-      ),
-    },
-    io.clock.now(),
-  );
+  return io.markets.addBook({
+    baseTokenId: base.id,
+    quoteTokenId: quote.id,
+    isAmmEnabled: values.amm === true,
+    ...grid,
+    takerFeePips: wholeNumber(
+      optional(values, 'taker-fee-pips') ?? String(DEFAULT_FEES.takerFeePips),
+      'taker-fee-pips',
+      MAX_PIPS,
+    ),
+    makerFeePips: makerFeePips(optional(values, 'maker-fee-pips') ?? String(DEFAULT_FEES.makerFeePips), 'maker-fee-pips'),
+    capFractionPips: wholeNumber(
+      optional(values, 'cap-fraction-pips') ?? String(DEFAULT_FEES.capFractionPips),
+      'cap-fraction-pips',
+      MAX_PIPS,
+    ),
+  });
 }
 
 export const bookAddCommand: OperatorCommand = {
@@ -91,7 +88,7 @@ export const bookListCommand: OperatorCommand = {
   actions: ['list'],
   synopsis: '',
   async run({ print }, io) {
-    const [books, tokens] = await Promise.all([io.store.books.list(), io.store.tokens.list()]);
+    const [books, tokens] = await Promise.all([io.markets.books(), io.markets.tokens()]);
     const views = books.map((book) => viewOf(book, tokens));
     print(views, views.map(describeBook).join('\n'));
     return 0;
@@ -113,7 +110,7 @@ export const bookChangeCommand: OperatorCommand = {
     const change = BOOK_CHANGES.get(action);
     if (change === undefined) throw new UsageError(`unknown book command "${action}"`);
     if (argument === undefined || !/^[0-9]{1,15}$/.test(argument)) throw new UsageError(`book ${action} needs a book id`);
-    const book = await io.store.books.update(Number(argument), change, io.clock.now());
+    const book = await io.markets.changeBook(Number(argument), change);
     if (book === undefined) throw new UsageError(`no book ${argument}`);
     await printBook(book, io, print, 'book ');
     return 0;

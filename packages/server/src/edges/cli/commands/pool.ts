@@ -27,7 +27,7 @@ const formatLp = (raw: bigint) => toDisplayAmount(raw, LP_DECIMALS);
 async function tokenPair(operands: readonly string[], action: string, io: OperatorIo) {
   const [first, second] = operands;
   if (first === undefined || second === undefined) throw new UsageError(`pool ${action} needs two tokens (id or symbol)`);
-  const tokens = await io.store.tokens.list();
+  const tokens = await io.markets.tokens();
   const a = findToken(tokens, first, 'tokenA');
   const b = findToken(tokens, second, 'tokenB');
   if (a.id === b.id) throw new UsageError('a pool needs two different tokens');
@@ -45,9 +45,9 @@ async function provider(values: Values, amm: AmmAdmin, io: OperatorIo): Promise<
   const account = normaliseAccountId(values.from);
   if (account === undefined) throw new UsageError('--from must be a ledger id (0.0.X) or a 0x address');
   if (account.startsWith('0x')) return account;
-  const key = await io.store.accountKeys.get(account);
-  if (key === undefined) throw new UsageError(`no devnet account ${account}`);
-  return key.evmAddress;
+  const address = await io.accounts.evmAddressOf(account);
+  if (address === undefined) throw new UsageError(`no devnet account ${account}`);
+  return address;
 }
 
 export const poolCreateCommand: OperatorCommand = {

@@ -18,7 +18,7 @@ export const termsListCommand: OperatorCommand = {
     const given = optional(values, 'account');
     const account = given === null ? undefined : normaliseAccountId(given);
     if (given !== null && account === undefined) throw new UsageError('--account must be a ledger id (0.0.X) or a 0x address');
-    const records = await io.store.termsAcceptances.list(account);
+    const records = await io.terms.list(account);
     print(records, records.length === 0 ? 'no acceptances recorded' : records.map(describeAcceptance).join('\n'));
     return 0;
   },

@@ -36,26 +36,23 @@ async function addToken(values: Values, io: OperatorIo): Promise<TokenRecord> {
   if (!isEvmAddress(evm)) throw new UsageError('--evm must be a 0x-prefixed 20-byte address');
   await checkOnChain(io, evm, decimals);
   const listing = listingChange(values);
-  return io.store.tokens.insert(
-    {
-      id,
-      evmAddress: evm.toLowerCase(),
-      symbol,
-      name,
-      decimals,
-      icon: listing.icon ?? null,
-      description: listing.description ?? null,
-      website: listing.website ?? null,
-      sentinelReport: listing.sentinelReport ?? null,
-      twitterHandle: listing.twitterHandle ?? null,
-      circulatingSupply: listing.circulatingSupply ?? null,
-      dueDiligenceComplete: listing.dueDiligenceComplete ?? false,
-      isFeeOnTransfer: listing.isFeeOnTransfer ?? false,
-      isKnown: listing.isKnown ?? false,
-      isDefault: listing.isDefault ?? false,
-    },
-    io.clock.now(),
-  );
+  return io.markets.addToken({
+    id,
+    evmAddress: evm.toLowerCase(),
+    symbol,
+    name,
+    decimals,
+    icon: listing.icon ?? null,
+    description: listing.description ?? null,
+    website: listing.website ?? null,
+    sentinelReport: listing.sentinelReport ?? null,
+    twitterHandle: listing.twitterHandle ?? null,
+    circulatingSupply: listing.circulatingSupply ?? null,
+    dueDiligenceComplete: listing.dueDiligenceComplete ?? false,
+    isFeeOnTransfer: listing.isFeeOnTransfer ?? false,
+    isKnown: listing.isKnown ?? false,
+    isDefault: listing.isDefault ?? false,
+  });
 }
 
 /**
@@ -98,7 +95,7 @@ export const tokenUpdateCommand: OperatorCommand = {
     const id = need(values, 'id');
     const change = listingChange(values);
     if (Object.keys(change).length === 0) throw new UsageError('token update needs at least one listing option');
-    const token = await io.store.tokens.update(id, change, io.clock.now());
+    const token = await io.markets.updateToken(id, change);
     if (token === undefined) throw new UsageError(`no token ${id}`);
     print(token, `updated token ${token.id} ${token.symbol}`);
     return 0;
@@ -107,6 +104,6 @@ export const tokenUpdateCommand: OperatorCommand = {
 
 export const tokenListCommand = listCommand(
   'token',
-  (io) => io.store.tokens.list(),
+  (io) => io.markets.tokens(),
   (token) => `${token.id}\t${token.symbol}\t${token.decimals}\t${token.evmAddress}\t${token.name}`,
 );

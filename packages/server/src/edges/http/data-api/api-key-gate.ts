@@ -1,29 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { QuotaFigures, QuotaMeter } from '../../../application/data-api/quota-meter.js';
-import { hashApiKey } from '../../../domain/data-api/api-key.js';
-import { AppError, type ErrorCode } from '../../../domain/errors.js';
-import type { Network } from '../../../domain/network.js';
-import type { Clock } from '../../../ports/clock.js';
-import type { Metrics } from '../../../ports/metrics.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../../../ports/store/api-key-ports.js';
-
-export interface ApiKeyAuthOptions {
-  readonly keys: ApiKeyStore;
-  readonly meter: QuotaMeter;
-  /** Keys of other environments are refused. */
-  readonly network: Network;
-  readonly clock: Clock;
-  readonly metrics: Metrics;
-}
+import type { ApiKeyGate } from '../../../application/api-keys/api-key-gate.js';
+import type { QuotaFigures } from '../../../application/api-keys/quota-meter.js';
 
 export type ApiKeyHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-
-function refusalOf(key: ApiKeyRecord, network: Network): ErrorCode | undefined {
-  if (key.status === 'REVOKED') return 'API_KEY_REVOKED';
-  if (key.status === 'SUSPENDED') return 'API_KEY_SUSPENDED';
-  if (key.environment !== network) return 'API_KEY_WRONG_NETWORK';
-  return undefined;
-}
 
 function quotaHeaders(reply: FastifyReply, quota: QuotaFigures): void {
   reply.header('x-ratelimit-limit', String(quota.limit));
@@ -33,34 +12,16 @@ function quotaHeaders(reply: FastifyReply, quota: QuotaFigures): void {
 }
 
 /**
- * The data API's gate: `x-api-key` must name a known key (401 otherwise; a malformed key is hashed
- * and looked up like any other, so it answers exactly as an unknown one), the key must be active
- * and of this environment (403), and its monthly quota must allow the request (429 with
- * Retry-After, unless overage was arranged). Every answer to a known key, errors included, carries
- * the four quota headers; the key itself never reaches a log or the store.
+ * The data API's gate over HTTP: `x-api-key` goes to the gate (401 for a missing or unknown key,
+ * 403 for one that is not active or of another environment, 429 with Retry-After for a used-up
+ * quota); every answer to a known key, errors included, carries the four quota headers.
  */
-export function apiKeyAuth(options: ApiKeyAuthOptions): ApiKeyHook {
-  const { keys, meter, network, clock, metrics } = options;
+export function apiKeyHook(gate: ApiKeyGate): ApiKeyHook {
   return async (request, reply) => {
     const header = request.headers['x-api-key'];
-    if (header === undefined || header === '') throw new AppError('API_KEY_MISSING');
-    const key = await keys.byHash(hashApiKey(Array.isArray(header) ? header.join(',') : header));
-    if (key === undefined) throw new AppError('API_KEY_INVALID');
-    const refusal = refusalOf(key, network);
-    if (refusal !== undefined) {
-      quotaHeaders(reply, await meter.peek(key));
-      throw new AppError(refusal);
-    }
-    const verdict = await meter.admit(key);
-    quotaHeaders(reply, verdict);
-    if (!verdict.admitted) {
-      metrics.dataApiQuotaRefused();
-      const seconds = Math.max(1, Math.ceil((verdict.resetMs - clock.now()) / 1_000));
-      reply.header('retry-after', String(seconds));
-      throw new AppError(
-        'QUOTA_EXCEEDED',
-        `The monthly quota of ${verdict.limit} requests is used up; it resets in ${seconds} s`,
-      );
-    }
+    const pass = await gate.pass(Array.isArray(header) ? header.join(',') : header);
+    quotaHeaders(reply, pass.quota);
+    if (pass.retryAfterSeconds !== null) reply.header('retry-after', String(pass.retryAfterSeconds));
+    if (pass.refusal !== null) throw pass.refusal;
   };
 }

@@ -1,25 +1,16 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ApiKeyGate } from '../../../application/api-keys/api-key-gate.js';
 import type { DataApiConfig } from '../../../application/data-api/data-api-config.js';
-import { HistoryBuckets } from '../../../application/data-api/history-buckets.js';
-import { ListedPools } from '../../../application/data-api/listed-pools.js';
-import { MarketPrices } from '../../../application/data-api/market-prices.js';
-import { PlatformStats } from '../../../application/data-api/platform-stats.js';
-import { PoolDirectory } from '../../../application/data-api/pool-directory.js';
-import { PoolHistory } from '../../../application/data-api/pool-history.js';
-import { PriceHistory } from '../../../application/data-api/price-history.js';
-import { QuotaMeter } from '../../../application/data-api/quota-meter.js';
-import { stakerNames } from '../../../application/data-api/staker-names.js';
-import { TokenCatalogue } from '../../../application/data-api/token-catalogue.js';
-import { TokenPvlHistory } from '../../../application/data-api/token-pvl.js';
-import { TokenStatsBoard } from '../../../application/data-api/token-stats.js';
-import type { MarketRegistry } from '../../../application/markets/market-registry.js';
-import type { Network } from '../../../domain/network.js';
-import type { Clock } from '../../../ports/clock.js';
+import type { PlatformStats } from '../../../application/data-api/platform-stats.js';
+import type { PoolDirectory } from '../../../application/data-api/pool-directory.js';
+import type { PoolHistory } from '../../../application/data-api/pool-history.js';
+import type { PriceHistory } from '../../../application/data-api/price-history.js';
+import type { TokenCatalogue } from '../../../application/data-api/token-catalogue.js';
+import type { TokenPvlHistory } from '../../../application/data-api/token-pvl.js';
+import type { TokenStatsBoard } from '../../../application/data-api/token-stats.js';
 import type { Metrics } from '../../../ports/metrics.js';
-import type { QuotaCounters } from '../../../ports/quota-counters.js';
-import type { Store } from '../../../ports/store/ports.js';
 import { answerNotFound } from '../error-handler.js';
-import { apiKeyAuth } from './api-key-gate.js';
+import { apiKeyHook } from './api-key-gate.js';
 import { poolHistoryRoutes } from './pool-history-routes.js';
 import { poolRoutes } from './pool-routes.js';
 import { statsRoutes } from './stats-routes.js';
@@ -27,14 +18,23 @@ import { tokenIconRoutes } from './token-icon-route.js';
 import { tokenRoutes } from './token-routes.js';
 import { v2Routes } from './v2-routes.js';
 
+/** What the data API's routes answer from, built by composition (composition/data-api-services.ts). */
+export interface DataApiServices {
+  /** The API-key and quota gate; null where keys are not required (DATA_API_REQUIRE_KEYS). */
+  readonly gate: ApiKeyGate | null;
+  readonly catalogue: TokenCatalogue;
+  readonly tokenStats: TokenStatsBoard;
+  readonly priceHistory: PriceHistory;
+  readonly pvl: TokenPvlHistory;
+  readonly pools: PoolDirectory;
+  readonly poolHistory: PoolHistory;
+  readonly platformStats: PlatformStats;
+}
+
 export interface DataApiDeps {
-  readonly config: { readonly network: Network; readonly dataApi: DataApiConfig };
-  readonly store: Store;
-  readonly registry: MarketRegistry;
-  readonly clock: Clock;
-  readonly logger: FastifyBaseLogger;
+  readonly config: { readonly dataApi: Pick<DataApiConfig, 'prefix' | 'port' | 'requireKeys'> };
   readonly metrics: Metrics;
-  readonly quotaCounters: QuotaCounters;
+  readonly services: DataApiServices;
 }
 
 /**
@@ -44,7 +44,7 @@ export interface DataApiDeps {
  * never touches the order book API.
  */
 export async function dataApi(app: FastifyInstance, deps: DataApiDeps): Promise<void> {
-  const { config, store, registry, clock, logger, metrics } = deps;
+  const { config, metrics, services } = deps;
   // With a prefix or a port of its own the data API has its own root; at the order book API's root it shares that one's.
   const ownRoot = config.dataApi.prefix !== '' || config.dataApi.port !== null;
   if (ownRoot) await app.register(tokenIconRoutes);
@@ -53,37 +53,20 @@ export async function dataApi(app: FastifyInstance, deps: DataApiDeps): Promise<
   app.addHook('onResponse', async (request, reply) => {
     metrics.dataApiRequest(request.routeOptions.url ?? 'unmatched', reply.statusCode);
   });
-  const { quotaCounters } = deps;
-  await app.register(keyedRoutes, { config, store, registry, clock, logger, metrics, quotaCounters, ownRoot });
+  await app.register(keyedRoutes, { config, metrics, services, ownRoot });
 }
 
 /** Everything behind the key gate, in a context of its own so that the icon stays outside it. */
 async function keyedRoutes(app: FastifyInstance, deps: DataApiDeps & { readonly ownRoot: boolean }): Promise<void> {
-  const { config, store, registry, clock, metrics } = deps;
-  const { requireKeys, cacheMs, protocolTokenId } = config.dataApi;
-  if (requireKeys) {
-    const meter = new QuotaMeter(store.apiKeys, clock, deps.logger, deps.quotaCounters);
-    app.addHook('onRequest', apiKeyAuth({ keys: store.apiKeys, meter, network: config.network, clock, metrics }));
-  }
-  const tokens = () => registry.tokens();
-  const listed = new ListedPools(store.pools, tokens);
-  const prices = new MarketPrices(registry, store.candles, store.poolCandles, listed, config.dataApi, clock, cacheMs);
-  const cut = new HistoryBuckets(store.candles, store.poolCandles, prices, clock);
-  const history = new PriceHistory(store.candles, prices, clock, cut);
-  const protocolToken = () => (protocolTokenId === null ? undefined : prices.token(protocolTokenId));
-  const pools = new PoolDirectory(store.farms, tokens, prices, protocolToken, stakerNames(store.accountKeys));
-  const poolHistory = new PoolHistory(cut, store.poolCandles, prices, tokens, clock);
-  const docs = { requireKeys };
-
-  const catalogue = new TokenCatalogue(tokens, prices, clock);
-  const board = new TokenStatsBoard(tokens, prices, pools, clock);
-  const pvl = new TokenPvlHistory(history, prices, pools, clock);
-  await app.register(tokenRoutes, { catalogue, stats: board, history, pvl, pools, docs });
+  const { services } = deps;
+  if (services.gate !== null) app.addHook('onRequest', apiKeyHook(services.gate));
+  const docs = { requireKeys: deps.config.dataApi.requireKeys };
+  const { catalogue, priceHistory: history, pvl, pools } = services;
+  await app.register(tokenRoutes, { catalogue, stats: services.tokenStats, history, pvl, pools, docs });
   await app.register(poolRoutes, { pools, docs });
-  await app.register(poolHistoryRoutes, { pools, history: poolHistory, docs });
+  await app.register(poolHistoryRoutes, { pools, history: services.poolHistory, docs });
   await app.register(v2Routes, { docs });
-  const stats = new PlatformStats(history, pools, poolHistory, store.staking, prices, protocolToken, clock, cacheMs);
-  await app.register(statsRoutes, { stats, docs });
+  await app.register(statsRoutes, { stats: services.platformStats, docs });
   // Unknown paths under the data API pass the gate too, so they carry the quota headers and count.
   if (deps.ownRoot) app.setNotFoundHandler(answerNotFound);
 }

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../../domain/errors.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Dependency } from '../../../ports/dependency.js';
-import type { Store } from '../../../ports/store/ports.js';
 import { errorResponses } from '../schemas.js';
 import { unanswered } from './unanswered.js';
 
@@ -17,7 +16,7 @@ export interface HealthRoutesOptions {
    * The store when it lives in the process (the SQLite file): a process whose store fails is not
    * alive. A store on a server (PostgreSQL) is a dependency like the chain: `/ready` asks it.
    */
-  readonly ownStore: Store | null;
+  readonly ownStore: { ping(): Promise<void> } | null;
   readonly clock: Clock;
   readonly books: () => number;
   /** What `/ready` asks: the store, and the chain node when fills settle on one. */

@@ -1,9 +1,10 @@
+import type { ApiKeyRecord, MonthlyUsage } from '../../domain/data-api/api-key.js';
 import { monthOf, type UtcMonth } from '../../domain/data-api/utc-month.js';
 import { AppError, failingAs } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { CounterId, QuotaCounters } from '../../ports/quota-counters.js';
-import type { ApiKeyRecord, ApiKeyStore, MonthlyUsage } from '../../ports/store/api-key-ports.js';
+import type { ApiKeyStore } from '../../ports/store/api-key-ports.js';
 import { GroupCommit } from '../group-commit.js';
 
 /** The quota figures of a key this month, as the four x-ratelimit headers carry them. */
