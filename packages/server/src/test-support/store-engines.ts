@@ -55,6 +55,19 @@ export interface TestDatabaseOptions {
   readonly template?: TestDatabase;
   /** Runs once the database is created (to migrate a template). */
   readonly prepare?: (url: string) => Promise<void>;
+  /**
+   * An ICU locale (such as 'en-US') for the new database's plain text, which then orders as people
+   * read it and not byte by byte, whatever the server's default; ignored with a template (a copy
+   * keeps the template's).
+   */
+  readonly icuLocale?: string;
+}
+
+/** Where CREATE DATABASE takes the new database from: the template's copy, or the given locale. */
+function createdFrom(options: TestDatabaseOptions): string {
+  if (options.template !== undefined) return ` TEMPLATE ${options.template.name()}`;
+  if (options.icuLocale !== undefined) return ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`;
+  return '';
 }
 
 /**
@@ -71,8 +84,7 @@ export function usePostgresDatabase(scope: 'each' | 'all', label: string, option
   };
   const create = async () => {
     current = `dex_${label}_${process.pid}_${randomBytes(3).toString('hex')}`;
-    const template = options.template === undefined ? '' : ` TEMPLATE ${options.template.name()}`;
-    await admin.unsafe(`CREATE DATABASE ${current}${template}`);
+    await admin.unsafe(`CREATE DATABASE ${current}${createdFrom(options)}`);
     await options.prepare?.(databaseUrl(current));
   };
   const drop = async () => {
@@ -101,8 +113,8 @@ async function migrated(url: string): Promise<void> {
  * A migrated template database for the file's run, and from it a fresh database per test, dropped
  * after the test (and the template after the file).
  */
-function usePostgresStores(): EngineStores {
-  const template = usePostgresDatabase('all', 'store_template', { prepare: migrated });
+function usePostgresStores(made: EngineOptions['postgres'] = {}): EngineStores {
+  const template = usePostgresDatabase('all', 'store_template', { ...made, prepare: migrated });
   const database = usePostgresDatabase('each', 'store_test', { template });
   const opened: Store[] = [];
   afterEach(async () => {
@@ -124,11 +136,16 @@ function useSqliteStores(): EngineStores {
   return { engine: 'sqlite', open: () => stores.open(), env: () => ({}) };
 }
 
+export interface EngineOptions {
+  /** How the PostgreSQL databases are made: in the server's default locale unless it names another. */
+  readonly postgres?: Pick<TestDatabaseOptions, 'icuLocale'>;
+}
+
 /**
  * Defines a suite of the store's contract once for each engine: the embedded SQLite file and a
  * PostgreSQL database (skipped, with a notice, where no server answers).
  */
-export function describeEachEngine(title: string, define: (stores: EngineStores) => void): void {
+export function describeEachEngine(title: string, define: (stores: EngineStores) => void, options: EngineOptions = {}): void {
   describe(`${title} (SQLite)`, () => define(useSqliteStores()));
-  describe.skipIf(!POSTGRES_AVAILABLE)(`${title} (PostgreSQL)`, () => define(usePostgresStores()));
+  describe.skipIf(!POSTGRES_AVAILABLE)(`${title} (PostgreSQL)`, () => define(usePostgresStores(options.postgres)));
 }

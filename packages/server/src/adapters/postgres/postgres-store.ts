@@ -18,6 +18,8 @@ export async function migratePostgres(
 ): Promise<number[]> {
   return sql.begin(async (tx) => {
     await tx.unsafe('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // Made before version 1 defines ctext: `name` stays plain text, read and written by this runner
+    // alone and never compared (the one such column; the schema parity test lists it).
     await tx.unsafe(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
     );

@@ -1,3 +1,4 @@
+import { BYTE_ORDER_TEXT_MIGRATION } from './migration-byte-order-text.js';
 import { EVENT_SEQUENCE_MIGRATION } from './migration-event-sequence.js';
 import { MAKER_REBATES_MIGRATION } from './migration-maker-rebates.js';
 import { ROUTED_CANDLES_MIGRATION } from './migration-routed-candles.js';
@@ -388,4 +389,5 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   MAKER_REBATES_MIGRATION,
   SETTLEMENT_PROOFS_MIGRATION,
   TERMS_ACCEPTANCES_MIGRATION,
+  BYTE_ORDER_TEXT_MIGRATION,
 ];

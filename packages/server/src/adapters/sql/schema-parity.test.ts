@@ -27,23 +27,11 @@ import { migrate } from '../sqlite/sqlite-store.js';
 const POSTGRES_ONLY = new Set(['cache_versions']);
 
 /**
- * Text columns PostgreSQL compares in the database's locale, not byte by byte: plain TEXT in its
- * migration log and in the tables of its versions 8 and 9 (settlement proofs, terms acceptances).
- * Their only ordering on text is the tie-break of acceptances of one millisecond (account,
- * document, version), where a locale may order differently from SQLite.
+ * The one text column PostgreSQL compares in the database's locale, not byte by byte: the name in
+ * its migration log, made by the migration runner before version 1 defines `ctext`, and never
+ * compared or ordered (its versions are).
  */
-const LOCALE_TEXT = new Set([
-  'schema_migrations.name',
-  'settlement_logs.tx_hash',
-  'settlement_logs.block_hash',
-  'settlement_logs.topics',
-  'settlement_logs.data',
-  'terms_acceptances.account',
-  'terms_acceptances.document',
-  'terms_acceptances.version',
-  'terms_acceptances.text_sha256',
-  'terms_acceptances.client_address',
-]);
+const LOCALE_TEXT = new Set(['schema_migrations.name']);
 
 type ColumnType = 'integer' | 'text';
 /** How text compares: byte by byte, or in the database's locale; null for integers. */

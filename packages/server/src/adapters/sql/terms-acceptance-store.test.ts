@@ -55,3 +55,18 @@ describeEachEngine('terms acceptances', ({ open }) => {
     expect(await reader.termsAcceptances.list()).toEqual([acceptance('0.0.5001', 1_000)]);
   });
 });
+
+describeEachEngine(
+  'terms acceptances in a database whose locale orders text as people read it',
+  ({ open }) => {
+    it('lists the acceptances of one millisecond in byte order of their text, as on either engine', async () => {
+      const store = await open();
+      // A locale puts 'v2' before 'V3'; bytes put the capital first.
+      await store.termsAcceptances.record([acceptance('0.0.5001', 1_000, { version: 'v2' })]);
+      await store.termsAcceptances.record([acceptance('0.0.5001', 1_000, { version: 'V3' })]);
+      expect((await store.termsAcceptances.list()).map((item) => item.version)).toEqual(['V3', 'v2']);
+      expect((await store.termsAcceptances.list('0.0.5001')).map((item) => item.version)).toEqual(['V3', 'v2']);
+    });
+  },
+  { postgres: { icuLocale: 'en-US' } },
+);
