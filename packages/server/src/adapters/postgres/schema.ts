@@ -7,7 +7,7 @@ import { SETTLEMENT_PROOFS_MIGRATION } from './migration-settlement-proofs.js';
 import { TERMS_ACCEPTANCES_MIGRATION } from './migration-terms-acceptances.js';
 
 /**
- * Versioned schema changes of a PostgreSQL store, applied in order, each in its own transaction.
+ * Versioned schema changes of a PostgreSQL store, applied in order, all pending ones in one transaction under the migration lock.
  * Never edit a migration that has shipped; add the next version instead.
  *
  * Version 1 is the embedded store's schema as of its version 11, with the same tables, columns,
