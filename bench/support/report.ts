@@ -1,4 +1,5 @@
 /** Figures and tables of the benchmarks. */
+import { cpus, loadavg } from 'node:os';
 
 export const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 /** One decimal place. */
@@ -35,4 +36,11 @@ export function printTable(header: readonly string[], body: readonly (readonly s
   console.log(line(header));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   for (const cells of body) console.log(line(cells));
+}
+
+/** The machine a benchmark ran on, for its first line: Node, CPU, cores and the load average. */
+export function machineText(): string {
+  const [one, five] = loadavg();
+  const model = cpus()[0]?.model ?? 'unknown CPU';
+  return `node ${process.version}, ${model} (${cpus().length} cores, shared), load average ${one?.toFixed(2)} / ${five?.toFixed(2)}`;
 }
