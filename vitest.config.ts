@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +7,12 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     pool: 'forks',
+    // A worker more than the cores, not vitest's cores - 1 (one worker on two cores): most files spend
+    // much of their time waiting on the processes they start (chain nodes, services) and on
+    // PostgreSQL, Redis and NATS. No more than that: starting a service from its sources takes a core
+    // for seconds, and the tests that bound a start or a drain by time fail when too many do at once.
+    // Each file has its own ports, data folders, databases, key prefixes, streams and chain nodes.
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,8 @@
 /** Debian's Chromium for the browser tests, installed with apt when it is absent (CI runs as root). */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -21,17 +23,22 @@ const FLAGS = [
 ];
 
 /**
+ * Installs Debian's package unless it is there, under a lock: the browser suites run in parallel
+ * workers, and a second apt-get beside the first fails on apt's own lock.
+ */
+const INSTALL = `[ -x ${CHROMIUM} ] || { apt-get update && apt-get install -y --no-install-recommends chromium; }`;
+
+/**
  * Chromium's path, installing Debian's package first when it is missing and this process may
- * (root, with apt-get); otherwise why there is none, for the suite to skip with that notice.
+ * (root, with apt-get and flock); otherwise why there is none, for the suite to skip with that notice.
  */
 export function ensureChromium(): { path: string } | { missing: string } {
   if (existsSync(CHROMIUM)) return { path: CHROMIUM };
-  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get')) {
+  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get') || !existsSync('/usr/bin/flock')) {
     return { missing: `${CHROMIUM} is absent and this user cannot install it (apt-get install -y chromium as root)` };
   }
-  const apt = (args: string[]) => execFileSync('apt-get', args, { stdio: 'ignore', timeout: 600_000 });
-  apt(['update']);
-  apt(['install', '-y', '--no-install-recommends', 'chromium']);
+  const lock = join(tmpdir(), 'dex-chromium-install.lock');
+  execFileSync('flock', [lock, 'sh', '-c', INSTALL], { stdio: 'ignore', timeout: 600_000 });
   return existsSync(CHROMIUM) ? { path: CHROMIUM } : { missing: `apt-get installed no ${CHROMIUM}` };
 }
 

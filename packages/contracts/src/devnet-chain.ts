@@ -50,13 +50,22 @@ export function devnetClients(rpcUrl: string, chainId: number): DevnetClients {
   };
 }
 
-/**
- * Gas for a devnet write: the node's estimate plus half again. The node estimates against a block
- * that may be a second earlier than the one that mines the call, and a farm pool updated in that
- * second writes more (its rewards accrue), so a bare estimate can run out of gas.
- */
+/** Gas for a devnet write: the node's estimate plus half again. */
 export function gasWithMargin(estimate: bigint): bigint {
   return estimate + estimate / 2n;
+}
+
+/**
+ * What one farm pool's update can write beyond an estimate made a second before the block that
+ * mines the call: an estimate in the second of the pool's last update sees no accrual, the block
+ * after it does (both accumulators written from zero, 2 x 20,000, the pool's time, cold reads),
+ * which half again of a small estimate (setEmissions over three pools: 80,000) does not cover.
+ */
+export const FARM_POOL_ACCRUAL_GAS = 60_000n;
+
+/** Gas for a farm write that updates `pools` pools (all of them for add, set and setEmissions; one to stake or unstake). */
+export function farmWriteGas(estimate: bigint, pools: bigint): bigint {
+  return gasWithMargin(estimate) + pools * FARM_POOL_ACCRUAL_GAS;
 }
 
 /** Sets an account's native balance (gas money on the devnet). */

@@ -6,7 +6,7 @@ import {
   type DevnetClients,
   type DevnetWallet,
   Farm,
-  gasWithMargin,
+  farmWriteGas,
   SauceStaking,
   TestToken,
 } from '@dex/contracts';
@@ -171,14 +171,14 @@ export class LiquidityAccount {
   async deposit(pid: bigint, amount: bigint): Promise<void> {
     await this.mined(
       'staking',
-      this.send({ address: this.amm.farm, abi: Farm.abi, functionName: 'deposit', args: [pid, amount] }),
+      this.send({ address: this.amm.farm, abi: Farm.abi, functionName: 'deposit', args: [pid, amount] }, 1n),
     );
   }
 
   async withdraw(pid: bigint, amount: bigint): Promise<void> {
     await this.mined(
       'unstaking',
-      this.send({ address: this.amm.farm, abi: Farm.abi, functionName: 'withdraw', args: [pid, amount] }),
+      this.send({ address: this.amm.farm, abi: Farm.abi, functionName: 'withdraw', args: [pid, amount] }, 1n),
     );
   }
 
@@ -226,13 +226,13 @@ export class LiquidityAccount {
     );
   }
 
-  /** Sends a call with a margin over the node's gas estimate (see gasWithMargin). */
-  private async send(request: WriteRequest): Promise<Hex> {
+  /** Sends a call with a margin over the node's gas estimate, and room for the farm pools it updates (see farmWriteGas). */
+  private async send(request: WriteRequest, farmPools = 0n): Promise<Hex> {
     const estimate = await this.clients.public.estimateContractGas({
       ...request,
       account: this.wallet.account,
     } as Parameters<DevnetClients['public']['estimateContractGas']>[0]);
-    return this.wallet.writeContract({ ...request, gas: gasWithMargin(estimate) } as WriteRequest);
+    return this.wallet.writeContract({ ...request, gas: farmWriteGas(estimate, farmPools) } as WriteRequest);
   }
 
   /** The chain's time (anvil follows the clock) plus a margin: the router refuses a call past it. */

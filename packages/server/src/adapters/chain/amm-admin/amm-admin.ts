@@ -6,7 +6,7 @@ import {
   type DevnetClients,
   type DevnetWallet,
   Farm,
-  gasWithMargin,
+  farmWriteGas,
   TestToken,
 } from '@dex/contracts';
 import {
@@ -228,7 +228,9 @@ export class ChainAmmAdmin implements AmmAdmin {
       if (!isAddressEqual(owner, wallet.account.address)) {
         throw new AmmRefusal(`${what}: ${wallet.account.address} is not the farm's owner (${owner} is), so nothing was sent`);
       }
-      return this.write(what, wallet, { address: farm, abi: Farm.abi, functionName, args });
+      // Every farm pool may accrue between the estimate and the block (massUpdatePools).
+      const pools = await this.reads.readContract({ address: farm, abi: Farm.abi, functionName: 'poolLength' });
+      return this.write(what, wallet, { address: farm, abi: Farm.abi, functionName, args }, pools);
     });
   }
 
@@ -251,7 +253,8 @@ export class ChainAmmAdmin implements AmmAdmin {
 
   /**
    * Simulates the call first, so a refusal comes back as the contract's error (a transaction of an
-   * impersonated account is not estimated before it is sent), then sends it and waits for its block.
+   * impersonated account is not estimated before it is sent), then sends it, with room for the
+   * `farmPools` farm pools it updates (see farmWriteGas), and waits for its block.
    */
   private async write<const abi extends Abi, name extends ContractFunctionName<abi, 'nonpayable' | 'payable'>>(
     what: string,
@@ -262,6 +265,7 @@ export class ChainAmmAdmin implements AmmAdmin {
       functionName: name;
       args: ContractFunctionArgs<abi, 'nonpayable' | 'payable', name>;
     },
+    farmPools = 0n,
   ): Promise<TransactionReceipt> {
     const call = { ...request, account: wallet.account } as unknown as Parameters<DevnetWallet['writeContract']>[0];
     try {
@@ -271,7 +275,8 @@ export class ChainAmmAdmin implements AmmAdmin {
       if (revert !== null) throw new AmmRefusal(`${what}: the chain refused it with ${revert}`);
       throw error;
     }
-    const gas = gasWithMargin(await this.reads.estimateContractGas(call as Parameters<Reads['estimateContractGas']>[0]));
+    const estimate = await this.reads.estimateContractGas(call as Parameters<Reads['estimateContractGas']>[0]);
+    const gas = farmWriteGas(estimate, farmPools);
     return this.mined(what, await wallet.writeContract({ ...call, gas } as Parameters<DevnetWallet['writeContract']>[0]));
   }
 
