@@ -39,17 +39,13 @@ export interface RunningEngine {
   close(): Promise<void>;
 }
 
+/** What feeding the gateways reads: the shard's engines, the commits they store, and NATS. */
 interface EngineParts {
   readonly config: Config;
   readonly shard: EngineShard;
-  readonly store: Store;
-  readonly registry: MarketRegistry;
   readonly engines: EngineHost;
-  readonly desk: TradingDesk;
   readonly deskEvents: DeskEvents;
   readonly nats: NatsConnection;
-  readonly clock: Clock;
-  readonly logger: FastifyBaseLogger;
 }
 
 /** One engine per shard: the lease is a PostgreSQL advisory lock named after the shard and the count. */
@@ -180,7 +176,7 @@ export async function startEngine(config: Config, logger: FastifyBaseLogger, clo
     const desk = await openDesk(config, shard, clock, logger, closers);
     const nats = await openClusterNats(cluster, `dex-exchange engine ${shard.index}`, logger);
     closers.add(() => closeNats(nats));
-    const parts: EngineParts = { config, shard, nats, clock, logger, ...desk };
+    const parts: EngineParts = { config, shard, nats, engines: desk.engines, deskEvents: desk.deskEvents };
     await feedGateways(parts, closers);
     const names = commandLogNames(cluster);
     await ensureCommandStream(nats, names);

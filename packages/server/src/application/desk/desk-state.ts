@@ -14,6 +14,11 @@ async function openOrdersOf(store: Store, shard: EngineShard): Promise<OrderReco
   return shard.count === 1 ? open : open.filter((order) => ownsBook(order.bookId, shard.index, shard.count));
 }
 
+/** What the books are rebuilt from: the highest order id, each book's update id, the shard's open orders. */
+function readBooks(store: Store, shard: EngineShard) {
+  return Promise.all([store.orders.maxOrderId(), store.orders.lastUpdateIds(), openOrdersOf(store, shard)]);
+}
+
 /**
  * What the desk holds in memory between turns, as the store holds it at the start: the books (live
  * orders and their engines), the pools' snapshots and the next order id. After a failed commit
@@ -32,12 +37,7 @@ export class DeskState {
   static async load(registry: MarketRegistry, engines: EngineHost, store: Store, shard: EngineShard): Promise<DeskState> {
     const books = new DeskBooks(registry, engines);
     const pools = new DeskPools(registry, engines);
-    const [lastId, updateIds, open, swaps] = await Promise.all([
-      store.orders.maxOrderId(),
-      store.orders.lastUpdateIds(),
-      openOrdersOf(store, shard),
-      store.settlements.unsettledSwaps(),
-    ]);
+    const [[lastId, updateIds, open], swaps] = await Promise.all([readBooks(store, shard), store.settlements.unsettledSwaps()]);
     books.recover(open, updateIds);
     pools.restore(swaps);
     return new DeskState(books, pools, new OrderIds(lastId, shard.index, shard.count), store, shard);
@@ -48,11 +48,7 @@ export class DeskState {
    * them (what was answered), dropping what the failed turns did in memory.
    */
   async reload(): Promise<void> {
-    const [lastId, updateIds, open] = await Promise.all([
-      this.store.orders.maxOrderId(),
-      this.store.orders.lastUpdateIds(),
-      openOrdersOf(this.store, this.shard),
-    ]);
+    const [lastId, updateIds, open] = await readBooks(this.store, this.shard);
     this.pools.forgetUnstored();
     this.books.recover(open, updateIds);
     this.ids.continueAfter(lastId);
