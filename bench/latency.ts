@@ -7,7 +7,7 @@
  * orders, build and save a crossing order that fills against liquidity rested before the clock
  * started, `POST /cancel` the first (202), `POST /cancel/all` above the round's nonces (202).
  *
- *   npm run bench:latency -- [--requests 500] [--concurrency 1,4,16] [--time-limit 900] [--server-log]
+ *   npm run bench:latency -- [--requests 500] [--concurrency 1,4,16] [--time-limit 900] [--server-log] [--cpu-prof DIR]
  *
  * `--requests N`: rounds per key kind at each concurrency level, so N cancels, cancel/alls and
  * crossing saves, 2N resting saves and 3N builds of each kind. One client runs the rounds of a
@@ -39,7 +39,7 @@ import { type LevelFigures, printLevel } from './support/latency-report.js';
 import { runRound, type Trader } from './support/latency-round.js';
 import { LatencySamples, MEASURES, type Measure, type Spread, spreadOf } from './support/latency-samples.js';
 import { BENCH_BOOK, type Market, readMarket } from './support/market.js';
-import { readCount } from './support/options.js';
+import { readCount, readProfileDir } from './support/options.js';
 import { noneOpen, statusCounts } from './support/order-statuses.js';
 import { machineText, whole } from './support/report.js';
 import { ask, runBenchmark, stopServerProcess } from './support/server-process.js';
@@ -48,6 +48,7 @@ import { BOOK_PRICES, FILLS_PER_MAKER, TraderPicker } from './support/settlement
 import { makersFor, prepare } from './support/settlement-phases.js';
 import { printLogged, type Server, startServer } from './support/settlement-server.js';
 import { progress, settledAll } from './support/settlement-store.js';
+import { printStages, readStages, type StageReading } from './support/stage-figures.js';
 
 /** Tokens each account gets, in whole units: far more than its orders ever reserve. */
 const FUNDING_UNITS = 10_000_000n;
@@ -63,6 +64,8 @@ interface Options {
   readonly concurrency: readonly number[];
   readonly timeLimitSeconds: number;
   readonly serverLog: boolean;
+  /** Where the server child writes a V8 CPU profile when it exits. */
+  readonly cpuProfDir: string | undefined;
 }
 
 function readOptions(argv: readonly string[]): Options {
@@ -73,6 +76,7 @@ function readOptions(argv: readonly string[]): Options {
       concurrency: { type: 'string' },
       'time-limit': { type: 'string' },
       'server-log': { type: 'boolean' },
+      'cpu-prof': { type: 'string' },
     },
     strict: true,
   });
@@ -86,6 +90,7 @@ function readOptions(argv: readonly string[]): Options {
     concurrency,
     timeLimitSeconds: readCount('--time-limit', values['time-limit'], 900, 10, 3_600),
     serverLog: values['server-log'] === true,
+    cpuProfDir: readProfileDir(values['cpu-prof']),
   };
 }
 
@@ -170,6 +175,10 @@ async function drain(db: SqlDatabase, traders: readonly Trader[], deadline: numb
   if (failed > 0) problems.push(`${failed} fills failed to settle`);
 }
 
+async function stageReading(server: Server): Promise<StageReading> {
+  return readStages((await ask(server, { type: 'metrics' }, 'metrics')).text);
+}
+
 async function measureFloors(bare: BareHttpServer, server: Server, samples: LatencySamples, clients: number) {
   const roundTrips = new Map<Measure, { sizes: ReturnType<LatencySamples['sizes']>; spread: Spread }>();
   for (const measure of MEASURES) {
@@ -204,7 +213,7 @@ async function main(): Promise<number> {
   const server = await startServer({
     batchFills: undefined,
     txGasLimit: undefined,
-    cpuProfDir: undefined,
+    cpuProfDir: options.cpuProfDir,
     serverLog: options.serverLog,
   });
   const problems: string[] = [];
@@ -228,13 +237,16 @@ async function main(): Promise<number> {
     for (const level of options.concurrency) {
       process.stderr.write(`  ${level} client${level === 1 ? '' : 's'} at once: ${options.requests} rounds per key kind\n`);
       const before = cpuMark(pids);
+      const stagesBefore = await stageReading(server);
       const { samples, seconds } = await measureLevel(traders, level, options, market, deadline);
       const cpu = cpuUse(before, cpuMark(pids));
+      const stagesAfter = await stageReading(server);
       rounds += 2 * options.requests;
       await drain(db, traders, deadline, problems);
       const figures: LevelFigures = { clients: level, samples, seconds, ...(await measureFloors(bare, server, samples, level)) };
       const verdicts = printLevel(figures);
       console.log(`CPU in cores while the requests ran: ${coresText(cpu)}`);
+      printStages(stagesBefore, stagesAfter);
       passed += verdicts.passed;
       judged += verdicts.judged;
     }

@@ -8,10 +8,10 @@
  * registry, as the operator CLI's `account create` does, and, with a settlement chain, to publish
  * at 0x16a where the reactor checks them), `fund` (test tokens and the reactor allowance for EVM
  * addresses on the settlement chain, through the devnet issuer), `bot` (starts `npm start`'s
- * market-making bot and pool drift beside the server), `memory` and `stop`. It answers `ready`
+ * market-making bot and pool drift beside the server), `memory`, `metrics` and `stop`. It answers `ready`
  * with what the benchmark reads afterwards (URLs, the store file, the settlement chain),
  * `registered` with the new accounts (ids and EVM addresses), `funded`, `bot-started`, `memory`
- * with its process.memoryUsage(), and `failed` with a message.
+ * with its process.memoryUsage(), `metrics` with the metrics text (METRICS_PORT set), and `failed` with a message.
  */
 import { rmSync } from 'node:fs';
 import type { Eip712Domain } from '@dex/core';
@@ -29,6 +29,7 @@ export type ParentMessage =
   | { type: 'register'; publicKeys: string[] }
   | { type: 'fund'; accounts: string[]; tokens: { token: string; amount: string }[] }
   | { type: 'memory' }
+  | { type: 'metrics' }
   | { type: 'bot' }
   | { type: 'stop' };
 
@@ -54,6 +55,7 @@ export type ChildMessage =
   | { type: 'funded' }
   | { type: 'bot-started' }
   | { type: 'memory'; rss: number; heapUsed: number; external: number }
+  | { type: 'metrics'; text: string }
   | { type: 'failed'; message: string };
 
 /** The whole service (ROLE=all), or a cluster's gateway (ROLE=gateway, for `--cluster`), which reads the chain and settles nothing. */
@@ -90,6 +92,13 @@ async function register(server: BenchServer, publicKeys: readonly string[]): Pro
     evmAddresses.push(record.evmAddress);
   }
   return { type: 'registered', accountIds, evmAddresses };
+}
+
+/** The service's metrics as its metrics listener serves them (METRICS_PORT set), for figures the benchmark reads from inside. */
+async function metricsText(server: BenchServer): Promise<ChildMessage> {
+  const exposition = server.services.metricsExposition;
+  if (exposition === null) throw new Error('the server has no metrics: start it with METRICS_PORT');
+  return { type: 'metrics', text: await exposition.text() };
 }
 
 async function fund(server: BenchServer, message: Extract<ParentMessage, { type: 'fund' }>): Promise<ChildMessage> {
@@ -155,7 +164,9 @@ async function main(): Promise<void> {
         ? register(server, message.publicKeys)
         : message.type === 'bot'
           ? startBot()
-          : fund(server, message);
+          : message.type === 'metrics'
+            ? metricsText(server)
+            : fund(server, message);
     work.then(tell, (error: unknown) => tell({ type: 'failed', message: messageOf(error) }));
   });
   // The benchmark went away without saying stop: do not outlive it, nor leave its temporary store behind.

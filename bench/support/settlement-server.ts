@@ -42,6 +42,8 @@ export async function startServer(options: ServerOptions): Promise<Server> {
     env: {
       CHAIN: 'devnet',
       LOG_LEVEL: 'warn',
+      // The service's histograms, read over IPC (a free port: nothing listens on a fixed one).
+      METRICS_PORT: '0',
       ...(options.batchFills === undefined ? {} : { SETTLEMENT_BATCH_FILLS: String(options.batchFills) }),
       ...(options.txGasLimit === undefined ? {} : { SETTLEMENT_TX_GAS_LIMIT: String(options.txGasLimit) }),
     },

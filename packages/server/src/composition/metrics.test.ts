@@ -114,6 +114,12 @@ describe('metrics on METRICS_PORT', () => {
     expect(value(samples, 'dex_store_commit_seconds_count')).toBeGreaterThan(0);
     // One turn per batch that reached the desk: the replayed save never did.
     expect(value(samples, 'dex_store_commit_turns_total')).toBe(4);
+    // Where a save's time went: every batch was checked, the forged one stopped at its signature,
+    // the replayed one before the desk.
+    expect(value(samples, 'dex_order_save_stage_seconds_count', { stage: 'check' })).toBe(6);
+    expect(value(samples, 'dex_order_save_stage_seconds_count', { stage: 'verify' })).toBe(5);
+    expect(value(samples, 'dex_order_save_stage_seconds_count', { stage: 'desk' })).toBe(4);
+    expect(value(samples, 'dex_desk_turn_seconds_count', { phase: 'stored' })).toBeGreaterThanOrEqual(4);
     expect(value(samples, 'dex_ws_connections', { stream: 'depth' })).toBe(1);
     expect(value(samples, 'dex_ws_messages_sent_total', { stream: 'depth' })).toBeGreaterThan(1);
     expect(value(samples, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);

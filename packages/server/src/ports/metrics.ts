@@ -34,7 +34,17 @@ export interface Metrics {
   dataApiQuotaRefused(): void;
   /** Time one commit group took to store, and the turns it held. */
   storeCommit(seconds: number, turns: number): void;
+  /** Time one stage of a `POST /orders/save` batch took (where a save's time goes). */
+  saveStage(stage: SaveStage, seconds: number): void;
+  /** Time one desk turn waited for the turns before it, ran, then waited for its commit group to be stored. */
+  deskTurn(seconds: { readonly waited: number; readonly ran: number; readonly stored: number }): void;
 }
+
+/**
+ * The stages of a save, in order: `check` (parse and check each item), `deduplicate` (orders saved
+ * before), `verify` (signatures), `funds` (holdings on the chain), `desk` (the turn and its commit).
+ */
+export type SaveStage = 'check' | 'deduplicate' | 'verify' | 'funds' | 'desk';
 
 export type SettlementBatchOutcome = 'mined' | 'reverted' | 'lost' | 'halved';
 
@@ -53,6 +63,8 @@ export const noMetrics: Metrics = {
   dataApiRequest: () => {},
   dataApiQuotaRefused: () => {},
   storeCommit: () => {},
+  saveStage: () => {},
+  deskTurn: () => {},
 };
 
 /** The recorded figures in a scraper's text format (Prometheus), for the metrics listener. */

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Metrics, MetricsExposition, SettlementBatchOutcome } from '../../ports/metrics.js';
+import type { Metrics, MetricsExposition, SaveStage, SettlementBatchOutcome } from '../../ports/metrics.js';
 
 /** Seconds, from 10 µs to 1 s: one engine command batch, one commit group. */
 const FAST_BUCKETS = [0.00001, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -12,8 +12,14 @@ function counter<L extends string = never>(registry: Registry, name: string, hel
 }
 
 /** A histogram in `registry`. */
-function histogram(registry: Registry, name: string, help: string, buckets: number[]): Histogram {
-  return new Histogram({ name, help, buckets, registers: [registry] });
+function histogram<L extends string = never>(
+  registry: Registry,
+  name: string,
+  help: string,
+  buckets: number[],
+  labelNames: L[] = [],
+): Histogram<L> {
+  return new Histogram<L>({ name, help, buckets, labelNames, registers: [registry] });
 }
 
 /** A gauge in `registry`. */
@@ -112,6 +118,20 @@ export class PromMetrics implements Metrics, MetricsExposition {
     FAST_BUCKETS,
   );
   private readonly committedTurns = counter(this.registry, 'dex_store_commit_turns_total', 'Desk turns stored by commit groups');
+  private readonly saveStages = histogram(
+    this.registry,
+    'dex_order_save_stage_seconds',
+    'Time each stage of a POST /orders/save batch took: check, deduplicate, verify, funds, desk',
+    FAST_BUCKETS,
+    ['stage'],
+  );
+  private readonly deskTurns = histogram(
+    this.registry,
+    'dex_desk_turn_seconds',
+    'Time a desk turn waited for the turns before it (waited), ran (ran), then waited for its commit group (stored)',
+    FAST_BUCKETS,
+    ['phase'],
+  );
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -177,5 +197,15 @@ export class PromMetrics implements Metrics, MetricsExposition {
   storeCommit(seconds: number, turns: number): void {
     this.commits.observe(seconds);
     this.committedTurns.inc(turns);
+  }
+
+  saveStage(stage: SaveStage, seconds: number): void {
+    this.saveStages.observe({ stage }, seconds);
+  }
+
+  deskTurn({ waited, ran, stored }: { readonly waited: number; readonly ran: number; readonly stored: number }): void {
+    this.deskTurns.observe({ phase: 'waited' }, waited);
+    this.deskTurns.observe({ phase: 'ran' }, ran);
+    this.deskTurns.observe({ phase: 'stored' }, stored);
   }
 }

@@ -82,7 +82,11 @@ export class DeskSequencer {
    * applied again.
    */
   run<T>(work: () => Promise<T>, position?: CommandPosition): Promise<T> {
+    const queued = performance.now();
+    let started = queued;
+    let ended = queued;
     const ran = this.tail.then(async () => {
+      started = performance.now();
       if (this.memoryAhead) await this.repair();
       if (performance.now() < this.pausedUntil) throw new AppError('TRADING_UNAVAILABLE');
       let value: T;
@@ -96,12 +100,19 @@ export class DeskSequencer {
         if (position !== undefined) group.contents.advance(position.shard, position.seq);
         if (this.pending.size >= this.maxGroupOrders) await this.flush();
         else this.commits.schedule();
+        ended = performance.now();
       }
       return { value, group };
     });
     this.tail = ran.catch(() => {});
     return ran.then(async ({ value, group }) => {
       await group.stored;
+      const seconds = (from: number, to: number) => (to - from) / 1_000;
+      this.metrics.deskTurn({
+        waited: seconds(queued, started),
+        ran: seconds(started, ended),
+        stored: seconds(ended, performance.now()),
+      });
       return value;
     });
   }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   BUY,
   bytesToHex,
@@ -17,7 +18,7 @@ import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { SignatureCheck } from '../../domain/signatures/order-signatures.js';
 import type { Clock } from '../../ports/clock.js';
 import type { FundsReader } from '../../ports/funds.js';
-import { type Metrics, noMetrics } from '../../ports/metrics.js';
+import { type Metrics, noMetrics, type SaveStage } from '../../ports/metrics.js';
 import type { SignatureVerifier } from '../../ports/signature-verifier.js';
 import type { Store } from '../../ports/store/ports.js';
 import type { FeeRates, FeeSchedule } from '../accounts/fee-schedule.js';
@@ -118,25 +119,24 @@ export class OrderIntake {
     items: readonly SaveItem[],
     links: readonly OcoLink[],
   ): Promise<{ outcome: SaveOutcome; accepted: number }> {
+    const lap = this.stageClock();
     const ratesOf = this.fees.forAccount(identity.account);
     const checked = await Promise.all(items.map((item, index) => this.check(identity, item, index, ratesOf)));
+    lap('check');
     const { saved, firstOfHash, fresh } = await this.deduplicate(identity, checked);
     const partners = this.checkLinks(checked, links, firstOfHash, saved);
     // Checked again inside the desk's turn; here it saves verifying a batch that cannot fit.
     this.desk.assertRoomFor(identity.account, fresh.length);
+    lap('deduplicate');
     await this.verifySignatures(identity, fresh);
+    lap('verify');
 
     const position = new Map(fresh.map((item, position) => [item.index, position]));
     const candidates: OrderCandidate[] = fresh.map((item) => {
       const partner = partners.get(item.index);
       return { ...item.candidate, index: item.index, ocoWith: partner === undefined ? null : (position.get(partner) ?? null) };
     });
-    // Read before the desk's turn (a chain round trip must not hold up other accounts' orders).
-    const holdings =
-      this.funds === null || candidates.length === 0
-        ? undefined
-        : await this.funds.holdings(identity.swapper, [...new Set(candidates.map((candidate) => candidate.signed.inputToken))]);
-    const accepted = candidates.length === 0 ? [] : await this.desk.accept(identity.account, candidates, holdings);
+    const accepted = candidates.length === 0 ? [] : await this.accept(identity, candidates, lap);
     for (const record of accepted) saved.set(record.orderHash, record);
 
     const records = checked.map((item) => saved.get(item.hash) as OrderRecord);
@@ -146,6 +146,49 @@ export class OrderIntake {
       links: links.map((link) => ({ a: (records[link.a] as OrderRecord).id, b: (records[link.b] as OrderRecord).id })),
     };
     return { outcome, accepted: candidates.length };
+  }
+
+  /** Reports each stage's time to the metrics as it ends: `lap(stage)` closes the stage running since the last lap. */
+  private stageClock(): (stage: SaveStage) => void {
+    let start = performance.now();
+    return (stage) => {
+      const now = performance.now();
+      this.metrics.saveStage(stage, (now - start) / 1_000);
+      start = now;
+    };
+  }
+
+  /**
+   * Stages 5 and 6: the holdings, read before the desk's turn (a chain round trip must not hold up
+   * other accounts' orders), then the turn. A read of the last moment may stand in, so a market
+   * maker's orders share one; a refusal on it is checked again on a fresh read before it stands.
+   */
+  private async accept(
+    identity: TradingIdentity,
+    candidates: readonly OrderCandidate[],
+    lap: (stage: SaveStage) => void,
+  ): Promise<OrderRecord[]> {
+    if (this.funds === null) {
+      const accepted = await this.desk.accept(identity.account, candidates);
+      lap('desk');
+      return accepted;
+    }
+    const tokens = [...new Set(candidates.map((candidate) => candidate.signed.inputToken))];
+    const recent = await this.funds.holdings(identity.swapper, tokens, 'recent');
+    lap('funds');
+    let accepted: OrderRecord[];
+    try {
+      accepted = await this.desk.accept(identity.account, candidates, recent);
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')) throw error;
+      accepted = await this.desk.accept(
+        identity.account,
+        candidates,
+        await this.funds.holdings(identity.swapper, tokens, 'fresh'),
+      );
+    }
+    lap('desk');
+    return accepted;
   }
 
   /**

@@ -10,7 +10,7 @@ import {
 import { AppError } from '../../../domain/errors.js';
 import { TtlCache } from '../../../domain/ttl-cache.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { FundsReader, Holding, TokenOnboarding } from '../../../ports/funds.js';
+import type { FundsReader, Holding, HoldingsRead, TokenOnboarding } from '../../../ports/funds.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ChainContext } from '../chain-context.js';
 
@@ -18,12 +18,18 @@ import type { ChainContext } from '../chain-context.js';
 export const FUNDS_READ_TIMEOUT_MS = 2_000;
 /** How old the holdings read last may be to stand in while the chain does not answer (ms). */
 export const STALE_HOLDINGS_MS = 10 * 60_000;
+/**
+ * How old holdings may be to stand in for a `recent` read (ms): a market maker's orders a moment
+ * apart share one chain read. Below the ledger's block time, so mostly the same block.
+ */
+export const RECENT_HOLDINGS_MS = 1_000;
 /** Owner-token holdings remembered for that stand-in. */
 const REMEMBERED_HOLDINGS = 100_000;
 
 export interface FundsReaderOptions {
   readonly timeoutMs?: number;
   readonly staleMs?: number;
+  readonly recentMs?: number;
 }
 
 /** The ledger's token facade (HIP-719): whether the caller holds the token's association. */
@@ -44,10 +50,12 @@ interface TokenReads {
  * within {@link FUNDS_READ_TIMEOUT_MS} falls back to the holdings read last (up to
  * {@link STALE_HOLDINGS_MS} old), so an outage of the node does not stop the accounts that traded
  * recently; without them it fails as 503 FUNDS_UNAVAILABLE. A stale balance is no weaker than a
- * fresh one: the owner can move tokens away right after any check, and settlement catches it.
+ * fresh one: the owner can move tokens away right after any check, and settlement catches it. A
+ * `recent` read is answered from reads younger than {@link RECENT_HOLDINGS_MS} when it has them.
  */
 export class ChainFundsReader implements FundsReader {
   private readonly known: TtlCache<Holding>;
+  private readonly recent: TtlCache<Holding>;
   private readonly timeoutMs: number;
   private permit2Read: Promise<Address> | null = null;
 
@@ -59,16 +67,25 @@ export class ChainFundsReader implements FundsReader {
   ) {
     this.timeoutMs = options.timeoutMs ?? FUNDS_READ_TIMEOUT_MS;
     this.known = new TtlCache(options.staleMs ?? STALE_HOLDINGS_MS, REMEMBERED_HOLDINGS);
+    this.recent = new TtlCache(options.recentMs ?? RECENT_HOLDINGS_MS, REMEMBERED_HOLDINGS);
   }
 
-  async holdings(owner: string, tokens: readonly string[]): Promise<Map<string, Holding>> {
+  async holdings(owner: string, tokens: readonly string[], read: HoldingsRead = 'fresh'): Promise<Map<string, Holding>> {
     const account = getAddress(owner);
     const unique = [...new Set(tokens.map((token) => token.toLowerCase()))];
     const key = (token: string) => `${account}:${token}`;
+    if (read === 'recent') {
+      const now = this.clock.now();
+      const recent = unique.map((token) => [token, this.recent.get(key(token), now)] as const);
+      if (recent.every(([, holding]) => holding !== undefined)) return new Map(recent as (readonly [string, Holding])[]);
+    }
     try {
       const fresh = await this.withinTimeout(this.read(account, unique));
       const now = this.clock.now();
-      for (const [token, holding] of fresh) this.known.set(key(token), holding, now);
+      for (const [token, holding] of fresh) {
+        this.known.set(key(token), holding, now);
+        this.recent.set(key(token), holding, now);
+      }
       return fresh;
     } catch (error) {
       const now = this.clock.now();

@@ -439,6 +439,15 @@ describe('funds on the devnet chain', () => {
     expect((await trader.limit(2, SELL, 100_000, 400)).status).toBe('ACTIVE');
   });
 
+  it('accepts an order at once after its account is funded: a refusal on holdings read moments ago is checked on the chain again', async () => {
+    const trader = await Trader.secp256k1(h);
+    const refused = await trader.save(await trader.build([trader.limitRequest(2, SELL, 100_000, 10)]));
+    expect(refused.body).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    // The test clock stands still: the holdings read for the refusal are as recent as can be.
+    await fund(h, trader);
+    expect((await trader.limit(2, SELL, 100_000, 10)).status).toBe('ACTIVE');
+  });
+
   it('reports the live onboarding steps from the chain: approvals to Permit2, then to the reactor inside it', async () => {
     const trader = await Trader.secp256k1(h);
     const status = async () => (await trader.request('GET', '/onboarding/1/status')).body;
