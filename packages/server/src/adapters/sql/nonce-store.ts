@@ -39,7 +39,12 @@ export function sqlNonceStore(db: SqlClient): NonceStore {
   return {
     async issue(accountId, bookIds, atLeast, expiresAt) {
       const count = bookIds.length;
-      return db.transaction(async (tx) => {
+      // A build does not wait for the disk: the issue survives kill -9 at once, and a save's
+      // durable commit makes every write before it durable (the log is written in order), so an
+      // order is never stored on a nonce that a crash of the machine could take back. What such a
+      // crash may lose is nonces of orders not yet saved, which their saves then refuse (build
+      // again); the time floor keeps later nonces above them.
+      return db.relaxedTransaction(async (tx) => {
         const claimed = await tx.get(statements.claim, accountId);
         const first = maxOf(BigInt(claimed?.last_nonce ?? '0') + 1n, atLeast, BigInt(claimed?.nonce_floor ?? '0'));
         if (first + BigInt(count) - 1n > MAX_UINT256) throw new AppError('NONCES_EXHAUSTED');

@@ -59,7 +59,11 @@ export function sqlSettlementProofStore(db: SqlClient): SettlementProofStore {
   };
   return {
     async record(logs) {
-      await writeRows(db, statements.record, logs.map(rowOf));
+      // Not waiting for the disk (an fsync that would hold up every request on this event loop):
+      // what refers to these logs (fills marked settled, a confirmed cancel, the indexer's
+      // cursor) is written durably after them, which makes them durable too (the log is written
+      // in order); a crash of the machine before that loses them with what would have referred to them.
+      await db.relaxedTransaction((tx) => writeRows(tx, statements.record, logs.map(rowOf)));
     },
     async ofTransaction(txHash) {
       return (await db.all(statements.ofTransaction, txHash.toLowerCase())).map(logOf);
