@@ -108,7 +108,9 @@ export function sqlCancellationStore(db: SqlClient): SqlCancellationStore {
       }));
     },
     async markSent(orderIds, txHash) {
-      await db.run(statements.sent, txHash, JSON.stringify(orderIds));
+      // Not waiting for the disk: a mark a crash of the machine takes back only sends the
+      // cancellation again, which the relay confirms from the reactor's state.
+      await db.relaxedTransaction((tx) => tx.run(statements.sent, txHash, JSON.stringify(orderIds)));
     },
     async confirm(orderHash, txHash, block) {
       return db.transaction(async (tx) => {

@@ -198,7 +198,9 @@ export function sqlSettlementStore(db: SqlClient): SqlSettlementStore {
       return (await db.all(statements.submitted)).map(toUnsettled);
     },
     async markSubmitted(tradeIds, txHash, now) {
-      await db.run(statements.submit, txHash, now, JSON.stringify(tradeIds));
+      // Not waiting for the disk: a restart puts submitted trades back in the queue anyway (the
+      // reactor refuses a fill settled twice), so only kill -9 must not lose it, and it does not.
+      await db.relaxedTransaction((tx) => tx.run(statements.submit, txHash, now, JSON.stringify(tradeIds)));
     },
     async markPending(tradeIds, now) {
       await db.run(statements.requeue, now, JSON.stringify(tradeIds));
@@ -240,7 +242,9 @@ export function sqlSettlementStore(db: SqlClient): SqlSettlementStore {
       return row === undefined ? null : BigInt(row.block_number);
     },
     async setCursor(name, block) {
-      await db.run(statements.setCursor, name, Number(block));
+      // Not waiting for the disk: a cursor a crash of the machine takes back only indexes blocks
+      // again, and applying an event twice changes nothing.
+      await db.relaxedTransaction((tx) => tx.run(statements.setCursor, name, Number(block)));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
@@ -27,7 +28,8 @@ export const MAX_ISSUED_AHEAD_SECONDS = 300;
  * longer one, even with the right key, is refused).
  */
 export class AccessTokens {
-  private readonly key: Uint8Array;
+  /** Imported once: jose imports a raw key again on every sign and verify. */
+  private readonly key: Promise<webcrypto.CryptoKey>;
   readonly issuer: string;
   readonly audience: string;
 
@@ -42,7 +44,10 @@ export class AccessTokens {
      */
     private readonly canonical: (account: string) => Promise<string> = async (account) => account,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     this.issuer = `dex-exchange/${network}`;
     this.audience = `dex-exchange/${network}/api`;
   }
@@ -56,13 +61,13 @@ export class AccessTokens {
       .setAudience(this.audience)
       .setIssuedAt(now)
       .setExpirationTime(now + this.ttlSeconds)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** Verifies a token; any defect answers the same 401 so callers learn nothing about why. */
   async verify(token: string): Promise<Principal> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
         issuer: this.issuer,
         audience: this.audience,
