@@ -123,7 +123,7 @@ function cpuRows(service: ServiceFigures, paced: BareBroadcastFigures, intakeCpu
       '',
     ],
     [
-      'server CPU per message delivered, µs',
+      'service CPU per message delivered, µs',
       whole.format(server),
       whole.format(bare),
       ratio(server, bare),
@@ -132,11 +132,15 @@ function cpuRows(service: ServiceFigures, paced: BareBroadcastFigures, intakeCpu
     ],
     [
       '  of it fan-out (no-follower run subtracted), µs',
-      Number.isNaN(fanOut) ? 'n/a' : whole.format(fanOut),
-      whole.format(bare),
-      Number.isNaN(fanOut) ? '' : ratio(fanOut, bare),
-      `<= ${TARGETS.cpuOfBaseline}x`,
-      Number.isNaN(fanOut) ? '' : withinTarget(fanOut),
+      ...(Number.isNaN(fanOut)
+        ? (['n/a', whole.format(bare), '', '', ''] as const)
+        : ([
+            whole.format(fanOut),
+            whole.format(bare),
+            ratio(fanOut, bare),
+            `<= ${TARGETS.cpuOfBaseline}x`,
+            withinTarget(fanOut),
+          ] as const)),
     ],
     [
       'clients CPU per message delivered, µs',
@@ -236,7 +240,7 @@ export function printFigures(
       'its clients parse each frame as JSON',
   );
   console.log(
-    'server CPU: every thread of the server process (intake, signature checks, matching, storage, fan-out); fan-out: ' +
+    'service CPU: every thread of its processes (intake, signature checks, matching, storage, fan-out); fan-out: ' +
       "less the CPU the service spent on the same orders with no follower (in a run of its own). Full speed: the bare server's " +
       `${whole.format(drain.delivered / counts.clients)} frames of the mean size, each once the sockets took the previous one ` +
       `(${drain.seconds.toFixed(2)} s); its ratio is the service's rate against it`,
