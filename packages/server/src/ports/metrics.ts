@@ -24,8 +24,8 @@ export interface Metrics {
   indexerLag(blocks: number): void;
   /** A WebSocket stream opened (+1) or closed (-1). */
   streamConnections(stream: string, delta: 1 | -1): void;
-  /** A message sent on a stream. */
-  streamMessageSent(stream: string): void;
+  /** Messages sent on a stream: one call for all the connections a change went to. */
+  streamMessagesSent(stream: string, messages: number): void;
   /** A stream cut off because its client stopped reading. */
   slowConsumerDropped(stream: string): void;
   /** A data API answer, by route pattern (`unmatched` for unknown paths) and status code. */
@@ -58,7 +58,7 @@ export const noMetrics: Metrics = {
   settlementLag: () => {},
   indexerLag: () => {},
   streamConnections: () => {},
-  streamMessageSent: () => {},
+  streamMessagesSent: () => {},
   slowConsumerDropped: () => {},
   dataApiRequest: () => {},
   dataApiQuotaRefused: () => {},

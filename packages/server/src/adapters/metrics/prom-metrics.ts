@@ -178,8 +178,8 @@ export class PromMetrics implements Metrics, MetricsExposition {
     this.connections.inc({ stream }, delta);
   }
 
-  streamMessageSent(stream: string): void {
-    this.messages.inc({ stream });
+  streamMessagesSent(stream: string, messages: number): void {
+    if (messages > 0) this.messages.inc({ stream }, messages);
   }
 
   slowConsumerDropped(stream: string): void {

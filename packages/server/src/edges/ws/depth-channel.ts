@@ -1,18 +1,23 @@
 import type { BookDepthChange, DeskCommit } from '../../application/desk/desk-events.js';
 import { displayLevel } from '../../application/market-data/market-data-service.js';
 import type { MarketRegistry } from '../../application/markets/market-registry.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { ConnectionIndex } from './connection-index.js';
-import { type DepthDiffMessage, encodeBody, type MessageBody } from './protocol.js';
+import { type DepthDiffMessage, type EncodedBody, encodeBody, type MessageBody } from './protocol.js';
 import type { StreamConnection } from './stream-connection.js';
 
 /**
  * /ws/depth: every stored depth change of a book goes to the connections that follow the book, as
- * one diff per book and commit group. A diff is serialised once and only numbered per connection.
+ * one diff per book and commit group. A diff is serialised once and only numbered per connection,
+ * and counted once for all of them.
  */
 export class DepthChannel {
   private readonly followers = new ConnectionIndex<number>();
 
-  constructor(private readonly registry: MarketRegistry) {}
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly metrics: Metrics,
+  ) {}
 
   add(connection: StreamConnection, books: Iterable<number>): void {
     for (const bookId of books) this.followers.add(bookId, connection);
@@ -28,11 +33,13 @@ export class DepthChannel {
       if (followers === undefined) continue;
       const encoded = this.encode(change);
       if (encoded === undefined) continue;
-      for (const connection of followers) connection.send(encoded);
+      let sent = 0;
+      for (const connection of followers) if (connection.send(encoded)) sent++;
+      this.metrics.streamMessagesSent('depth', sent);
     }
   }
 
-  private encode(change: BookDepthChange): string | undefined {
+  private encode(change: BookDepthChange): EncodedBody | undefined {
     const market = this.registry.get(change.bookId);
     if (market === undefined) return undefined;
     const { grid } = market;

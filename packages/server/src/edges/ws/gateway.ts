@@ -68,8 +68,8 @@ export class StreamGateway {
       this.upgradeHeaders.delete(request);
     });
     this.slots = new ConnectionSlots(limits.maxConnections, limits.maxConnectionsPerIp);
-    this.depth = new DepthChannel(registry);
-    this.users = new UserChannel(registry);
+    this.depth = new DepthChannel(registry, deps.metrics);
+    this.users = new UserChannel(registry, deps.metrics);
     this.cancels = new DisconnectCancels(deps.desk, deps.logger);
     this.rules = { tokens: deps.tokens, registry, maxBooks: limits.maxBooksPerConnection };
     this.unsubscribe = deps.deskEvents.subscribe((commit) => {
@@ -119,7 +119,9 @@ export class StreamGateway {
         if (socket.destroyed) return;
         const { subscription, metadata } = this.describe(grant, stream, ip);
         this.upgradeHeaders.set(request, metadataHeaders(metadata));
-        this.server.handleUpgrade(request, socket, head, (ws) => this.open(ws, subscription, metadata, grant.welcome, logged));
+        this.server.handleUpgrade(request, socket, head, (ws) =>
+          this.open(ws, socket, subscription, metadata, grant.welcome, logged),
+        );
       },
       (error: unknown) => this.refuse(socket, toAppError(error), logged),
     );
@@ -172,8 +174,10 @@ export class StreamGateway {
     };
   }
 
+  /** `wire`: the socket `ws` took over, which the connection writes its frames to. */
   private open(
     socket: WebSocket,
+    wire: Duplex,
     subscription: StreamSubscription,
     metadata: ConnectionMetadata,
     welcome: boolean,
@@ -181,13 +185,8 @@ export class StreamGateway {
   ): void {
     const { sendBufferBytes } = this.deps.limits;
     const { metrics } = this.deps;
-    const connection = new StreamConnection(
-      metadata.connectionId,
-      socket,
-      subscription,
-      sendBufferBytes,
-      (slow) => this.drop(slow),
-      metrics,
+    const connection = new StreamConnection(metadata.connectionId, socket, wire, subscription, sendBufferBytes, (slow) =>
+      this.drop(slow),
     );
     const { books } = metadata;
     this.connections.add(connection);
@@ -213,7 +212,7 @@ export class StreamGateway {
       this.cancels.ended(connection, code);
     });
     // Nothing is published between the upgrade and here, so the welcome is the first message.
-    if (welcome) connection.send(encodeBody(welcomeBody(metadata)));
+    if (welcome && connection.send(encodeBody(welcomeBody(metadata)))) metrics.streamMessagesSent(subscription.stream, 1);
     this.deps.logger.info({ stream: described }, 'stream opened');
   }
 

@@ -42,12 +42,43 @@ export type ServerMessage = WelcomeMessage | DepthDiff | UserEventMessage | Orde
 /** A message without its sequence number: serialised once, then numbered per connection. */
 export type MessageBody<M extends ServerMessage = ServerMessage> = Omit<M, 'seq'>;
 
-/** The JSON text of a body; `numbered` adds a connection's sequence number to it. */
-export function encodeBody(body: MessageBody): string {
-  return JSON.stringify(body);
+/** A body serialised once for every connection it goes to: its JSON after the opening brace, where `seq` goes first. */
+export interface EncodedBody {
+  readonly rest: Buffer;
 }
 
-/** Puts `seq` first into an encoded body (`{"seq":7,"type":...}`) without parsing it again. */
-export function numbered(encoded: string, seq: number): string {
-  return `{"seq":${seq},${encoded.slice(1)}`;
+export function encodeBody(body: MessageBody): EncodedBody {
+  return { rest: Buffer.from(JSON.stringify(body).slice(1)) };
+}
+
+/** The first byte of an unfragmented text frame (RFC 6455 section 5.2): FIN and opcode 1. */
+const FINAL_TEXT_FRAME = 0x81;
+/** Payload lengths above this take a 16-bit length field (marked 126), above 65,535 a 64-bit one (marked 127). */
+const SHORT_PAYLOAD = 125;
+const MEDIUM_PAYLOAD = 65_535;
+
+/**
+ * The whole WebSocket frame of a body numbered `seq` (`{"seq":7,"type":...}`), unmasked as a
+ * server's frames are. The connection writes it to its socket in one piece: each follower costs
+ * one small buffer and one write, not a text of its own that the socket encodes again.
+ */
+export function numberedFrame(body: EncodedBody, seq: number): Buffer {
+  const head = `{"seq":${seq},`;
+  const length = head.length + body.rest.length;
+  const lengthBytes = length <= SHORT_PAYLOAD ? 0 : length <= MEDIUM_PAYLOAD ? 2 : 8;
+  const start = 2 + lengthBytes;
+  const frame = Buffer.allocUnsafe(start + length);
+  frame[0] = FINAL_TEXT_FRAME;
+  if (lengthBytes === 0) frame[1] = length;
+  else if (lengthBytes === 2) {
+    frame[1] = SHORT_PAYLOAD + 1;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = SHORT_PAYLOAD + 2;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  // The head is ASCII: digits and punctuation.
+  frame.write(head, start, 'latin1');
+  body.rest.copy(frame, start + head.length);
+  return frame;
 }

@@ -1,6 +1,6 @@
+import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import { type Metrics, noMetrics } from '../../ports/metrics.js';
-import { numbered, type StreamName } from './protocol.js';
+import { type EncodedBody, numberedFrame, type StreamName } from './protocol.js';
 
 /** Who is on the other end of a stream and what it follows, as the handshake established it. */
 export interface StreamSubscription {
@@ -22,6 +22,10 @@ export type ServerEnding = 'shutdown' | 'heartbeat' | 'slow-consumer' | 'protoco
  * the unsent bytes of the connection past the cap is not queued; the connection is handed to
  * `onSlow` instead, which drops it, so a client that stops reading never grows the server's memory
  * or holds up the others.
+ *
+ * Messages go to `wire`, the socket `ws` took over, as whole frames: `ws` writes each of its own
+ * frames (pings, the close) at once and in one piece, since the streams use no compression, so
+ * frames never interleave; its `bufferedAmount` still counts what waits in the socket.
  */
 export class StreamConnection {
   /** Cleared when a ping goes out, set by the pong; still clear at the next heartbeat: the peer is gone. */
@@ -33,10 +37,10 @@ export class StreamConnection {
   constructor(
     readonly id: string,
     readonly socket: WebSocket,
+    private readonly wire: Duplex,
     readonly subscription: StreamSubscription,
     private readonly sendBufferBytes: number,
     private readonly onSlow: (connection: StreamConnection) => void,
-    private readonly metrics: Metrics = noMetrics,
   ) {}
 
   follows(bookId: number): boolean {
@@ -44,16 +48,15 @@ export class StreamConnection {
   }
 
   /** Sends an encoded message body with the next sequence number; false when it was not sent. */
-  send(encoded: string): boolean {
+  send(body: EncodedBody): boolean {
     if (this.socket.readyState !== WebSocket.OPEN) return false;
-    // Bodies are ASCII JSON (numbers, ids, decimal strings), so their length is their size in bytes.
-    if (this.socket.bufferedAmount + encoded.length > this.sendBufferBytes) {
+    const frame = numberedFrame(body, this.seq + 1);
+    if (this.socket.bufferedAmount + frame.length > this.sendBufferBytes) {
       this.onSlow(this);
       return false;
     }
     this.seq++;
-    this.socket.send(numbered(encoded, this.seq));
-    this.metrics.streamMessageSent(this.subscription.stream);
+    this.wire.write(frame);
     return true;
   }
 }

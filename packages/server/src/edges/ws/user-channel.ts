@@ -3,8 +3,16 @@ import type { CommittedOrderEvent, DeskCommit } from '../../application/desk/des
 import type { Market, MarketRegistry } from '../../application/markets/market-registry.js';
 import { historyEventOf } from '../../application/orders/order-views.js';
 import { wireStatus } from '../../domain/orders/wire-status.js';
+import type { Metrics } from '../../ports/metrics.js';
 import { ConnectionIndex } from './connection-index.js';
-import { encodeBody, type MessageBody, type OrderCreatedMessage, USER_EVENT_TYPES, type UserEventMessage } from './protocol.js';
+import {
+  type EncodedBody,
+  encodeBody,
+  type MessageBody,
+  type OrderCreatedMessage,
+  USER_EVENT_TYPES,
+  type UserEventMessage,
+} from './protocol.js';
 import type { StreamConnection } from './stream-connection.js';
 
 const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
@@ -13,7 +21,10 @@ const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
 export class UserChannel {
   private readonly byAccount = new ConnectionIndex<string>();
 
-  constructor(private readonly registry: MarketRegistry) {}
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly metrics: Metrics,
+  ) {}
 
   add(connection: StreamConnection): void {
     this.byAccount.add(connection.subscription.account, connection);
@@ -24,19 +35,21 @@ export class UserChannel {
   }
 
   publish(commit: DeskCommit): void {
+    let sent = 0;
     for (const event of commit.orderEvents) {
       const connections = this.byAccount.get(event.account);
       if (connections === undefined) continue;
-      let encoded: string | undefined;
+      let encoded: EncodedBody | undefined;
       for (const connection of connections) {
         if (!connection.follows(event.bookId)) continue;
         encoded ??= this.encode(event);
-        connection.send(encoded);
+        if (connection.send(encoded)) sent++;
       }
     }
+    this.metrics.streamMessagesSent('user-events', sent);
   }
 
-  private encode(event: CommittedOrderEvent): string {
+  private encode(event: CommittedOrderEvent): EncodedBody {
     const market = this.registry.get(event.bookId);
     if (market === undefined) throw new Error(`an event of order ${event.orderId} names unknown book ${event.bookId}`);
     const view = historyEventOf(this.registry, event.bookId, event);
