@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { isAnvil, processLives, readPid } from '@dex/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devnetPidFile } from '../adapters/chain/devnet/embedded-devnet.js';
-import { tempDataDir, until } from '../test-support/harness.js';
 import { NATS_AVAILABLE, NATS_TEST_URL } from '../test-support/nats.js';
 import { REDIS_AVAILABLE, REDIS_TEST_URL } from '../test-support/redis.js';
 import { FROM_SOURCE } from '../test-support/service-process.js';
 import { POSTGRES_AVAILABLE, usePostgresDatabase } from '../test-support/store-engines.js';
+import { tempDataDir } from '../test-support/temp-data-dir.js';
+import { until } from '../test-support/until.js';
 
 /** `npm run cluster` from source: the launcher, running the server's main for each role. */
 const LAUNCHER = fileURLToPath(new URL('./cluster-main.ts', import.meta.url));

@@ -2,9 +2,10 @@ import { BUY, SELL } from '@dex/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestCluster, type TestCluster } from '../test-support/cluster.js';
 import { fund, tokenBalance } from '../test-support/funded-trader.js';
-import { Trader, until } from '../test-support/harness.js';
 import { NATS_AVAILABLE } from '../test-support/nats.js';
 import { POSTGRES_AVAILABLE, usePostgresDatabase } from '../test-support/store-engines.js';
+import { Trader } from '../test-support/trader.js';
+import { until } from '../test-support/until.js';
 
 interface TapeBody {
   readonly trades: { readonly id: number; readonly transactionHash: string }[];

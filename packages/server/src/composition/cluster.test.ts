@@ -2,10 +2,11 @@ import { BUY, SELL } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DepthDiffMessage, ServerMessage } from '../edges/ws/protocol.js';
 import { startTestCluster, type TestCluster } from '../test-support/cluster.js';
-import { Trader, until } from '../test-support/harness.js';
 import { NATS_AVAILABLE } from '../test-support/nats.js';
 import { POSTGRES_AVAILABLE, usePostgresDatabase } from '../test-support/store-engines.js';
 import { StreamClient, streamUrl } from '../test-support/stream-client.js';
+import { Trader } from '../test-support/trader.js';
+import { until } from '../test-support/until.js';
 
 interface DepthBody {
   readonly bids: [string, string][];

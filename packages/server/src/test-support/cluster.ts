@@ -20,10 +20,12 @@ import { listenWith, type RunningServer, type ServedDeps } from '../composition/
 import { signingDomainOf } from '../composition/service-parts.js';
 import { type RunningSettler, startSettler } from '../composition/settler-role.js';
 import type { Store } from '../ports/store/ports.js';
-import { ManualClock, tempDataDir, until } from './harness.js';
+import { ManualClock } from './manual-clock.js';
 import { NATS_TEST_URL } from './nats.js';
 import { type ServiceProcess, startServiceProcess } from './service-process.js';
+import { tempDataDir } from './temp-data-dir.js';
 import type { TraderHost } from './trader.js';
+import { until } from './until.js';
 
 /** A cluster in this process, on a test database and NATS subjects of its own: engines, settlers and gateways, restartable. */
 export interface TestCluster {

@@ -14,7 +14,9 @@ import { DEVNET_NATIVE_TOKEN_ID, seedDevnet } from '../application/markets/seed.
 import { createLogger } from '../composition/logging.js';
 import type { DeskCommit } from '../domain/orders/desk-commit.js';
 import type { Store } from '../ports/store/ports.js';
-import { DEVNET_ADDRESS, ManualClock, tempDataDir } from './harness.js';
+import { DEVNET_ADDRESS } from './devnet-addresses.js';
+import { ManualClock } from './manual-clock.js';
+import { tempDataDir } from './temp-data-dir.js';
 
 /**
  * The trading desk as `TradingDesk.open` wires it, on a real store (SQLite unless told) seeded with

@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { BUY, SELL } from '@dex/core';
 import type { FastifyInstance } from 'fastify';
-import { DEVNET_TOKENS } from '../application/markets/seed.js';
 import { buildApp, buildDataApiApp } from '../composition/app.js';
 import { type Config, loadConfig } from '../composition/config.js';
 import { createLogger } from '../composition/logging.js';
@@ -12,38 +8,18 @@ import { operatorIo } from '../composition/operator-wiring.js';
 import { openServices, type Services } from '../composition/services.js';
 import { runOperator } from '../edges/cli/operator.js';
 import { buildMetricsApp } from '../edges/http/metrics/metrics-app.js';
-import type { Clock } from '../ports/clock.js';
+import { DEVNET_ADDRESS } from './devnet-addresses.js';
+import { ManualClock } from './manual-clock.js';
+import { tempDataDir } from './temp-data-dir.js';
 import { type OrderRequestBody, Trader, type TraderHost } from './trader.js';
 
 export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
+export { DEVNET_ADDRESS } from './devnet-addresses.js';
+export { ManualClock, RealTimeClock } from './manual-clock.js';
 export { cleanUpServiceProcesses, FROM_SOURCE, type ServiceProcess, startServiceProcess } from './service-process.js';
+export { tempDataDir } from './temp-data-dir.js';
 export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
 export { until } from './until.js';
-
-/** A clock the test moves by hand. */
-export class ManualClock implements Clock {
-  constructor(public time = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
-
-  now(): number {
-    return this.time;
-  }
-
-  advance(ms: number): void {
-    this.time += ms;
-  }
-
-  /** Steps the clock back, as an NTP correction of a clock that ran ahead does. */
-  rewind(ms: number): void {
-    this.time -= ms;
-  }
-}
-
-/** The harness's clock following the real time, as main.ts runs: chain blocks, deadlines, caches and rate limits all agree. */
-export class RealTimeClock extends ManualClock {
-  override now(): number {
-    return Date.now();
-  }
-}
 
 export interface HarnessOptions {
   /** Listen on 127.0.0.1 (a free port, kept across restarts) for real sockets: WebSocket tests. */
@@ -77,12 +53,6 @@ function listeningPort(app: FastifyInstance): number {
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('the harness server has no TCP address');
   return address.port;
-}
-
-/** A temporary data folder, removed by the returned function. */
-export function tempDataDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'dex-test-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -166,12 +136,6 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
     },
   };
 }
-
-/** EVM addresses of the devnet seed's tokens, by symbol. */
-export const DEVNET_ADDRESS = Object.fromEntries(DEVNET_TOKENS.map((token) => [token.symbol, token.evmAddress])) as Record<
-  'WHBAR' | 'USDC' | 'SAUCE' | 'HBAR',
-  string
->;
 
 /** A build request of book 1 that builds: sell 1 WHBAR for 0.25 USDC. */
 export const WHBAR_SELL_REQUEST = {

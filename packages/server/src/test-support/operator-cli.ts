@@ -5,7 +5,8 @@ import { type OperatorChain, operatorIo } from '../composition/operator-wiring.j
 import { runOperator } from '../edges/cli/operator.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store/ports.js';
-import { ManualClock, tempDataDir } from './harness.js';
+import { ManualClock } from './manual-clock.js';
+import { tempDataDir } from './temp-data-dir.js';
 
 /** A valid grid for the test tokens AAA (8 decimals) / BBB (6 decimals). */
 export const GRID = ['--tick-step', '0.0001', '--size-step', '0.01', '--lot-size', '1', '--min-notional', '5'];

@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { readPid } from '@dex/contracts';
 import { devnetPidFile } from '../adapters/chain/devnet/embedded-devnet.js';
-import { tempDataDir } from './harness.js';
+import { tempDataDir } from './temp-data-dir.js';
 
 /** The log lines that say a process is ready: a server listens, an engine follows its log, a settler settles or stands by. */
 const READY_MESSAGES = [

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { openSqliteStore } from '../adapters/sqlite/sqlite-store.js';
 import type { Store } from '../ports/store/ports.js';
-import { tempDataDir } from './harness.js';
+import { tempDataDir } from './temp-data-dir.js';
 
 /** A fresh folder per test, and the stores the test opened, closed after it. */
 export interface TempStores {

@@ -5,7 +5,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidAccountKeyError } from '../../domain/accounts/account-keys.js';
 import { type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
-import { tempDataDir } from '../../test-support/harness.js';
+import { tempDataDir } from '../../test-support/temp-data-dir.js';
 import { sqlAccountKeyStore } from '../sql/account-key-store.js';
 import { openDatabase, type SqlDatabase } from '../sqlite/driver.js';
 import { sqliteClient } from '../sqlite/sqlite-client.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../test-support/harness.js';
+import { ManualClock } from '../../test-support/manual-clock.js';
 import { TokenBucketLimiter } from './token-bucket.js';
 
 function limiter(capacity: number, refillPerSecond: number, maxKeys = 100) {

@@ -4,7 +4,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AccountKeyLookupError } from '../../ports/account-keys.js';
 import { json, type MirrorHandler, startMirror, stopMirror, useFakeMirror } from '../../test-support/fake-mirror-node.js';
-import { ManualClock } from '../../test-support/harness.js';
+import { ManualClock } from '../../test-support/manual-clock.js';
 import { MirrorNodeAccountKeys, type MirrorNodeAccountKeysOptions } from './mirror-node-account-keys.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BucketPolicy } from '../../ports/rate-buckets.js';
-import { ManualClock } from '../../test-support/harness.js';
+import { ManualClock } from '../../test-support/manual-clock.js';
 import { REDIS_AVAILABLE, useTestRedis } from '../../test-support/redis.js';
 import { LocalRateBuckets } from '../memory/local-rate-buckets.js';
 import { RedisRateBuckets } from './redis-rate-buckets.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../../test-support/harness.js';
 import { POSTGRES_AVAILABLE, usePostgresDatabase } from '../../test-support/store-engines.js';
+import { tempDataDir } from '../../test-support/temp-data-dir.js';
 import { migratePostgres } from '../postgres/postgres-store.js';
 import { openDatabase, type SqlDatabase } from '../sqlite/driver.js';
 import { migrate } from '../sqlite/sqlite-store.js';

@@ -3,7 +3,7 @@ import { CoreError } from '@dex/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountKeyRecord } from '../../domain/accounts/account-keys.js';
 import { type AccountKeyStore, StoreConflictError } from '../../ports/store/ports.js';
-import { tempDataDir } from '../../test-support/harness.js';
+import { tempDataDir } from '../../test-support/temp-data-dir.js';
 import { sqlAccountKeyStore } from '../sql/account-key-store.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
 import { sqliteClient } from './sqlite-client.js';

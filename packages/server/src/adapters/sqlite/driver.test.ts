@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../../test-support/harness.js';
+import { tempDataDir } from '../../test-support/temp-data-dir.js';
 import { inTransaction, openDatabase, type SqlDatabase } from './driver.js';
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);

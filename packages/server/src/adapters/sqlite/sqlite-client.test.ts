@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../../test-support/harness.js';
+import { tempDataDir } from '../../test-support/temp-data-dir.js';
 import { type SqlClient, type SqlExecutor, sql } from '../sql/sql-client.js';
 import { openDatabase, type SqlDatabase } from './driver.js';
 import { sqliteClient } from './sqlite-client.js';

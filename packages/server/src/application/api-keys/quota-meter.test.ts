@@ -6,7 +6,7 @@ import type { ApiKeyRecord } from '../../domain/data-api/api-key.js';
 import type { QuotaCounters } from '../../ports/quota-counters.js';
 import type { ApiKeyStore } from '../../ports/store/api-key-ports.js';
 import type { Store } from '../../ports/store/ports.js';
-import { ManualClock } from '../../test-support/harness.js';
+import { ManualClock } from '../../test-support/manual-clock.js';
 import { REDIS_AVAILABLE, useTestRedis } from '../../test-support/redis.js';
 import { useTempStores } from '../../test-support/temp-stores.js';
 import { QuotaMeter } from './quota-meter.js';

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalRateBuckets } from '../../adapters/memory/local-rate-buckets.js';
-import { ManualClock } from '../../test-support/harness.js';
+import { ManualClock } from '../../test-support/manual-clock.js';
 import { installErrorHandling } from './error-handler.js';
 import { bucketPolicies, type RateLimitPolicy, rateLimitHook } from './rate-limit.js';
 

@@ -18,8 +18,9 @@ import { openSqliteStore } from '../../../adapters/sqlite/sqlite-store.js';
 import { loadConfig } from '../../../composition/config.js';
 import { operatorChain } from '../../../composition/operator-wiring.js';
 import type { Store } from '../../../ports/store/ports.js';
-import { ManualClock, tempDataDir } from '../../../test-support/harness.js';
+import { ManualClock } from '../../../test-support/manual-clock.js';
 import { operator } from '../../../test-support/operator-cli.js';
+import { tempDataDir } from '../../../test-support/temp-data-dir.js';
 
 /** The ledger's testnet chain id: the node is one the service did not start, as a relay is. */
 const CHAIN_ID = 296;

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { TermsAcceptance } from '../../../domain/web-terms/terms.js';
-import { ManualClock } from '../../../test-support/harness.js';
+import { ManualClock } from '../../../test-support/manual-clock.js';
 import { operator } from '../../../test-support/operator-cli.js';
 import { describeEachEngine } from '../../../test-support/store-engines.js';
 
