@@ -3,6 +3,8 @@ import type { DepthSnapshot, LevelSource, PoolReserves } from '@dex/core';
 /** What market data reads of one book: its levels, depth, halt state and pool. A matching engine is one. */
 export interface BookView extends LevelSource {
   depth(): DepthSnapshot;
+  /** The update id of the book's last change: the same id, the same depth. */
+  readonly lastUpdateId: number;
   readonly isHalted: boolean;
   readonly pool: PoolReserves | undefined;
 }

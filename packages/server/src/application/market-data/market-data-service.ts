@@ -40,6 +40,14 @@ export type TradesBody = RecentTrades;
 export type CandlesBody = BookCandles;
 export type ExactInputQuoteBody = ExactInputQuote;
 export type ExactOutputQuoteBody = ExactOutputQuote;
+/** A book's depth as answered, less the time of the answer. */
+export type BookDepth = Omit<DepthBody, 'timestamp'>;
+
+/** A depth answer: the book's depth, the same object until the book changes, and the time it was read. */
+export interface TimedDepth {
+  readonly depth: BookDepth;
+  readonly timestamp: number;
+}
 
 export interface MarketDataOptions {
   readonly quoteSlippageBps: number;
@@ -54,6 +62,8 @@ const CACHE_ENTRIES = 10_000;
 export const CANDLE_WINDOW: RecentWindowBounds = { defaultBuckets: 500, maxBuckets: 1_000 };
 /** Candle answers are large: fewer of them are kept. */
 const CANDLE_CACHE_ENTRIES = 256;
+/** Pages of the book list kept per refresh of the list: a client pages through a few. */
+const BOOKS_PAGES_KEPT = 64;
 
 /** A display percent with four decimals, from integer ticks (never used in any amount). */
 function percent(numerator: bigint, denominator: bigint): string {
@@ -75,6 +85,10 @@ export class MarketDataService {
   private readonly candlesCache: TtlCache<CandlesBody>;
   private readonly inputQuotes: TtlCache<ExactInputQuoteBody>;
   private readonly outputQuotes: TtlCache<ExactOutputQuoteBody>;
+  /** Each book's depth as last described, and the view and market it was read from, with their update id. */
+  private readonly depths = new Map<number, { view: BookView; market: Market; depth: BookDepth }>();
+  /** Pages of the list last cached, so an unchanged list answers the same object (an edge serialises it once). */
+  private booksPages: { items: OrderbookItemBody[]; pages: Map<string, BooksBody> } | null = null;
 
   constructor(
     private readonly registry: MarketRegistry,
@@ -99,30 +113,30 @@ export class MarketDataService {
       items = await this.describeAll(now);
       this.booksCache.set('all', items, now);
     }
-    return { orderbooks: items.slice(offsetOf(page, limit), offsetOf(page, limit) + limit), total: items.length, page, limit };
+    if (this.booksPages?.items !== items || this.booksPages.pages.size >= BOOKS_PAGES_KEPT)
+      this.booksPages = { items, pages: new Map() };
+    const key = `${page}:${limit}`;
+    let body = this.booksPages.pages.get(key);
+    if (body === undefined) {
+      body = { orderbooks: items.slice(offsetOf(page, limit), offsetOf(page, limit) + limit), total: items.length, page, limit };
+      this.booksPages.pages.set(key, body);
+    }
+    return body;
   }
 
-  /** Full depth of an open book; 404 for unknown or closed books. */
-  depth(bookId: number | undefined): DepthBody {
+  /**
+   * Full depth of an open book; 404 for unknown or closed books. Described once per state of the
+   * book (its update id), as it is read far more often than it changes.
+   */
+  depth(bookId: number | undefined): TimedDepth {
     const { market, engine } = this.openMarket(bookId, 'ORDERBOOK_NOT_FOUND');
-    const { grid, book } = market;
-    const snapshot = engine.depth();
-    const bid = snapshot.bids[0]?.[0];
-    const ask = snapshot.asks[0]?.[0];
-    const level = (pair: readonly [bigint, number]) => displayLevel(grid, pair);
-    return {
-      orderbookId: String(book.id),
-      timestamp: this.clock.now(),
-      baseTokenId: book.baseTokenId,
-      quoteTokenId: book.quoteTokenId,
-      bestBidQuote: bid === undefined ? null : grid.formatPrice(bid),
-      bestAskQuote: ask === undefined ? null : grid.formatPrice(ask),
-      // Against the mid price (ask + bid) / 2, kept in whole ticks by doubling both sides.
-      spreadPercent: bid === undefined || ask === undefined ? null : percent(2n * (ask - bid), ask + bid),
-      bids: snapshot.bids.map(level),
-      asks: snapshot.asks.map(level),
-      lastUpdateId: snapshot.lastUpdateId,
-    };
+    const timestamp = this.clock.now();
+    const kept = this.depths.get(market.book.id);
+    if (kept?.view === engine && kept.market === market && kept.depth.lastUpdateId === engine.lastUpdateId)
+      return { depth: kept.depth, timestamp };
+    const depth = describeDepth(market, engine);
+    this.depths.set(market.book.id, { view: engine, market, depth });
+    return { depth, timestamp };
   }
 
   /** One page of the book's trade tape, from a cache that lives `tradesCacheMs`. */
@@ -309,6 +323,26 @@ export class MarketDataService {
       updatedAt: isoTime(book.updatedAt),
     };
   }
+}
+
+/** A book's levels as the wire shows them, with its best prices and spread. */
+function describeDepth({ grid, book }: Market, view: BookView): BookDepth {
+  const snapshot = view.depth();
+  const bid = snapshot.bids[0]?.[0];
+  const ask = snapshot.asks[0]?.[0];
+  const level = (pair: readonly [bigint, number]) => displayLevel(grid, pair);
+  return {
+    orderbookId: String(book.id),
+    baseTokenId: book.baseTokenId,
+    quoteTokenId: book.quoteTokenId,
+    bestBidQuote: bid === undefined ? null : grid.formatPrice(bid),
+    bestAskQuote: ask === undefined ? null : grid.formatPrice(ask),
+    // Against the mid price (ask + bid) / 2, kept in whole ticks by doubling both sides.
+    spreadPercent: bid === undefined || ask === undefined ? null : percent(2n * (ask - bid), ask + bid),
+    bids: snapshot.bids.map(level),
+    asks: snapshot.asks.map(level),
+    lastUpdateId: snapshot.lastUpdateId,
+  };
 }
 
 /** 24-hour change of the last price against the first trade of the window; null without one. */

@@ -6,9 +6,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
-import { RequestLog } from './request-log.js';
+import { lazyRequestLogger, RequestLog } from './request-log.js';
 import { describeSchemaErrors } from './schema-errors.js';
-import { securityHeaders } from './security-headers.js';
+import { setSecurityHeaders } from './security-headers.js';
 
 /** Incoming request ids are kept when they are short and plain; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -51,23 +51,26 @@ export async function createBaseApp(
     // Our own hook answers 503 in the catalogue's shape while the server drains.
     return503OnClosing: false,
     logController: new RequestLog(config.slowRequestMs),
+    childLoggerFactory: lazyRequestLogger,
     // Requests the parser or the router refuse get the catalogue's bodies too.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });
 
+  // Hooks every request passes are synchronous: an async hook costs a promise per request.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new AppError('SHUTTING_DOWN');
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new AppError('SHUTTING_DOWN') : undefined);
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    setSecurityHeaders(request, reply, config.trustProxy);
+    done(null, payload);
   });
-  app.addHook('onSend', securityHeaders(config.trustProxy));
   installErrorHandling(app, options.notFound);
   // JSON is the only body this API reads; anything else is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');

@@ -12,7 +12,7 @@ import {
 } from '@dex/protocol';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { MarketDataService } from '../../../application/market-data/market-data-service.js';
+import type { BookDepth, BooksBody, MarketDataService } from '../../../application/market-data/market-data-service.js';
 import { AppError } from '../../../domain/errors.js';
 import { parseBookId } from '../../../domain/markets/market.js';
 import { parseCount, parseFlag, parseSort, single } from '../../../domain/query-values.js';
@@ -21,6 +21,7 @@ import type { PublicCaller } from '../access.js';
 import { errorResponses } from '../schemas.js';
 import type { TypedApp } from '../typed-app.js';
 import { candleRoute } from './candle-route.js';
+import { SerialisedAnswers, sendJsonText, TimestampedAnswers } from './serialised-answers.js';
 import { settlementRoute } from './settlement-route.js';
 
 export interface MarketDataRoutesOptions {
@@ -56,8 +57,13 @@ export async function marketDataRoutes(fastify: FastifyInstance, options: Market
   quoteRoutes(app, options);
 }
 
-/** `GET /books` and `GET /depth/:orderbookId`, behind the caller check. */
+/**
+ * `GET /books` and `GET /depth/:orderbookId`, behind the caller check. Both send text serialised
+ * once per change of what they answer (the most read routes of the service).
+ */
 function bookRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions): void {
+  const booksTexts = new SerialisedAnswers<BooksBody>();
+  const depthTexts = new TimestampedAnswers<BookDepth>();
   app.get(
     '/books',
     {
@@ -69,12 +75,12 @@ function bookRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions)
         response: { 200: BooksResponse, ...errorResponses(400, 401) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await caller(request);
       const { query } = request;
       const page = parseCount(single(query.page, 'page'), 1);
       const limit = parseCount(single(query.limit, 'limit'), BOOKS_DEFAULT_LIMIT, BOOKS_MAX_LIMIT);
-      return service.books(page, limit);
+      return sendJsonText(reply, booksTexts.text(await service.books(page, limit), reply));
     },
   );
 
@@ -89,9 +95,10 @@ function bookRoutes(app: TypedApp, { service, caller }: MarketDataRoutesOptions)
         response: { 200: DepthResponse, ...errorResponses(401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await caller(request);
-      return service.depth(parseBookId(request.params.orderbookId));
+      const { depth, timestamp } = service.depth(parseBookId(request.params.orderbookId));
+      return sendJsonText(reply, depthTexts.text(depth, timestamp, reply));
     },
   );
 }
