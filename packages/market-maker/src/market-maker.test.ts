@@ -247,17 +247,31 @@ describe('market maker on a real server (no settlement chain)', () => {
   });
 });
 
+/** The account's order budget in the test below: 20 orders (built or saved) per 10 s. */
+const RATE_LIMIT = { orders: 20, seconds: 10 };
+/**
+ * How long quoting all three books may take under that budget: a book's 3 levels a side cost 6
+ * builds and 6 saves, so the three cost 36, nearly two windows of the limit; twice that, since the
+ * bot stops a round at each 429 and waits as long as the server asks.
+ */
+const QUOTE_ALL_MS = 2 * Math.ceil((3 * 12) / RATE_LIMIT.orders) * RATE_LIMIT.seconds * 1_000;
+
 describe("market maker under the order routes' rate limits", () => {
-  it('waits as a 429 asks and keeps quoting every book', async () => {
+  it('waits as a 429 asks and keeps quoting every book', { timeout: QUOTE_ALL_MS + 30_000 }, async () => {
     await h.harness.close();
-    h = await startBotServer({ ORDER_RATE_LIMIT: 'true', ORDER_RATE_LIMIT_ACCOUNT: '20/10' });
+    h = await startBotServer({
+      ORDER_RATE_LIMIT: 'true',
+      ORDER_RATE_LIMIT_ACCOUNT: `${RATE_LIMIT.orders}/${RATE_LIMIT.seconds}`,
+    });
     const logger = recordingLogger();
     startBot({ logger, levels: 3, stepBps: 50 });
     await eventually(() => logger.lines.find((line) => line.fields.status === 429), 'a 429');
+    const deadline = Date.now() + QUOTE_ALL_MS;
     for (const orderbookId of [1, 2, 3]) {
       await eventually(
         async () => (hasBothSides(await depthOf(orderbookId)) ? true : undefined),
         `quotes on book ${orderbookId}`,
+        Math.max(1_000, deadline - Date.now()),
       );
     }
   });
