@@ -11,6 +11,7 @@ import { BUY, parseWireOrder, SELL } from '@dex/core';
 import type { UserEventMessage } from '@dex/protocol';
 import { type Address, createPublicClient, getAddress, type Hex, http, maxUint256, type TransactionReceipt, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../composition/logging.js';
 import { storeFile } from '../../../composition/store-choice.js';
 import { fund, tokenBalance } from '../../../test-support/funded-trader.js';
 import { type Harness, ManualClock, startHarness, Trader } from '../../../test-support/harness.js';
@@ -18,6 +19,7 @@ import { StreamClient, streamUrl } from '../../../test-support/stream-client.js'
 import { openDatabase } from '../../sqlite/driver.js';
 import { DevnetIssuer } from '../devnet/devnet-issuer.js';
 import { ReactorIndexer } from '../indexing/reactor-indexer.js';
+import { ChainFundsReader, RECENT_HOLDINGS_MS } from '../reads/funds-reader.js';
 import { settledFillWordSlot } from './settled-fill-ids.js';
 
 const WHBAR = 100_000_000n; // 1 WHBAR in raw units (8 decimals)
@@ -446,6 +448,32 @@ describe('funds on the devnet chain', () => {
     // The test clock stands still: the holdings read for the refusal are as recent as can be.
     await fund(h, trader);
     expect((await trader.limit(2, SELL, 100_000, 10)).status).toBe('ACTIVE');
+  });
+
+  it('reads the holdings a save asks for at most once a second per owner and token, and a fresh read every time', async () => {
+    const trader = await fundedTrader((host) => Trader.secp256k1(host));
+    const { chain } = settlement();
+    let reads = 0;
+    const counted = new Proxy(chain.public, {
+      get: (target, name, receiver) => {
+        if (name === 'readContract') reads++;
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const clock = new ManualClock(Date.now());
+    const funds = new ChainFundsReader({ public: counted, reactor: chain.reactor }, clock, createLogger('silent'));
+    const base = h.services.registry.get(1)?.base.evmAddress as string;
+    const first = await funds.holdings(trader.swapper, [base], 'recent');
+    const afterFirst = reads;
+    expect(afterFirst).toBeGreaterThan(0);
+    expect(await funds.holdings(trader.swapper, [base], 'recent')).toEqual(first);
+    expect(reads).toBe(afterFirst);
+    await funds.holdings(trader.swapper, [base], 'fresh');
+    expect(reads).toBeGreaterThan(afterFirst);
+    const afterFresh = reads;
+    clock.advance(RECENT_HOLDINGS_MS);
+    await funds.holdings(trader.swapper, [base], 'recent');
+    expect(reads).toBeGreaterThan(afterFresh);
   });
 
   it('reports the live onboarding steps from the chain: approvals to Permit2, then to the reactor inside it', async () => {
