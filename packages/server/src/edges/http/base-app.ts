@@ -7,6 +7,7 @@ import { AppError } from '../../domain/errors.js';
 import { answerClientError, answerFrameworkError } from './client-errors.js';
 import { installErrorHandling } from './error-handler.js';
 import { lazyRequestLogger, RequestLog } from './request-log.js';
+import { SHARED_SCHEMA_COMPILERS } from './schema-compilers.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { setSecurityHeaders } from './security-headers.js';
 
@@ -44,6 +45,7 @@ export async function createBaseApp(
     },
     // verbose: each complaint carries its schema and value, from which schema-errors.ts writes its words; FORM is those words.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false, verbose: true, keywords: [FORM] } },
+    schemaController: { compilersFactory: SHARED_SCHEMA_COMPILERS },
     // A field and its form in words, never a regular expression or a union's summary.
     schemaErrorFormatter: (errors, dataVar) => new Error(describeSchemaErrors(errors, dataVar)),
     // The data API docs' own samples call `/pools/` and `/farms/`: a trailing slash names the same route.
