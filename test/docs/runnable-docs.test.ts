@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanUpServiceProcesses, startServiceProcess } from '@dex/server/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AddonDownload, serveBuiltAddon } from './addon-download.js';
 import { readerScript, runnableBlocks } from './runnable-blocks.js';
 
 const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,10 +42,10 @@ function run(
 
 /**
  * A reader's shell: none of this repository's npm run context (its npm_* settings, its
- * node_modules/.bin on PATH), global installs going to `home`, and the three variables the README
- * has the reader export before the quick start.
+ * node_modules/.bin on PATH), global installs going to `home`, the three variables the README
+ * has the reader export before the quick start, and the better-sqlite3 download (addon-download.ts).
  */
-function readerEnvironment(home: string, apiUrl: string): NodeJS.ProcessEnv {
+function readerEnvironment(home: string, apiUrl: string, addon: AddonDownload): NodeJS.ProcessEnv {
   const inherited = Object.entries(process.env).filter(([name]) => !/^(npm_|NODE_OPTIONS$|INIT_CWD$|VITEST)/i.test(name));
   const path = (process.env.PATH ?? '').split(delimiter).filter((folder) => !folder.includes('node_modules'));
   return {
@@ -58,12 +59,14 @@ function readerEnvironment(home: string, apiUrl: string): NodeJS.ProcessEnv {
     DEX_HOME: home,
     DATA_DIR: join(home, 'data'),
     DEX_API_URL: apiUrl,
+    ...addon.env,
   };
 }
 
 describe('the runnable examples of the README and docs/', () => {
   let home = '';
   let env: NodeJS.ProcessEnv = {};
+  let addon: AddonDownload | undefined;
 
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'dex-reader-'));
@@ -75,10 +78,12 @@ describe('the runnable examples of the README and docs/', () => {
       timeoutMs: 300_000,
     });
     expect(packed, packed.output).toMatchObject({ code: 0 });
-    env = readerEnvironment(home, await service.url);
+    addon = await serveBuiltAddon(REPOSITORY, home);
+    env = readerEnvironment(home, await service.url, addon);
   }, 360_000);
 
   afterAll(() => {
+    addon?.close();
     cleanUpServiceProcesses();
     rmSync(home, { recursive: true, force: true });
   });
