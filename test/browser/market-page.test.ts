@@ -6,8 +6,12 @@ import { expectLadderFollowsApi } from './ladder.js';
 import { type Depth, LiveDevnetPages, type OpenOptions, PHONE, SCREENSHOTS } from './live-devnet-pages.js';
 import { operatorCli } from './operator-process.js';
 
-/** How late the ladder may show a depth snapshot the API has already answered. */
-const LADDER_LAG_MS = 1_000;
+/**
+ * How late the ladder may show a depth snapshot the API has already answered: a bound on its
+ * following at all, not a latency target (those are benchmarks'). The stream brings an update in
+ * milliseconds; the browser here shares 2 cores with the rest of the suite, and took 1.2 s once.
+ */
+const LADDER_LAG_MS = 3_000;
 
 const browserAt = ensureChromium();
 if ('missing' in browserAt) console.warn(`browser tests skipped: ${browserAt.missing}`);
@@ -46,7 +50,7 @@ describe.skipIf('missing' in browserAt)('the market web page in Chromium', () =>
     await page.close();
   });
 
-  it('shows the ladder GET /depth answers, within a second of each update, while the bot trades', async () => {
+  it('shows the ladder GET /depth answers, within seconds of each update, while the bot trades', async () => {
     const page = await open('/#/market/1');
     await page.getByTestId('ladder').waitFor({ timeout: 10_000 });
     await expectLadderFollowsApi(page, () => json<Depth>('/depth/1'), 5, LADDER_LAG_MS);
