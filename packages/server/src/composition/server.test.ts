@@ -10,6 +10,13 @@ import { type RunningServer, startServer } from './server.js';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
 const cleanups: (() => Promise<void> | void)[] = [];
+/**
+ * Bounds on a launched service's start and stop, from its sources through the TypeScript loader
+ * and with its devnet chain: generous, since the suite's other files share the cores (a start
+ * once took more than 15 s).
+ */
+const START_MS = 60_000;
+const STOP_MS = 20_000;
 
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -131,14 +138,21 @@ describe('main', () => {
       text += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    cleanups.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
+    cleanups.push(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // A clean stop, which stops its devnet node too: after a kill -9 the node would live on for
+      // its grace period, writing into the data folder the next cleanup removes.
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+      await exited;
+      clearTimeout(timer);
     });
     return { child, output: () => text, exited };
   }
 
   async function listeningUrl(output: () => string): Promise<string> {
-    for (let attempt = 0; attempt < 300; attempt++) {
+    const deadline = Date.now() + START_MS;
+    while (Date.now() < deadline) {
       const match = /"url":"(http:\/\/127\.0\.0\.1:\d+)"[^\n]*order book API listening/.exec(output());
       if (match) return match[1] as string;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -146,16 +160,20 @@ describe('main', () => {
     throw new Error(`server did not start:\n${output()}`);
   }
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('serves until %s, then drains and exits 0', async (signal) => {
-    const data = tempDataDir();
-    cleanups.push(data.remove);
-    const { child, output, exited } = launch({ DATA_DIR: data.dir, PORT: '0' });
-    const url = await listeningUrl(output);
-    expect((await fetch(`${url}/health`)).status).toBe(200);
-    child.kill(signal);
-    expect(await exited).toBe(0);
-    expect(output()).toContain('"msg":"shutting down"');
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'serves until %s, then drains and exits 0',
+    async (signal) => {
+      const data = tempDataDir();
+      cleanups.push(data.remove);
+      const { child, output, exited } = launch({ DATA_DIR: data.dir, PORT: '0' });
+      const url = await listeningUrl(output);
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      child.kill(signal);
+      expect(await exited).toBe(0);
+      expect(output()).toContain('"msg":"shutting down"');
+    },
+    START_MS + STOP_MS,
+  );
 
   it('refuses a bad configuration with exit code 2 and the variable named', async () => {
     const { output, exited } = launch({ PORT: 'eighty' });
