@@ -6,17 +6,26 @@ import { getOrders } from '../actions/get-orders.js';
 import { placeOrders } from '../actions/place-orders.js';
 import { limitOrderRequest } from '../amounts.js';
 import { type Client, createClient } from '../client.js';
-import { NetworkError, type SdkError, StreamError } from '../errors.js';
+import type { SdkError } from '../errors.js';
 import { secp256k1Signer } from '../signing/secp256k1-signer.js';
 import { eventually } from '../test-support/eventually.js';
 import { recordingFetch, startTestServer, type TestServer } from '../test-support/server.js';
 import { type StreamProxy, startStreamProxy } from '../test-support/stream-proxy.js';
 import type { OrderbookItem } from '../types.js';
-import { type DepthStream, type WatchDepthParameters, watchDepth } from './watch-depth.js';
-import { type StreamedUserEvent, watchUserEvents } from './watch-user-events.js';
+import type { DepthStream, WatchDepthParameters } from './watch-depth.js';
+import type { StreamedUserEvent } from './watch-user-events.js';
 
-// What a page bundled with the `browser` condition gets in place of `ws`.
-vi.mock('#stream-transport', () => import('./browser-transport.js'));
+// What a page bundled with the `browser` condition gets in place of `ws`. The streams and their
+// errors load afresh with it, since another file of this worker may have loaded them on Node's
+// transport already (a worker keeps its modules across files). The files after this one load them
+// afresh again, on Node's.
+vi.resetModules();
+vi.doMock('#stream-transport', () => import('./browser-transport.js'));
+const { watchDepth } = await import('./watch-depth.js');
+const { watchUserEvents } = await import('./watch-user-events.js');
+const { NetworkError, StreamError } = await import('../errors.js');
+vi.doUnmock('#stream-transport');
+vi.resetModules();
 
 type WebSocketClass = new (url: string) => object;
 const NativeWebSocket = (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
