@@ -6,6 +6,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+    globalSetup: ['test/setup/built-packages.ts'],
     pool: 'forks',
     // A worker more than the cores, not vitest's cores - 1 (one worker on two cores): most files spend
     // much of their time waiting on the processes they start (chain nodes, services) and on

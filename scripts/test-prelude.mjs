@@ -4,7 +4,9 @@
 // waits on the disk are free). The type check reads the contracts' generated artifacts, so the
 // contracts are compiled first (build's own compile step then finds them up to date); lint needs
 // nothing and starts at once. Each step's output is printed whole when it ends; any failure fails.
+// A passed build is recorded, so the suite's global setup finds the packages built.
 import { spawn } from 'node:child_process';
+import { markBuilt } from './build-if-changed.mjs';
 
 /** Runs an npm script, its output kept for the report; resolves with whether it passed. */
 function run(script) {
@@ -24,6 +26,13 @@ function run(script) {
 }
 
 const lint = run('lint');
+const buildStarted = new Date();
 const compiled = await run('build:contracts');
-const results = await Promise.all([lint, compiled && run('build'), compiled && run('typecheck')]);
+const built =
+  compiled &&
+  run('build').then((passed) => {
+    if (passed) markBuilt(buildStarted);
+    return passed;
+  });
+const results = await Promise.all([lint, built, compiled && run('typecheck')]);
 process.exit(results.every(Boolean) ? 0 : 1);

@@ -1,11 +1,11 @@
 /** `npm start` with its bot, and Chromium pages on it: what both browser suites share. */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { cleanUpServiceProcesses, type ServiceProcess, startServiceProcess, until } from '@dex/server/test-support';
+import { builtEntry, cleanUpServiceProcesses, type ServiceProcess, startServiceProcess, until } from '@dex/server/test-support';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 
-const DEVNET_MAIN = new URL('../../packages/devnet/src/main.ts', import.meta.url);
+const DEVNET_MAIN = builtEntry(new URL('../../packages/devnet/src/main.ts', import.meta.url));
 const WEB_ROOT = fileURLToPath(new URL('../../packages/web/dist', import.meta.url));
 /** Written on every run; UPDATE_SCREENSHOTS=1 writes the README's copies in docs/screenshots instead. */
 export const SCREENSHOTS = fileURLToPath(

@@ -8,10 +8,12 @@ import { processLives } from '@dex/contracts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** `npm start`'s entry, run from source as the tests run everything. */
-const DEVNET_MAIN = join(ROOT, 'packages/devnet/src/main.ts');
-const OPERATOR_MAIN = join(ROOT, 'packages/server/src/composition/operator-main.ts');
-const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
+/**
+ * `npm start`'s entry and the operator CLI, built (vitest's global setup and `npm run test:crash`
+ * build what changed first), as an operator runs them.
+ */
+const DEVNET_MAIN = join(ROOT, 'packages/devnet/dist/main.js');
+const OPERATOR_MAIN = join(ROOT, 'packages/server/dist/composition/operator-main.js');
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -71,7 +73,7 @@ export class ServiceUnderTest {
   async start(): Promise<void> {
     const log = openSync(join(this.dataDir, 'service.log'), 'a');
     try {
-      this.child = spawn(process.execPath, [...FROM_SOURCE, DEVNET_MAIN], {
+      this.child = spawn(process.execPath, [DEVNET_MAIN], {
         cwd: ROOT,
         detached: true,
         env: {
@@ -164,7 +166,7 @@ export class ServiceUnderTest {
 
   /** The operator CLI's `pool add-liquidity` on the devnet chain: creates the pool on first use. */
   async addLiquidity(tokenA: string, tokenB: string, amountA: string, amountB: string): Promise<void> {
-    const argv = [...FROM_SOURCE, OPERATOR_MAIN, 'pool', 'add-liquidity', tokenA, tokenB, amountA, amountB];
+    const argv = [OPERATOR_MAIN, 'pool', 'add-liquidity', tokenA, tokenB, amountA, amountB];
     // The service stops and starts its node every 64 blocks here (compaction): a command caught by
     // that pause is run again, as an operator would.
     for (let attempt = 1; ; attempt++) {
@@ -182,7 +184,7 @@ export class ServiceUnderTest {
   async createAccount(keyType: 'ed25519' | 'secp256k1', name: string, amount: number): Promise<CreatedAccount> {
     const keyFile = join(this.dataDir, `${name}.key`);
     const args = ['account', 'create', '--key-type', keyType, '--key-file', keyFile, '--amount', String(amount), '--json'];
-    const { stdout } = await run(process.execPath, [...FROM_SOURCE, OPERATOR_MAIN, ...args], {
+    const { stdout } = await run(process.execPath, [OPERATOR_MAIN, ...args], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: this.dataDir, LOG_LEVEL: 'warn' },
     });

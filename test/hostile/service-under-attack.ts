@@ -4,13 +4,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { FROM_SOURCE, type ServiceProcess, startServiceProcess } from '../../packages/server/src/test-support/service-process.js';
+import { builtEntry, type ServiceProcess, startServiceProcess } from '../../packages/server/src/test-support/service-process.js';
 import type { Credentials } from './hostile-requests.js';
 import { OrderSession, sellRequest } from './real-orders.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../../packages/server/src/composition/main.ts', import.meta.url);
-const OPERATOR_MAIN = fileURLToPath(new URL('../../packages/server/src/composition/operator-main.ts', import.meta.url));
+const MAIN = builtEntry(new URL('../../packages/server/src/composition/main.ts', import.meta.url));
+const OPERATOR_MAIN = fileURLToPath(
+  builtEntry(new URL('../../packages/server/src/composition/operator-main.ts', import.meta.url)),
+);
 
 export interface ServiceUnderAttack {
   readonly process: ServiceProcess;
@@ -49,7 +51,7 @@ async function login(url: string, account: PrivateKeyAccount): Promise<string> {
 /** A data API key from the operator CLI, run as an operator runs it beside the service, on its DATA_DIR. */
 async function issueApiKey(dataDir: string): Promise<string> {
   const args = ['apikey', 'issue', '--name', 'hostile suite', '--quota', '10000000', '--overage', '--json'];
-  const { stdout } = await run(process.execPath, [...FROM_SOURCE, OPERATOR_MAIN, ...args], {
+  const { stdout } = await run(process.execPath, [OPERATOR_MAIN, ...args], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
   });
   return (JSON.parse(stdout) as { key: string }).key;

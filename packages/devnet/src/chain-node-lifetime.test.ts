@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devnetClients, isAnvil, processLives, readPid } from '@dex/contracts';
-import { cleanUpServiceProcesses, type ServiceProcess, startServiceProcess, until } from '@dex/server/test-support';
+import { builtEntry, cleanUpServiceProcesses, type ServiceProcess, startServiceProcess, until } from '@dex/server/test-support';
 import type { Address } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 
-/** `npm start` without the build: main.ts in a process of its own, its market maker off. */
-const MAIN = new URL('./main.ts', import.meta.url);
+/** `npm start`: the built main in a process of its own, its market maker off. */
+const MAIN = builtEntry(new URL('./main.ts', import.meta.url));
 /** Longer than any of these tests: a node gone within it was stopped by its service, not by its watchdog. */
 const NO_WATCHDOG_IN_TIME = { DEVNET_CHAIN_ORPHAN_GRACE_MS: '600000' };
 const GRACE_MS = 2_000;

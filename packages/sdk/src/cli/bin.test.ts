@@ -24,8 +24,8 @@ const manifest = JSON.parse(readFileSync(new URL('package.json', SDK), 'utf8')) 
 /** The file npm links as `dex-trade`: a launcher of the built CLI, there before the first build. */
 const launcher = new URL(manifest.bin['dex-trade'] ?? '', SDK);
 
-/** The CLI's process entry, run from source with tsx as the tests run the rest. */
-const entry = new URL('src/cli/main.ts', SDK);
+/** The CLI's process entry, built (vitest's global setup builds what changed first), as npm installs it. */
+const entry = new URL('dist/cli/main.js', SDK);
 
 let api: TestServer;
 
@@ -37,7 +37,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-const nodeArguments = (args: readonly string[]) => ['--import', 'tsx', '--conditions', 'source', fileURLToPath(entry), ...args];
+const nodeArguments = (args: readonly string[]) => [fileURLToPath(entry), ...args];
 
 /** Only what the CLI needs (nothing here is stored): no key of the machine's own environment leaks in. */
 const environment = (extra: Record<string, string> = {}) => ({

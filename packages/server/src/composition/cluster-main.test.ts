@@ -6,14 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { devnetPidFile } from '../adapters/chain/devnet/embedded-devnet.js';
 import { NATS_AVAILABLE, NATS_TEST_URL } from '../test-support/nats.js';
 import { REDIS_AVAILABLE, REDIS_TEST_URL } from '../test-support/redis.js';
-import { FROM_SOURCE } from '../test-support/service-process.js';
+import { builtEntry } from '../test-support/service-process.js';
 import { POSTGRES_AVAILABLE, usePostgresDatabase } from '../test-support/store-engines.js';
 import { tempDataDir } from '../test-support/temp-data-dir.js';
 import { until } from '../test-support/until.js';
 
-/** `npm run cluster` from source: the launcher, running the server's main for each role. */
-const LAUNCHER = fileURLToPath(new URL('./cluster-main.ts', import.meta.url));
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+/** `npm run cluster`: the built launcher, running the server's built main for each role. */
+const LAUNCHER = fileURLToPath(builtEntry(new URL('./cluster-main.ts', import.meta.url)));
+const MAIN = fileURLToPath(builtEntry(new URL('./main.ts', import.meta.url)));
 
 interface Launcher {
   readonly child: ChildProcess;
@@ -44,7 +44,7 @@ function groupRuns(group: number): boolean {
  */
 async function startCluster(databaseUrl: string): Promise<Launcher> {
   const data = tempDataDir();
-  const child = spawn(process.execPath, [...FROM_SOURCE, LAUNCHER, MAIN], {
+  const child = spawn(process.execPath, [LAUNCHER, MAIN], {
     detached: true,
     env: {
       ...process.env,

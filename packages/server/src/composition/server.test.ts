@@ -1,19 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { issueApiKey, tempDataDir } from '../test-support/harness.js';
+import { builtEntry, issueApiKey, tempDataDir } from '../test-support/harness.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { type RunningServer, startServer } from './server.js';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), 'main.ts');
+/** The built main, as `npm start` runs it (main.test.ts runs it from its sources). */
+const MAIN = fileURLToPath(builtEntry(new URL('./main.ts', import.meta.url)));
 const cleanups: (() => Promise<void> | void)[] = [];
 /**
- * Bounds on a launched service's start and stop, from its sources through the TypeScript loader
- * and with its devnet chain: generous, since the suite's other files share the cores (a start
- * once took more than 15 s).
+ * Bounds on a launched service's start and stop with its devnet chain: generous, since the suite's
+ * other files share the cores (a start once took more than 15 s).
  */
 const START_MS = 60_000;
 const STOP_MS = 20_000;
@@ -126,7 +125,7 @@ describe('startServer', () => {
 
 describe('main', () => {
   function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, [MAIN], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

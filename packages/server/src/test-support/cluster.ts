@@ -22,7 +22,7 @@ import { type RunningSettler, startSettler } from '../composition/settler-role.j
 import type { Store } from '../ports/store/ports.js';
 import { ManualClock } from './manual-clock.js';
 import { NATS_TEST_URL } from './nats.js';
-import { type ServiceProcess, startServiceProcess } from './service-process.js';
+import { builtEntry, type ServiceProcess, startServiceProcess } from './service-process.js';
 import { tempDataDir } from './temp-data-dir.js';
 import type { TraderHost } from './trader.js';
 import { until } from './until.js';
@@ -115,7 +115,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-const MAIN = new URL('../composition/main.ts', import.meta.url);
+/** The server's main, built: each role a process as `npm run cluster` starts it. */
+const MAIN = builtEntry(new URL('../composition/main.ts', import.meta.url));
 
 export async function startTestCluster(databaseUrl: string, options: TestClusterOptions): Promise<TestCluster> {
   const data = tempDataDir();

@@ -14,6 +14,18 @@ const READY_MESSAGES = [
 /** Node's flags for running TypeScript sources of the workspace, as the tests do. */
 export const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
 
+/**
+ * The built module of a workspace entry, `packages/NAME/src/X.ts` as `packages/NAME/dist/X.js`, as
+ * `npm start` runs it; the suite's global setup builds the packages first when a source changed.
+ * A process started from it takes about a second of a core less than one through tsx, which
+ * transpiles every source it loads: the suites that start dozens of them take that much less.
+ */
+export function builtEntry(source: URL): URL {
+  const built = source.href.replace(/\/packages\/([\w-]+)\/src\/(.+)\.ts$/, '/packages/$1/dist/$2.js');
+  if (built === source.href) throw new Error(`${source.href} is not a TypeScript source under packages/NAME/src/`);
+  return new URL(built);
+}
+
 const children = new Set<ChildProcess>();
 /** Pid files of the devnet chain nodes the services started: a node runs in a process group of its own. */
 const chainPidFiles = new Set<string>();
