@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SystemSuitesFirst from './test/setup/system-suites-first.js';
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -7,6 +8,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     globalSetup: ['test/setup/built-packages.ts'],
+    sequence: { sequencer: SystemSuitesFirst },
     pool: 'forks',
     // A worker more than the cores, not vitest's cores - 1 (one worker on two cores): most files spend
     // much of their time waiting on the processes they start (chain nodes, services) and on
