@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { until } from '@dex/server/test-support';
+import { builtEntry, until } from '@dex/server/test-support';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelOrders } from '../actions/cancel-orders.js';
@@ -25,7 +25,7 @@ const manifest = JSON.parse(readFileSync(new URL('package.json', SDK), 'utf8')) 
 const launcher = new URL(manifest.bin['dex-trade'] ?? '', SDK);
 
 /** The CLI's process entry, built (vitest's global setup builds what changed first), as npm installs it. */
-const entry = new URL('dist/cli/main.js', SDK);
+const entry = builtEntry(new URL('src/cli/main.ts', SDK));
 
 let api: TestServer;
 
