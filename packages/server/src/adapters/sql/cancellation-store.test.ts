@@ -56,6 +56,15 @@ describeEachEngine('cancellations and floors in the store', (stores) => {
       expect(await named()).toEqual(Array(3).fill(`0x${'e'.repeat(64)}`));
     });
 
+    it('keep the higher floor when a lower one comes after it (an older raise on the reactor, indexed late)', async () => {
+      desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
+      await desk.trading.cancelBelowFloor('0.0.7', 100n);
+      await desk.trading.floorRaisedOnChain('0.0.7', 50n, `0x${'b'.repeat(64)}`);
+      expect((await desk.store.cancellations.unsentFloors()).map(({ account, floor }) => ({ account, floor }))).toEqual([
+        { account: '0.0.7', floor: 100n },
+      ]);
+    });
+
     it('do not wait for fills of orders at or above the floor', async () => {
       desk = await openDeskParts({ confirmCancels: true, openStore: stores.open });
       const { askNonce } = await matched();

@@ -18,13 +18,17 @@ const NO_FILL_IN_FLIGHT = `NOT EXISTS (SELECT 1 FROM settlements s WHERE s.maker
   AND NOT EXISTS (SELECT 1 FROM settlements s WHERE s.taker_order_id = c.order_id AND s.status IN ('pending', 'submitted'))`;
 
 /**
+ * SQL: whether the number in canonical decimal text `a` is below the one in `b` (nonces and
+ * floors): shorter is smaller, and equal lengths compare as text.
+ */
+const decimalBelow = (a: string, b: string) => `(length(${a}) < length(${b}) OR (length(${a}) = length(${b}) AND ${a} < ${b}))`;
+
+/**
  * No fill in flight of an order of the floor's account below the floor: every fill matched before
- * the floor was raised (only such orders can have one). Nonces are canonical decimal text, so
- * shorter is smaller and equal lengths compare as text.
+ * the floor was raised (only such orders can have one).
  */
 const NO_FILL_BELOW_FLOOR = `NOT EXISTS (SELECT 1 FROM settlements s JOIN orders o ON o.id IN (s.maker_order_id, s.taker_order_id)
-  WHERE s.status IN ('pending', 'submitted') AND o.account = r.account
-    AND (length(o.nonce) < length(r.floor) OR (length(o.nonce) = length(r.floor) AND o.nonce < r.floor)))`;
+  WHERE s.status IN ('pending', 'submitted') AND o.account = r.account AND ${decimalBelow('o.nonce', 'r.floor')})`;
 
 /** The prepared statements of the cancellation store. */
 function cancellationStatements(dialect: SqlDialect) {
@@ -34,9 +38,12 @@ function cancellationStatements(dialect: SqlDialect) {
       'INSERT INTO order_cancellations (order_id, reason, requested_at) VALUES (?, ?, ?) ON CONFLICT (order_id) DO NOTHING',
     ),
     finalize: sql('UPDATE order_cancellations SET finalized_at = ? WHERE order_id = ?'),
+    // Never lowers a floor on its way: a lower one (an older raise on the reactor, indexed late)
+    // would go out in its place and leave the orders between the two open on the reactor.
     floor: sql(
       `INSERT INTO nonce_floor_relays (account, floor, tx_hash) VALUES (?, ?, NULL)
-       ON CONFLICT (account) DO UPDATE SET floor = excluded.floor, tx_hash = NULL`,
+       ON CONFLICT (account) DO UPDATE SET floor = excluded.floor, tx_hash = NULL
+       WHERE NOT ${decimalBelow('excluded.floor', 'nonce_floor_relays.floor')}`,
     ),
     unsent: sql<{ order_id: number; order_hash: string; swapper: string }>(
       `SELECT c.order_id, o.order_hash, ${swapper('o')} AS swapper
