@@ -123,3 +123,6 @@ export function decimalToUnits(value: Decimal, scale: number): bigint | undefine
   const divisor = 10n ** BigInt(value.scale - scale);
   return value.units % divisor === 0n ? value.units / divisor : undefined;
 }
+
+/** Native units (wei) in one tinybar: the EVM counts the native coin in 18 decimals, the ledger in 8. */
+export const WEI_PER_TINYBAR = 10n ** 10n;

@@ -1,4 +1,5 @@
 export type { MarketGrid } from '@dex/core';
+export { WEI_PER_TINYBAR } from '@dex/core';
 export {
   type AuthenticateErrorType,
   type AuthenticateParameters,
@@ -136,7 +137,6 @@ export {
   PERMIT2_MAX_AMOUNT,
   PERMIT2_MAX_EXPIRATION,
   unwrapNativeTransaction,
-  WEI_PER_TINYBAR,
   wrapNativeTransaction,
 } from './actions/onboarding-transactions.js';
 export {

@@ -1,8 +1,9 @@
 import { WrappedNative } from '@dex/contracts';
+import { WEI_PER_TINYBAR } from '@dex/core';
 import { encodeFunctionData } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { InvalidParameterError } from '../errors.js';
-import { unwrapNativeTransaction, WEI_PER_TINYBAR, wrapNativeTransaction } from './onboarding-transactions.js';
+import { unwrapNativeTransaction, wrapNativeTransaction } from './onboarding-transactions.js';
 
 const WHBAR = '0x00000000000000000000000000000000000003E9';
 

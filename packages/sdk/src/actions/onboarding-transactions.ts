@@ -1,4 +1,4 @@
-import { isEvmAddress } from '@dex/core';
+import { isEvmAddress, WEI_PER_TINYBAR } from '@dex/core';
 import { ONBOARDING_STEPS } from '@dex/protocol';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { InvalidParameterError } from '../errors.js';
@@ -112,9 +112,6 @@ export function onboardingTransactions(parameters: OnboardingTransactionsParamet
     return { step, token, to: permit2, data: `0x${data}` };
   });
 }
-
-/** Native units (wei) in one tinybar: the EVM counts the native coin in 18 decimals, the ledger in 8. */
-export const WEI_PER_TINYBAR = 10n ** 10n;
 
 /** A call to the wrapped native token: send `data` to `to` with `value` (wei) from the trading account. */
 export interface NativeCoinTransaction {

@@ -1,3 +1,4 @@
+import { WEI_PER_TINYBAR } from '@dex/core';
 import type { ChainPosition, FarmEvent } from './amm-events.js';
 
 /** One of the farm contract's pools: the LP token it takes, its allocation points and what is staked in it. */
@@ -19,9 +20,6 @@ export interface FarmProgram {
 }
 
 export const NO_PROGRAM: FarmProgram = { saucePerSecond: 0n, nativePerSecond: 0n };
-
-/** 1 tinybar = 10^10 wei: the EVM's native unit has 18 decimals, the coin 8. */
-export const WEI_PER_TINYBAR = 10_000_000_000n;
 
 /** The farm's state as a store holds it, read and written one piece at a time inside one transaction. */
 export interface FarmLedgerView {

@@ -1,5 +1,4 @@
-import { toDisplayAmount } from '@dex/core';
-import { WEI_PER_TINYBAR } from '../../../domain/amm/farm-ledger.js';
+import { toDisplayAmount, WEI_PER_TINYBAR } from '@dex/core';
 import { rawAmount } from './amm-access.js';
 
 /**
