@@ -98,6 +98,8 @@ describe('operator CLI pools on the devnet chain', () => {
     [['create', 'WHBAR'], /two tokens/],
     [['create', 'WHBAR', 'WHBAR'], /two different tokens/],
     [['create', 'WHBAR', 'NOPE'], /tokenB: no token NOPE/],
+    [['create', 'HBAR', 'USDC'], /tokenA: HBAR is the native coin, which a pool holds as its wrapped token/],
+    [['add-liquidity', 'USDC', 'HBAR', '1', '1'], /tokenB: HBAR is the native coin/],
     [['add-liquidity', 'WHBAR', 'USDC', '1.123456789', '1'], /amountA must be a decimal amount.*8 decimal places/],
     [['add-liquidity', 'WHBAR', 'USDC', '1', '1e3'], /amountB must be a decimal amount/],
     [['add-liquidity', 'WHBAR', 'USDC', '0', '1'], /more than zero/],

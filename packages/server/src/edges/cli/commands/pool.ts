@@ -1,5 +1,6 @@
 import { toDisplayAmount } from '@dex/core';
 import { normaliseAccountId } from '../../../application/auth/trading-identity.js';
+import { isNativeCoin } from '../../../domain/markets/market.js';
 import type { AmmAdmin, AmmPool } from '../../../ports/amm-admin.js';
 import type { OperatorCommand } from '../operator-command.js';
 import type { OperatorIo } from '../operator-io.js';
@@ -31,6 +32,17 @@ async function tokenPair(operands: readonly string[], action: string, io: Operat
   const a = findToken(tokens, first, 'tokenA');
   const b = findToken(tokens, second, 'tokenB');
   if (a.id === b.id) throw new UsageError('a pool needs two different tokens');
+  // The native coin has no token contract (its address is zero): a pool holds its wrapped token.
+  for (const [token, label] of [
+    [a, 'tokenA'],
+    [b, 'tokenB'],
+  ] as const) {
+    if (isNativeCoin(token)) {
+      throw new UsageError(
+        `${label}: ${token.symbol} is the native coin, which a pool holds as its wrapped token: name that token (WHBAR on the devnet)`,
+      );
+    }
+  }
   return [a, b] as const;
 }
 
