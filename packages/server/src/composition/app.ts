@@ -147,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     desk: deps.desk,
     cancelAfter: deps.cancelAfter,
     queries: deps.queries,
+    cancelsWaitForReactor: config.chain.kind !== 'off',
     clock,
     rateBuckets: deps.rateBuckets,
   });

@@ -268,6 +268,7 @@ describe('cancellation on the devnet chain', () => {
     const bidOrder = await taker.place([taker.limitRequest(1, BUY, 24_000, 10)]);
     const reply = await maker.request('POST', '/cancel', { orderIds: [ask.id] });
     expect(reply.status).toBe(202);
+    expect(reply.body).toMatchObject({ message: expect.stringMatching(/confirms each once the reactor has it/) });
 
     const canceled = await canceledEvent(maker, ask.id);
     expect(canceled).toMatchObject({ reason: 'USER', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });

@@ -18,6 +18,7 @@ describeEachEngine('the order lifecycle', (stores) => {
 
   interface CancelReply {
     status: string;
+    message: string;
     accepted: number[];
     skipped: number[];
     skippedDetails: { orderId: number; reason: string }[];
@@ -60,6 +61,8 @@ describeEachEngine('the order lifecycle', (stores) => {
           { orderId: 987_654, reason: 'NOT_FOUND' },
         ],
       });
+      // No chain settles here: the cancellation is final at once, and the answer says so.
+      expect(reply.body.message).toMatch(/final at once since no chain settles here/);
       expect((await maker.request<{ asks: unknown[] }>('GET', '/depth/1')).body.asks).toEqual([]);
       expect(await historyTypes(maker, first?.id ?? 0)).toEqual(['CREATED', 'CANCELED:USER']);
       expect(await statusOf(other, theirs.id)).toEqual({ status: 'ACTIVE', reason: null });

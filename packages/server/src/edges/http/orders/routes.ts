@@ -34,8 +34,13 @@ import { errorResponses } from '../schemas.js';
 import { noStore } from '../security-headers.js';
 import type { TypedApp } from '../typed-app.js';
 
-const CANCEL_MESSAGE =
-  'Cancellation accepted: the orders are off their books; ORDER_CANCELED on /ws/user-events or in the order history confirms each once the reactor has it.';
+/** What a 202 says, by whether a cancellation waits for the reactor (a chain settles) or is final at once. */
+const CANCEL_MESSAGES = {
+  reactor:
+    'Cancellation accepted: the orders are off their books; ORDER_CANCELED on /ws/user-events or in the order history confirms each once the reactor has it.',
+  atOnce:
+    'Cancellation accepted: the orders are off their books and canceled, final at once since no chain settles here; ORDER_CANCELED is on /ws/user-events and in the order history.',
+};
 
 export interface OrderRoutesOptions {
   readonly tokens: AccessTokens;
@@ -45,6 +50,8 @@ export interface OrderRoutesOptions {
   readonly desk: OrderDesk;
   readonly cancelAfter: CancelAfterSwitches;
   readonly queries: OrderQueries;
+  /** Whether a cancellation is final only once the reactor confirms it (a chain settles), not at once. */
+  readonly cancelsWaitForReactor: boolean;
   /** The token buckets of the order routes, per IP and per account; null: no limit. */
   readonly rateBuckets: RateBuckets | null;
   readonly clock: Clock;
@@ -145,6 +152,7 @@ function submissionRoutes(app: TypedApp, { options, accountOf }: OrderRouteConte
 
 /** `POST /cancel`, `POST /cancel/all` and the dead-man switch `POST /cancel/after`. */
 function cancelRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext): void {
+  const cancelMessage = options.cancelsWaitForReactor ? CANCEL_MESSAGES.reactor : CANCEL_MESSAGES.atOnce;
   const { desk, cancelAfter } = options;
   app.post(
     '/cancel',
@@ -163,7 +171,7 @@ function cancelRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext):
       const { accepted, skipped } = await desk.cancel(accountOf(request), request.body.orderIds.map(Number));
       return reply.status(202).send({
         status: 'PENDING' as const,
-        message: CANCEL_MESSAGE,
+        message: cancelMessage,
         accepted,
         skipped: skipped.map((item) => item.orderId),
         skippedDetails: skipped,
@@ -190,7 +198,7 @@ function cancelRoutes(app: TypedApp, { options, accountOf }: OrderRouteContext):
       const accepted = await desk.cancelBelowFloor(accountOf(request), floor);
       return reply.status(202).send({
         status: 'PENDING' as const,
-        message: CANCEL_MESSAGE,
+        message: cancelMessage,
         accepted,
         skipped: [],
         skippedDetails: [],
