@@ -36,7 +36,7 @@ import type { QuotaCounters } from '../ports/quota-counters.js';
 import type { RateBuckets } from '../ports/rate-buckets.js';
 import type { Store } from '../ports/store/ports.js';
 import type { WebAssets } from '../ports/web-assets.js';
-import type { Config } from './config.js';
+import { type Config, cancelsWaitForReactor } from './config.js';
 import { dataApiServices } from './data-api-services.js';
 
 /** Everything the HTTP app needs, built by main (or by a test) and handed in. */
@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     desk: deps.desk,
     cancelAfter: deps.cancelAfter,
     queries: deps.queries,
-    cancelsWaitForReactor: config.chain.kind !== 'off',
+    cancelsWaitForReactor: cancelsWaitForReactor(config),
     clock,
     rateBuckets: deps.rateBuckets,
   });

@@ -306,6 +306,14 @@ function wrappedNativeOf(env: Env, chain: ChainConfig): string | null {
   return address.toLowerCase();
 }
 
+/**
+ * Whether a cancellation is final only once the reactor confirms it: wherever a chain settles.
+ * Without one (CHAIN=off) the desk makes it final at once.
+ */
+export function cancelsWaitForReactor(config: Pick<Config, 'chain'>): boolean {
+  return config.chain.kind !== 'off';
+}
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const network = oneOf<Network>(env, 'NETWORK', 'devnet', NETWORKS);

@@ -22,7 +22,7 @@ import { type Metrics, noMetrics } from '../ports/metrics.js';
 import type { Store } from '../ports/store/ports.js';
 import { Closers } from './closers.js';
 import { commandLogNames, openClusterNats, shardCommands } from './cluster-nats.js';
-import type { Config } from './config.js';
+import { type Config, cancelsWaitForReactor } from './config.js';
 import { openConfiguredStore } from './store-choice.js';
 
 /** How often due orders expire, switches fire and the registry is read again. */
@@ -157,8 +157,15 @@ async function openDesk(config: Config, shard: EngineShard, clock: Clock, logger
   if (config.seedDevnet && shard.index === 0 && (await seedDevnet(store, clock.now()))) logger.info('seeded the devnet markets');
   const registry = new MarketRegistry(store, config.wrappedNativeAddress);
   await registry.load();
-  const confirmCancels = config.chain.kind !== 'off';
-  const engine = await composeEngine({ store, registry, shard, confirmCancels, metrics: noMetrics, clock, logger });
+  const engine = await composeEngine({
+    store,
+    registry,
+    shard,
+    confirmCancels: cancelsWaitForReactor(config),
+    metrics: noMetrics,
+    clock,
+    logger,
+  });
   return { store, registry, ...engine };
 }
 

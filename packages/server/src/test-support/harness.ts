@@ -16,7 +16,7 @@ import { type OrderRequestBody, Trader, type TraderHost } from './trader.js';
 export { type DataApiHost, dataGet, quotaHeaders } from './data-api-client.js';
 export { DEVNET_ADDRESS } from './devnet-addresses.js';
 export { ManualClock, RealTimeClock } from './manual-clock.js';
-export { builtEntry, cleanUpServiceProcesses, FROM_SOURCE, type ServiceProcess, startServiceProcess } from './service-process.js';
+export { builtEntry, cleanUpServiceProcesses, type ServiceProcess, startServiceProcess } from './service-process.js';
 export { tempDataDir } from './temp-data-dir.js';
 export { type BuiltOrder, type OrderRequestBody, type Reply, type SavedMeta, Trader, type TraderHost, wireOf } from './trader.js';
 export { until } from './until.js';

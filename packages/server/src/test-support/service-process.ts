@@ -11,8 +11,8 @@ const READY_MESSAGES = [
   'standing by: another settler is active',
 ];
 
-/** Node's flags for running TypeScript sources of the workspace, as the tests do. */
-export const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
+/** Node's flags for running TypeScript sources of the workspace (an entry given as a `.ts` file). */
+const FROM_SOURCE = ['--import', 'tsx', '--conditions', 'source'];
 
 /**
  * The built module of a workspace entry, `packages/NAME/src/X.ts` as `packages/NAME/dist/X.js`, as
