@@ -8,6 +8,7 @@ import {
   defineChain,
   type Hex,
   type HttpTransport,
+  type HttpTransportConfig,
   http,
   type PublicClient,
   type TestClient,
@@ -37,10 +38,14 @@ export function devnetChain(rpcUrl: string, chainId: number): Chain {
   });
 }
 
-export function devnetClients(rpcUrl: string, chainId: number): DevnetClients {
+/**
+ * Clients of a devnet node. `fetchFn` is what sends each JSON-RPC request (Node's fetch when not
+ * given): the service passes one that costs its request thread less.
+ */
+export function devnetClients(rpcUrl: string, chainId: number, fetchFn?: HttpTransportConfig['fetchFn']): DevnetClients {
   const chain = devnetChain(rpcUrl, chainId);
   // One connection pool per client kind; batching lets concurrent reads share a request.
-  const transport = http(rpcUrl, { batch: { wait: 0 }, retryCount: 0 });
+  const transport = http(rpcUrl, { batch: { wait: 0 }, retryCount: 0, fetchFn });
   return {
     chain,
     // Blocks are mined as transactions arrive: poll receipts often.

@@ -12,6 +12,7 @@ import {
 } from 'viem';
 import type { ChainSettings } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
+import { keepAliveFetch } from './keep-alive-fetch.js';
 import { operatorAccount } from './operator-account.js';
 
 export class ChainSetupError extends Error {
@@ -32,7 +33,7 @@ export function rpcClients(config: Pick<ChainSettings, 'chainId' | 'network'>, r
     nativeCurrency: { name: 'HBAR', symbol: 'HBAR', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  const transport = http(rpcUrl, { batch: { wait: 0 } });
+  const transport = http(rpcUrl, { batch: { wait: 0 }, fetchFn: keepAliveFetch() });
   return { chain, transport, publicClient: createPublicClient({ chain, transport, pollingInterval: 250 }) };
 }
 

@@ -18,6 +18,7 @@ import { localSecret } from '../../secrets/local-secret.js';
 import type { ChainSettings } from '../chain-config.js';
 import type { ChainContext } from '../chain-context.js';
 import { DEVNET_RECORD_FILE, type DevnetRecord, readDevnetRecord, writeDevnetRecord } from '../devnet-record.js';
+import { keepAliveFetch } from '../keep-alive-fetch.js';
 import { operatorAccount } from '../operator-account.js';
 import { openDevnetAmm } from './devnet-amm.js';
 import { DevnetIssuer } from './devnet-issuer.js';
@@ -92,7 +93,7 @@ export async function openEmbeddedDevnet(
   let reinstall = (_head: bigint): void => {};
   const node = await DevnetNode.start(nodeOptions(config, recorded, logger, (head) => reinstall(head)));
   try {
-    const clients = devnetClients(node.rpcUrl, config.chainId);
+    const clients = devnetClients(node.rpcUrl, config.chainId, keepAliveFetch());
     const headAtStart = await clients.public.getBlockNumber();
     const operator = clients.wallet(operatorAccount(devnetOperatorKey(config.dataDir)));
     await fund(clients, operator.account.address);

@@ -5,6 +5,7 @@ import type { Dependency } from '../../../ports/dependency.js';
 import type { ChainSettings } from '../chain-config.js';
 import type { ChainContext } from '../chain-context.js';
 import { readDevnetRecord } from '../devnet-record.js';
+import { keepAliveFetch } from '../keep-alive-fetch.js';
 import { rpcClients } from '../rpc-chain.js';
 
 /**
@@ -41,7 +42,7 @@ export async function openChainReader(config: ChainSettings, waitMs = RECORD_WAI
   for (;;) {
     const record = readDevnetRecord(config.dataDir);
     if (record !== null && record.chainId === config.chainId) {
-      const devnet = devnetClients(record.rpcUrl, config.chainId);
+      const devnet = devnetClients(record.rpcUrl, config.chainId, keepAliveFetch());
       return { public: devnet.public, reactor: getAddress(record.reactor), devnet, amm: record.amm ?? null };
     }
     if (Date.now() >= deadline) {
