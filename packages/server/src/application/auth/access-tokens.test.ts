@@ -1,6 +1,7 @@
+import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyRequest } from 'fastify';
-import { generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { generateKeyPair, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
@@ -96,6 +97,26 @@ describe('AccessTokens', () => {
         { numRuns: 50 },
       );
     });
+
+    it('a token from another JWT library signed with the secret', async () => {
+      expect((await verifier().verify(await forge(claims({ sub: '0.0.9' })))).account).toBe('0.0.9');
+    });
+
+    it('a token that names this audience among others, as RFC 7519 allows', async () => {
+      expect((await verifier().verify(await forge(claims({ aud: ['someone-else', AUDIENCE] })))).account).toBe('0.0.5');
+    });
+  });
+
+  it('issues tokens another JWT library verifies, with the claims it promises', async () => {
+    const token = await verifier().issue('0.0.5');
+    const { payload, protectedHeader } = await jwtVerify(token, KEY, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      currentDate: new Date(START),
+    });
+    expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toEqual({ sub: '0.0.5', iss: ISSUER, aud: AUDIENCE, iat: NOW_S, exp: NOW_S + TTL });
   });
 
   describe('rejects with INVALID_TOKEN', () => {
@@ -217,6 +238,26 @@ describe('AccessTokens', () => {
     it('rejects the testnet token on a mainnet verifier', async () => {
       const token = await verifier('testnet').issue('0.0.5');
       await expectInvalid(token, verifier('mainnet'));
+    });
+
+    it('rejects a header with critical extensions, none of which it understands', async () => {
+      const input = `${base64url({ alg: 'HS256', crit: ['exp'] })}.${base64url(claims())}`;
+      await expectInvalid(`${input}.${createHmac('sha256', KEY).update(input).digest('base64url')}`);
+    });
+
+    it('rejects a signature written with padding or in the other base64 alphabet', async () => {
+      const tokens = verifier();
+      // The first of the service's tokens whose signature has a character the alphabets write differently.
+      let account = 0;
+      let token = await tokens.issue('0.0.0');
+      while (!/[-_]/.test(token.split('.')[2] as string)) token = await tokens.issue(`0.0.${++account}`);
+      const [header, payload, signature] = token.split('.') as [string, string, string];
+      await expectInvalid(`${header}.${payload}.${signature}=`);
+      await expectInvalid(`${header}.${payload}.${signature.replaceAll('-', '+').replaceAll('_', '/')}`);
+    });
+
+    it('rejects a token whose nbf is not a number', async () => {
+      await expectInvalid(await forge(claims({ nbf: String(NOW_S) })));
     });
 
     it.each(['', 'abc', 'a.b.c', '...', 'eyJ.eyJ.x'])('rejects the malformed token %j', async (token) => {

@@ -1,8 +1,8 @@
-import { webcrypto } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
 import type { Network } from '../../domain/network.js';
 import type { Clock } from '../../ports/clock.js';
+import { type JwtClaims, signHs256, verifyHs256 } from './hs256-jwt.js';
 
 /** The authenticated wallet behind a request. */
 export interface Principal {
@@ -11,7 +11,6 @@ export interface Principal {
   readonly expiresAt: number;
 }
 
-const ALGORITHM = 'HS256';
 /** Clock skew tolerated between the issuing and the verifying host. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 /**
@@ -22,14 +21,17 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  */
 export const MAX_ISSUED_AHEAD_SECONDS = 300;
 
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
 /**
  * Short-lived access tokens: HS256 only, issuer and audience bound to the network, `sub`, `iat`
  * and `exp` required, and a lifetime no longer than the configured TTL (a token minted with a
  * longer one, even with the right key, is refused).
  */
 export class AccessTokens {
-  /** Imported once: jose imports a raw key again on every sign and verify. */
-  private readonly key: Promise<webcrypto.CryptoKey>;
+  private readonly key: KeyObject;
   readonly issuer: string;
   readonly audience: string;
 
@@ -44,46 +46,46 @@ export class AccessTokens {
      */
     private readonly canonical: (account: string) => Promise<string> = async (account) => account,
   ) {
-    this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-      'verify',
-    ]);
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
     this.issuer = `dex-exchange/${network}`;
     this.audience = `dex-exchange/${network}/api`;
   }
 
   async issue(account: string): Promise<string> {
     const now = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({})
-      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-      .setSubject(account)
-      .setIssuer(this.issuer)
-      .setAudience(this.audience)
-      .setIssuedAt(now)
-      .setExpirationTime(now + this.ttlSeconds)
-      .sign(await this.key);
+    const claims = { sub: account, iss: this.issuer, aud: this.audience, iat: now, exp: now + this.ttlSeconds };
+    return signHs256(claims, this.key);
   }
 
   /** Verifies a token; any defect answers the same 401 so callers learn nothing about why. */
   async verify(token: string): Promise<Principal> {
-    try {
-      const { payload } = await jwtVerify(token, await this.key, {
-        algorithms: [ALGORITHM],
-        issuer: this.issuer,
-        audience: this.audience,
-        requiredClaims: ['sub', 'iat', 'exp'],
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        currentDate: new Date(this.clock.now()),
-      });
-      const { sub, iat, exp } = payload;
-      if (typeof sub !== 'string' || sub === '' || iat === undefined || exp === undefined) throw new AppError('INVALID_TOKEN');
-      if (exp - iat > this.ttlSeconds || iat > this.clock.now() / 1000 + MAX_ISSUED_AHEAD_SECONDS)
-        throw new AppError('INVALID_TOKEN');
-      return { account: await this.canonical(sub), expiresAt: exp * 1000 };
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof errors.JOSEError) throw new AppError('INVALID_TOKEN', undefined, { cause: error });
-      throw error;
-    }
+    const claims = verifyHs256(token, this.key);
+    if (claims === null || !this.valid(claims)) throw new AppError('INVALID_TOKEN');
+    return { account: await this.canonical(claims.sub as string), expiresAt: (claims.exp as number) * 1000 };
+  }
+
+  /**
+   * The claims' rules: this network's issuer and audience (one of several audiences is enough),
+   * a non-empty `sub`, numeric `iat` and `exp` (and `nbf` when present), not expired and already
+   * valid within the clock tolerance, issued at most {@link MAX_ISSUED_AHEAD_SECONDS} ahead, and
+   * living no longer than the TTL.
+   */
+  private valid(claims: JwtClaims): boolean {
+    const { sub, iss, aud, iat, exp, nbf } = claims;
+    const now = this.clock.now() / 1000;
+    const whole = Math.floor(now);
+    const audiences = Array.isArray(aud) ? aud : [aud];
+    return (
+      iss === this.issuer &&
+      audiences.includes(this.audience) &&
+      typeof sub === 'string' &&
+      sub !== '' &&
+      isTime(iat) &&
+      isTime(exp) &&
+      (nbf === undefined || (isTime(nbf) && nbf <= whole + CLOCK_TOLERANCE_SECONDS)) &&
+      exp > whole - CLOCK_TOLERANCE_SECONDS &&
+      exp - iat <= this.ttlSeconds &&
+      iat <= now + MAX_ISSUED_AHEAD_SECONDS
+    );
   }
 }
