@@ -3,6 +3,7 @@ import { type Hex, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { ChainContext } from './chain-context.js';
+import { type JsonRpcFetch, keepAliveFetch } from './keep-alive-fetch.js';
 import { OperatorTransactions } from './operator-transactions.js';
 
 /** A chain whose node is gone: nothing listens on its port. */
@@ -54,6 +55,34 @@ describe('OperatorTransactions', () => {
       const started = Date.now();
       await expect(sent.receipt).rejects.toThrow(/the node no longer knows it/);
       expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('reads the fees once for transactions sent within a second, and again after the node refused one', async () => {
+    const node = await DevnetNode.start({ chainId: 298, stateFile: null });
+    try {
+      // Counts the fee questions on their way to the node.
+      const methods: string[] = [];
+      const send = keepAliveFetch();
+      const counting: JsonRpcFetch = (input, init) => {
+        const body: unknown = JSON.parse(String(init?.body));
+        for (const call of Array.isArray(body) ? body : [body]) methods.push((call as { method: string }).method);
+        return send(input, init);
+      };
+      const clients = devnetClients(node.rpcUrl, 298, counting);
+      const operator = clients.wallet(privateKeyToAccount(generatePrivateKey()));
+      await fund(clients, operator.account.address);
+      const chain: ChainContext = { ...unreachableChain(), public: clients.public, operator, devnet: clients };
+      const transactions = new OperatorTransactions(chain);
+      const feeReads = () => methods.filter((method) => method === 'eth_maxPriorityFeePerGas').length;
+      for (let sent = 0; sent < 3; sent++) await (await transactions.sendCalldata('0x', 21_000n)).receipt;
+      expect(feeReads()).toBe(1);
+      // Too little gas for any transaction: the node refuses it.
+      await expect(transactions.sendCalldata('0x', 1_000n)).rejects.toThrow();
+      await (await transactions.sendCalldata('0x', 21_000n)).receipt;
+      expect(feeReads()).toBe(2);
     } finally {
       await node.stop();
     }

@@ -31,6 +31,12 @@ const ASK_AFTER_MS = 1_000;
 const SEND_ATTEMPTS = 6;
 /** Longest wait a relay's Retry-After is followed for, in ms (longer: the caller's own back-off). */
 const MAX_RETRY_AFTER_MS = 5_000;
+/**
+ * How long a fee read serves the transactions after it (ms). A base fee moves by at most 1/8 a
+ * block and the estimate's maximum leaves a fifth above it; a transaction refused anyway makes the
+ * next one read the fees again.
+ */
+const FEES_FRESH_MS = 1_000;
 
 export interface SentTransaction {
   readonly hash: Hash;
@@ -43,7 +49,7 @@ type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice:
 /**
  * The operator's transactions to the reactor, signed here and sent one at a time. The nonce comes
  * from the node for the first transaction and after any failure, and is counted up locally after
- * each accepted one; fees are read for each transaction.
+ * each accepted one; fees are read at most once a second, and again after any failure.
  */
 export class OperatorTransactions {
   private tail: Promise<unknown> = Promise.resolve();
@@ -56,6 +62,8 @@ export class OperatorTransactions {
    * past a gap): the next nonce is then the mined count, not the pending one.
    */
   private countMinedOnly = false;
+  /** The last fee read and when it was asked for (Date.now()); null: read them for the next transaction. */
+  private feesRead: { readonly at: number; readonly fees: Promise<Fees> } | null = null;
 
   constructor(private readonly chain: ChainContext) {}
 
@@ -98,7 +106,9 @@ export class OperatorTransactions {
         this.nonce = nonce + 1;
         return { hash, receipt: this.receiptOf(hash) };
       } catch (error) {
+        // A refusal may be for the nonce or for fees the chain has moved past: both are read again.
         this.nonce = null;
+        this.feesRead = null;
         throw error;
       }
     });
@@ -132,6 +142,7 @@ export class OperatorTransactions {
    */
   chainWentBack(): void {
     this.nonce = null;
+    this.feesRead = null;
     this.countMinedOnly = true;
     this.epoch++;
   }
@@ -146,8 +157,20 @@ export class OperatorTransactions {
     return this.nonce;
   }
 
+  /** The fees of the last read while it is fresh, else of a new one; a failed read is not kept. */
+  private fees(): Promise<Fees> {
+    const now = Date.now();
+    if (this.feesRead !== null && now - this.feesRead.at < FEES_FRESH_MS) return this.feesRead.fees;
+    const fees = this.readFees();
+    this.feesRead = { at: now, fees };
+    fees.catch(() => {
+      if (this.feesRead?.fees === fees) this.feesRead = null;
+    });
+    return fees;
+  }
+
   /** EIP-1559 fees where the chain has a base fee, a gas price where it does not (as viem chooses). */
-  private async fees(): Promise<Fees> {
+  private async readFees(): Promise<Fees> {
     const reads = this.chain.public;
     try {
       return await reads.estimateFeesPerGas();
