@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { DevnetNodeError, findAnvil } from './anvil-binary.js';
-import { compactState } from './devnet-history.js';
 import type { DevnetNodeOptions } from './devnet-node-options.js';
 import { claimNode, releaseNode } from './devnet-ownership.js';
-import { checkStateFile } from './devnet-state.js';
 import { startWatchdog } from './devnet-watchdog.js';
+import { prepareStateFileAside } from './state-file-preparation.js';
 
 const LISTENING = /Listening on 127\.0\.0\.1:(\d+)/;
 
@@ -47,23 +46,8 @@ function tail(file: string, length: number): string {
  * history is replaced by its last good snapshot) and records its pid file.
  */
 export async function launch(options: DevnetNodeOptions, logFile: string): Promise<{ pid: number; port: number; head: bigint }> {
-  let head = 0n;
-  if (options.stateFile !== null) {
-    ({ head } = checkStateFile(options.stateFile, options.log));
-    if (options.historyBlocks !== undefined && existsSync(options.stateFile)) {
-      try {
-        const dropped = compactState(options.stateFile, options.historyBlocks);
-        if (dropped.blocks > 0 || dropped.emptySlots > 0)
-          options.log?.info(
-            { dropped: dropped.blocks, emptySlots: dropped.emptySlots, kept: options.historyBlocks },
-            "dropped the devnet chain's oldest blocks and empty storage slots from its state file",
-          );
-      } catch (error) {
-        // A file past the longest string V8 holds (about 512 MB) cannot be parsed here; anvil loads it.
-        options.log?.warn({ err: error }, "could not compact the devnet chain's state file; the node starts with all of it");
-      }
-    }
-  }
+  const head =
+    options.stateFile === null ? 0n : await prepareStateFileAside(options.stateFile, options.historyBlocks, options.log);
   const { child, port } = await spawnAnvil(options, logFile);
   return { pid: child.pid as number, port, head };
 }

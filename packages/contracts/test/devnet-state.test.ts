@@ -1,6 +1,6 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { devnetClients, fund } from '../src/devnet-chain.js';
 import { checkDump } from '../src/devnet-dump.js';
 import { DevnetNode } from '../src/devnet-node.js';
 import { type DevnetLog, goodStateFile, keepGoodState } from '../src/devnet-state.js';
+import { prepareStateFile, prepareStateFileOffThread } from '../src/state-file-preparation.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'devnet-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,6 +107,33 @@ describe('a state file ahead of its saved history', () => {
     const aside = readdirSync(folder).filter((name) => name.startsWith('chain.ahead-'));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(folder, aside[0] as string))).toEqual(ahead);
+  });
+
+  it('is prepared on a worker thread exactly as on the calling one: the same head, file and log', async () => {
+    const folder = mkdtempSync(join(dir, 'threads-'));
+    const stateFile = join(folder, 'chain.json');
+    const sender = await transfer(stateFile, 2);
+    await transfer(stateFile, 1, sender);
+    dropLastBlock(stateFile);
+    // Two copies of the same folder, one prepared here and one on a worker.
+    const copies = ['here', 'worker'].map((name) => {
+      const copy = mkdtempSync(join(folder, `${name}-`));
+      copyFileSync(stateFile, join(copy, 'chain.json'));
+      copyFileSync(goodStateFile(stateFile), goodStateFile(join(copy, 'chain.json')));
+      return { file: join(copy, 'chain.json'), log: capture() };
+    });
+    const [here, worker] = copies as [(typeof copies)[0], (typeof copies)[0]];
+    const heads = [prepareStateFile(here.file, 64, here.log), await prepareStateFileOffThread(worker.file, 64, worker.log)];
+
+    expect(heads[1]).toBe(heads[0]);
+    expect(readFileSync(worker.file)).toEqual(readFileSync(here.file));
+    const lines = (log: ReturnType<typeof capture>, file: string) =>
+      log.lines.map(
+        ({ level, message }) =>
+          `${level} ${message.replaceAll(dirname(file), '<folder>').replace(/\d{4}-\d\d-\d\dT[\d:.-]+Z/g, '<time>')}`,
+      );
+    expect(lines(worker.log, worker.file)).toEqual(lines(here.log, here.file));
+    expect(lines(here.log, here.file)[0]).toMatch(/^warn .*restored the last good snapshot/);
   });
 
   it('is loaded as it is, logged as an error, when there is no good snapshot: its chain beats none', async () => {
