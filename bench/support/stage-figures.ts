@@ -89,11 +89,40 @@ export function stageRows(prefix: string, before: HistogramSeries, after: Histog
 export const SAVE_STAGES = ['check', 'deduplicate', 'verify', 'funds', 'desk'] as const;
 export const TURN_PHASES = ['waited', 'ran', 'stored'] as const;
 
-/** The service's metrics text at one moment: the save stages and the desk's turn phases. */
+/**
+ * How late the service's event loop ran a timer, in seconds beyond its interval, from prom-client's
+ * `nodejs_eventloop_lag_*` gauges: a scrape reports what its monitorEventLoopDelay saw since the
+ * scrape before (it resets it), so the reading after a level covers the level.
+ */
+export interface LoopDelay {
+  readonly mean: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** The service's metrics text at one moment: the save stages, the desk's turn phases and the event loop's delay. */
 export interface StageReading {
   readonly stages: HistogramSeries;
   readonly turns: HistogramSeries;
   readonly commits: HistogramSeries;
+  readonly loopDelay: LoopDelay | null;
+}
+
+/** prom-client's sampling interval of the event loop (its eventLoopMonitoringPrecision, which the service leaves at the default). */
+const LOOP_SAMPLE_SECONDS = 0.01;
+
+/** The event loop's delay gauges, the sampling interval taken off; null when the text has none. */
+export function readLoopDelay(text: string): LoopDelay | null {
+  const gauge = (name: string): number | null => {
+    const value = new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1];
+    return value === undefined ? null : Math.max(0, Number(value) - LOOP_SAMPLE_SECONDS);
+  };
+  const values = ['mean', 'p50', 'p90', 'p99', 'max'].map(gauge);
+  if (values.some((value) => value === null)) return null;
+  const [mean, p50, p90, p99, max] = values as [number, number, number, number, number];
+  return { mean, p50, p90, p99, max };
 }
 
 const COMMITS = 'dex_store_commit_seconds';
@@ -103,6 +132,7 @@ export function readStages(text: string): StageReading {
     stages: readHistogram(text, 'dex_order_save_stage_seconds', 'stage'),
     turns: readHistogram(text, 'dex_desk_turn_seconds', 'phase'),
     commits: readHistogram(text, COMMITS),
+    loopDelay: readLoopDelay(text),
   };
 }
 
@@ -122,4 +152,11 @@ export function printStages(before: StageReading, after: StageReading): void {
     ['part', 'n', 'mean ms', 'p50 ms', 'p99 ms'],
     rows.map((row) => [row.part, String(row.count), row.meanMs, row.p50Ms, row.p99Ms]),
   );
+  const delay = after.loopDelay;
+  if (delay !== null) {
+    console.log(
+      `event loop delay while the level ran (sampled every ${LOOP_SAMPLE_SECONDS * 1000} ms, beyond the interval): ` +
+        `mean ${ms(delay.mean)} ms, p50 ${ms(delay.p50)}, p90 ${ms(delay.p90)}, p99 ${ms(delay.p99)}, max ${ms(delay.max)}`,
+    );
+  }
 }
