@@ -120,7 +120,11 @@ export function sqlCancellationStore(db: SqlClient): SqlCancellationStore {
       await db.relaxedTransaction((tx) => tx.run(statements.sent, txHash, JSON.stringify(orderIds)));
     },
     async confirm(orderHash, txHash, block) {
-      return db.transaction(async (tx) => {
+      // Not waiting for the disk: it records what the chain holds, which a crash of the machine
+      // takes back only with the cursor after it (the log is written in order), so the block is
+      // indexed again; the final cancellation that follows it is a durable commit. Idempotent, so
+      // READ COMMITTED is enough where several writers run.
+      return db.relaxedTransaction(async (tx) => {
         const row = await tx.get(statements.byHash, orderHash);
         if (row === undefined) return false;
         if (row.confirmed_tx_hash === null) {

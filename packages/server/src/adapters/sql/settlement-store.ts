@@ -206,7 +206,10 @@ export function sqlSettlementStore(db: SqlClient): SqlSettlementStore {
       await db.run(statements.requeue, now, JSON.stringify(tradeIds));
     },
     async markSettled(fills, now) {
-      return db.transaction(async (tx) => {
+      // Not waiting for the disk, as the cursor: a settlement a crash of the machine takes back is
+      // found again in its block (the log is written in order, so the cursor goes back with it).
+      // Each statement is conditional and idempotent, so READ COMMITTED is enough.
+      return db.relaxedTransaction(async (tx) => {
         const settled = await Promise.all(fills.map((fill) => settleOne(tx, statements, fill, now)));
         return settled.filter((trade) => trade !== undefined);
       });
