@@ -54,7 +54,8 @@ const BUILD_IN_FLIGHT = 2;
 
 /** Informational goals from the issue; misses are reported, never fatal. */
 /** Issue 5's intake targets, and issue 17's: the single process at 0.8 of the floor verifying on 2 workers. */
-const TARGETS = { ordersPerSecond: 5_000, floorRatio: 0.5, twoWorkerRatio: 0.8, batch: 250 } as const;
+/** Issues 5 and 17: rate, single-thread floor, 2-worker floor; issue 41: the single-thread floor again, nearer. */
+const TARGETS = { ordersPerSecond: 5_000, floorRatio: 0.5, nearFloorRatio: 0.8, twoWorkerRatio: 0.8, batch: 250 } as const;
 
 interface BenchOptions {
   readonly orders: number;
@@ -912,7 +913,8 @@ async function main(): Promise<number> {
     console.log(
       `targets (issue, informational): batch ${TARGETS.batch} >= ${whole.format(TARGETS.ordersPerSecond)} orders/s end to end: ` +
         `${whole.format(target.ordersPerSecond)} ${verdict(target.ordersPerSecond >= TARGETS.ordersPerSecond)} | ` +
-        `>= ${TARGETS.floorRatio} of the single-thread floor: ${ratio.toFixed(2)} ${verdict(ratio >= TARGETS.floorRatio)}` +
+        `>= ${TARGETS.floorRatio} of the single-thread floor: ${ratio.toFixed(2)} ${verdict(ratio >= TARGETS.floorRatio)} | ` +
+        `>= ${TARGETS.nearFloorRatio} of it (issue 41): ${verdict(ratio >= TARGETS.nearFloorRatio)}` +
         (twoWorkerRatio === undefined
           ? ''
           : ` | >= ${TARGETS.twoWorkerRatio} of the 2-worker floor: ${twoWorkerRatio.toFixed(2)} ${verdict(twoWorkerRatio >= TARGETS.twoWorkerRatio)}`),
