@@ -52,9 +52,10 @@ const { id: BOOK_ID, askTicks: ASK_TICKS, bidTicks: BID_TICKS, makerSteps: MAKER
 const OPEN_ORDER_CAP = 5_000;
 const BUILD_IN_FLIGHT = 2;
 
-/** Informational goals from the issue; misses are reported, never fatal. */
-/** Issue 5's intake targets, and issue 17's: the single process at 0.8 of the floor verifying on 2 workers. */
-/** Issues 5 and 17: rate, single-thread floor, 2-worker floor; issue 41: the single-thread floor again, nearer. */
+/**
+ * Informational goals, reported and never fatal: issue 5's rate and half the single-thread floor,
+ * issue 17's 0.8 of the floor verifying on 2 workers, issue 41's 0.8 of the single-thread floor.
+ */
 const TARGETS = { ordersPerSecond: 5_000, floorRatio: 0.5, nearFloorRatio: 0.8, twoWorkerRatio: 0.8, batch: 250 } as const;
 
 interface BenchOptions {
