@@ -23,6 +23,34 @@ function unreachableChain(): ChainContext {
   };
 }
 
+/**
+ * Operator transactions from a funded account on the node at `rpcUrl`, and the JSON-RPC methods
+ * they ask for. `unsupported` methods reach the node renamed, so that it answers as a relay that
+ * lacks them does: method not found.
+ */
+async function countedTransactions(
+  rpcUrl: string,
+  unsupported: readonly string[] = [],
+): Promise<{ transactions: OperatorTransactions; methods: string[] }> {
+  const methods: string[] = [];
+  const send = keepAliveFetch();
+  const counting: JsonRpcFetch = (input, init) => {
+    const body: unknown = JSON.parse(String(init?.body));
+    const calls = (Array.isArray(body) ? body : [body]) as { method: string }[];
+    for (const call of calls) {
+      methods.push(call.method);
+      if (unsupported.includes(call.method)) call.method = `${call.method}_not_here`;
+    }
+    return send(input, { ...init, body: JSON.stringify(body) });
+  };
+  const clients = devnetClients(rpcUrl, 298, counting);
+  const operator = clients.wallet(privateKeyToAccount(generatePrivateKey()));
+  await fund(clients, operator.account.address);
+  const chain: ChainContext = { ...unreachableChain(), public: clients.public, operator, devnet: clients };
+  methods.length = 0;
+  return { transactions: new OperatorTransactions(chain), methods };
+}
+
 describe('OperatorTransactions', () => {
   it('leaves no unhandled rejection when the node is gone and the calldata it waited for fails afterwards', async () => {
     const unhandled: unknown[] = [];
@@ -63,19 +91,7 @@ describe('OperatorTransactions', () => {
   it('reads the fees once for transactions sent within a second, and again after the node refused one', async () => {
     const node = await DevnetNode.start({ chainId: 298, stateFile: null });
     try {
-      // Counts the fee questions on their way to the node.
-      const methods: string[] = [];
-      const send = keepAliveFetch();
-      const counting: JsonRpcFetch = (input, init) => {
-        const body: unknown = JSON.parse(String(init?.body));
-        for (const call of Array.isArray(body) ? body : [body]) methods.push((call as { method: string }).method);
-        return send(input, init);
-      };
-      const clients = devnetClients(node.rpcUrl, 298, counting);
-      const operator = clients.wallet(privateKeyToAccount(generatePrivateKey()));
-      await fund(clients, operator.account.address);
-      const chain: ChainContext = { ...unreachableChain(), public: clients.public, operator, devnet: clients };
-      const transactions = new OperatorTransactions(chain);
+      const { transactions, methods } = await countedTransactions(node.rpcUrl);
       const feeReads = () => methods.filter((method) => method === 'eth_maxPriorityFeePerGas').length;
       for (let sent = 0; sent < 3; sent++) await (await transactions.sendCalldata('0x', 21_000n)).receipt;
       expect(feeReads()).toBe(1);
@@ -83,6 +99,20 @@ describe('OperatorTransactions', () => {
       await expect(transactions.sendCalldata('0x', 1_000n)).rejects.toThrow();
       await (await transactions.sendCalldata('0x', 21_000n)).receipt;
       expect(feeReads()).toBe(2);
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it('asks a relay without eth_fillTransaction only for the gas of a call sent without a limit, not again for its nonce or fees', async () => {
+    const node = await DevnetNode.start({ chainId: 298, stateFile: null });
+    try {
+      const { transactions, methods } = await countedTransactions(node.rpcUrl, ['eth_fillTransaction']);
+      await (await transactions.sendCalldata('0x', 21_000n)).receipt;
+      methods.length = 0;
+      // The nonce is counted here and the fees were read a moment ago: the estimate is all it lacks.
+      await (await transactions.sendCalldata('0x')).receipt;
+      expect(methods).toEqual(['eth_estimateGas', 'eth_sendRawTransaction', 'eth_getTransactionReceipt']);
     } finally {
       await node.stop();
     }

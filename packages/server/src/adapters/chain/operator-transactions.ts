@@ -99,7 +99,9 @@ export class OperatorTransactions {
           nonce,
           to: reactor,
           data,
-          gas: gas ?? (await reads.estimateGas({ account, to: reactor, data })),
+          // Unprepared: viem would otherwise fill a nonce and fees first (eth_fillTransaction, or
+          // three more calls on a relay without it), and both are known here already.
+          gas: gas ?? (await reads.estimateGas({ account, to: reactor, data, prepare: false })),
           ...fees,
         });
         const hash = await this.sendRaw(serializedTransaction);
