@@ -61,7 +61,7 @@ export class AccessTokens {
   async verify(token: string): Promise<Principal> {
     const claims = verifyHs256(token, this.key);
     if (claims === null || !this.valid(claims)) throw new AppError('INVALID_TOKEN');
-    return { account: await this.canonical(claims.sub as string), expiresAt: (claims.exp as number) * 1000 };
+    return { account: await this.canonical(claims.sub), expiresAt: claims.exp * 1000 };
   }
 
   /**
@@ -70,7 +70,7 @@ export class AccessTokens {
    * valid within the clock tolerance, issued at most {@link MAX_ISSUED_AHEAD_SECONDS} ahead, and
    * living no longer than the TTL.
    */
-  private valid(claims: JwtClaims): boolean {
+  private valid(claims: JwtClaims): claims is JwtClaims & { readonly sub: string; readonly exp: number } {
     const { sub, iss, aud, iat, exp, nbf } = claims;
     const now = this.clock.now() / 1000;
     const whole = Math.floor(now);
