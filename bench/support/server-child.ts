@@ -19,6 +19,7 @@ import { type LiveDevnet, startLiveDevnet } from '../../packages/devnet/src/live
 import { DevnetAccountKeys } from '../../packages/server/src/adapters/accounts/devnet-account-keys.js';
 import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet/devnet-issuer.js';
 import type { ChainReader } from '../../packages/server/src/adapters/chain/reads/chain-reader.js';
+import { systemClock } from '../../packages/server/src/adapters/clock/system-clock.js';
 import { loadConfig } from '../../packages/server/src/composition/config.js';
 import { openGatewayServices } from '../../packages/server/src/composition/gateway-role.js';
 import { createLogger } from '../../packages/server/src/composition/logging.js';
@@ -59,7 +60,7 @@ export type ChildMessage =
   | { type: 'failed'; message: string };
 
 /** The whole service (ROLE=all), or a cluster's gateway (ROLE=gateway, for `--cluster`), which reads the chain and settles nothing. */
-type BenchServer = RunningServer<ServedDeps & { readonly settlement: { readonly chain: ChainReader } | null }>;
+type BenchServer = RunningServer<ServedDeps & { readonly chain: ChainReader | null }>;
 
 function tell(message: ChildMessage): void {
   process.send?.(message);
@@ -70,8 +71,8 @@ function messageOf(error: unknown): string {
 }
 
 function issuerOf(server: BenchServer): DevnetIssuer | null {
-  const { settlement } = server.services;
-  return settlement === null ? null : DevnetIssuer.of(settlement.chain);
+  const { chain } = server.services;
+  return chain === null ? null : DevnetIssuer.of(chain);
 }
 
 async function register(server: BenchServer, publicKeys: readonly string[]): Promise<ChildMessage> {
@@ -110,9 +111,8 @@ async function fund(server: BenchServer, message: Extract<ParentMessage, { type:
 }
 
 function settlementFacts(server: BenchServer): SettlementFacts | null {
-  const { settlement, config } = server.services;
-  if (settlement === null || config.chain.kind === 'off') return null;
-  const { chain } = settlement;
+  const { chain, config } = server.services;
+  if (chain === null || config.chain.kind === 'off') return null;
   return {
     rpcUrl: chain.public.chain.rpcUrls.default.http[0] ?? '',
     reactor: chain.reactor,
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server: BenchServer =
     config.cluster.role === 'all'
-      ? await startServer(config, logger)
+      ? await startServer(config, logger, systemClock, 'thread')
       : await listenWith(await openGatewayServices(config, logger), logger);
   let bot: LiveDevnet | undefined;
   /** The bot of `npm start` beside the server, as its live devnet runs it. */

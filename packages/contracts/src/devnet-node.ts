@@ -126,6 +126,7 @@ export class DevnetNode {
     this.restarting = true;
     const { options } = this;
     const gone = this.currentPid;
+    options.onRestarting?.();
     try {
       await stop();
       releaseNode(this.currentPid, options.pidFile);

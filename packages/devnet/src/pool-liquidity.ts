@@ -27,7 +27,7 @@ export function startPoolLiquidity(
 ): PoolLiquidity {
   let stopped = false;
   const started = (async () => {
-    const chain = services.settlement?.chain;
+    const { chain } = services;
     const admin = devnetAmm(services);
     if (!chain?.devnet || !chain.amm || admin === null || issuer === null) return undefined;
     const account = await LiquidityAccount.open(services, chain.devnet, chain.amm);

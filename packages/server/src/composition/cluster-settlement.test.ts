@@ -31,7 +31,7 @@ describe.skipIf(!POSTGRES_AVAILABLE || !NATS_AVAILABLE)(
     const fundedOn = async (gateway: number) => fund(cluster.host(gateway), await Trader.secp256k1(cluster.host(gateway)));
 
     it('signs in the domain of the reactor the active settler deployed, on every gateway', async () => {
-      const reactor = cluster.host(0).services.settlement?.chain.reactor.toLowerCase();
+      const reactor = cluster.host(0).services.chain?.reactor.toLowerCase();
       for (const gateway of [0, 1]) {
         const reply = await cluster.host(gateway).app.inject({ method: 'GET', url: '/signature/domain' });
         expect(reply.json()).toMatchObject({ verifyingContract: reactor });

@@ -35,7 +35,7 @@ import { openConfiguredStore } from './store-choice.js';
 
 /** A gateway's served dependencies, and the chain it reads (for the devnet's bot, when it runs beside it). */
 export interface GatewayServices extends ServedDeps {
-  readonly settlement: { readonly chain: ChainReader } | null;
+  readonly chain: ChainReader | null;
 }
 
 /** How long a replica waits for its book's snapshot, and how long before it asks again. */
@@ -95,7 +95,7 @@ export interface GatewayBase {
  * The gateway role's services on its base: login, build, hashing, signature verification and the
  * intake, the queries, and the dead-man switches (armed here; fired where the desk runs).
  */
-export async function composeGateway(base: GatewayBase): Promise<Omit<ServedDeps, 'booksInStep' | 'leaseLost' | 'close'>> {
+export async function composeGateway(base: GatewayBase): Promise<Omit<ServedDeps, 'booksInStep' | 'failed' | 'close'>> {
   const { config, store, registry, shared, desk, chain, clock, logger } = base;
   const metrics: Metrics = base.prom ?? noMetrics;
   const domain = signingDomainOf(config, chain);
@@ -152,8 +152,8 @@ export async function openGatewayServices(
     return {
       ...gateway,
       booksInStep: () => true,
-      leaseLost: new Promise<Error>(() => {}),
-      settlement: parts.chain === null ? null : { chain: parts.chain },
+      failed: new Promise<Error>(() => {}),
+      chain: parts.chain,
       close: () => closers.closeAll(),
     };
   } catch (error) {

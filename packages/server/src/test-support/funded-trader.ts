@@ -5,8 +5,8 @@ import type { Trader, TraderHost } from './trader.js';
 
 /** Gives a trader 1,000 whole units of every devnet token on the settlement chain, and the reactor allowance to trade them. */
 export async function fund(host: TraderHost, trader: Trader): Promise<Trader> {
-  const chain = host.services.settlement?.chain;
-  if (chain === undefined) throw new Error('funding needs the devnet chain (CHAIN=devnet)');
+  const chain = host.services.chain;
+  if (!chain) throw new Error('funding needs the devnet chain (CHAIN=devnet)');
   return fundBy(DevnetIssuer.of(chain), host, trader);
 }
 
@@ -22,8 +22,8 @@ export async function fundBy(issuer: DevnetIssuer, host: TraderHost, trader: Tra
 
 /** What `owner` holds of a devnet token on the settlement chain, in raw units. */
 export function tokenBalance(host: TraderHost, token: string, owner: string): Promise<bigint> {
-  const chain = host.services.settlement?.chain;
-  if (chain === undefined) throw new Error('balances need the devnet chain (CHAIN=devnet)');
+  const chain = host.services.chain;
+  if (!chain) throw new Error('balances need the devnet chain (CHAIN=devnet)');
   return chain.public.readContract({
     address: token as Address,
     abi: TestToken.abi,

@@ -48,8 +48,8 @@ const host = { app, services };
 let traders: { maker: Trader; taker: Trader } | undefined;
 
 async function fund(): Promise<void> {
-  const chain = services.settlement?.chain;
-  if (chain === undefined) throw new Error('the service runs without a settlement chain');
+  const { chain } = services;
+  if (chain === null) throw new Error('the service runs without a settlement chain');
   const issuer = DevnetIssuer.of(chain);
   const maker = await Trader.secp256k1(host);
   const taker = await Trader.ed25519(host);

@@ -5,8 +5,8 @@ import type { Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { DevnetAccountKeys } from '../adapters/accounts/devnet-account-keys.js';
 import { DevnetIssuer } from '../adapters/chain/devnet/devnet-issuer.js';
+import type { ChainReader } from '../adapters/chain/reads/chain-reader.js';
 import type { ServedDeps } from '../composition/server.js';
-import type { Services } from '../composition/services.js';
 
 /** A reply as tests look at it. */
 export interface Reply<T = Record<string, unknown>> {
@@ -70,7 +70,7 @@ export function wireOf(order: BuiltOrder): Omit<BuiltOrder, 'meta'> {
 export interface TraderHost {
   readonly app: FastifyInstance;
   /** A whole service, or a gateway's (which settles nothing). */
-  readonly services: ServedDeps & { readonly settlement?: Services['settlement'] };
+  readonly services: ServedDeps & { readonly chain?: ChainReader | null };
 }
 
 /**
@@ -120,8 +120,8 @@ export class Trader {
   private static async register(host: TraderHost, keyType: 'ED25519' | 'ECDSA_SECP256K1', publicKey: Uint8Array) {
     const { services } = host;
     const record = await new DevnetAccountKeys(services.store.accountKeys).registerNew(keyType, publicKey, services.clock.now());
-    const chain = services.settlement?.chain;
-    if (chain !== undefined) await DevnetIssuer.of(chain).publishKey(record);
+    const { chain } = services;
+    if (chain) await DevnetIssuer.of(chain).publishKey(record);
     return record;
   }
 

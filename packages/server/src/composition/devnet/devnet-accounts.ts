@@ -17,7 +17,7 @@ const SECRET_HEX = /^[0-9a-f]{64}$/;
 
 /** The issuer of the service's embedded devnet chain; null without one (CHAIN=off needs no funding). */
 export function devnetIssuer(services: DevnetHost): DevnetFunding | null {
-  const chain = services.settlement?.chain;
+  const { chain } = services;
   return chain?.devnet ? DevnetIssuer.of(chain) : null;
 }
 

@@ -6,7 +6,7 @@ import type { DevnetHost } from './devnet-host.js';
 
 /** The AMM of the service's embedded devnet chain, worked as its administrator; null without one. */
 export function devnetAmm(services: DevnetHost): AmmAdmin | null {
-  const chain = services.settlement?.chain;
+  const { chain } = services;
   if (!chain?.devnet || chain.amm === null) return null;
   return new ChainAmmAdmin(chain.devnet.public, devnetIssuerSender(chain.devnet, DevnetIssuer.of(chain)), chain.amm);
 }

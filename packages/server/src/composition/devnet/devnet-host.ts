@@ -6,9 +6,8 @@ export type DevnetChain = Pick<ChainContext, 'devnet' | 'reactor' | 'amm'>;
 
 /**
  * What the live devnet's programs (the bot, the pools) need of the service they run beside: a
- * whole service (its settlement's chain), or a cluster's gateway (the chain it reads); null
- * settlement without a chain.
+ * whole service or a cluster's gateway, and the chain it reads (null without one).
  */
 export type DevnetHost = Pick<ServedDeps, 'config' | 'store' | 'clock' | 'funds'> & {
-  readonly settlement: { readonly chain: DevnetChain } | null;
+  readonly chain: DevnetChain | null;
 };

@@ -33,7 +33,8 @@ export interface ChainReconcilerDeps {
  * start-up with the head the service found, and whenever the chain watch sees blocks lost.
  */
 export class ChainReconciler {
-  private verifying: Promise<boolean> | null = null;
+  /** The look or restart under way: the block it reconciled from, or null when nothing was lost. */
+  private reconciling: Promise<bigint | null> | null = null;
 
   constructor(private readonly deps: ChainReconcilerDeps) {}
 
@@ -61,37 +62,45 @@ export class ChainReconciler {
    * one look: the relay calls it before it picks work, so that nothing goes to the chain ahead of
    * fills the chain lost.
    */
-  verify(): Promise<boolean> {
-    this.verifying ??= this.lookAndReconcile().finally(() => {
-      this.verifying = null;
-    });
-    return this.verifying;
+  async verify(): Promise<boolean> {
+    return (await (this.reconciling ?? this.share(this.lookAndReconcile()))) !== null;
   }
 
   /**
    * The chain was started again from a saved state whose head was `head`: reconciled from there,
-   * after any look under way (a look finds the same loss, or a smaller one, from its own blocks).
+   * after any look under way. A look that reached the new chain found the loss itself and
+   * reconciled from at or below `head`: it is not done again, since what was sent since then is on
+   * the new chain, and reconciling once more would send it twice.
    */
-  restarted(head: bigint): Promise<boolean> {
-    const after = this.verifying ?? Promise.resolve(false);
-    this.verifying = after
-      .catch(() => false)
-      .then(async () => {
-        this.deps.watch.forgetAfter(head);
-        await this.reconcile(head);
-        return true;
-      })
-      .finally(() => {
-        this.verifying = null;
-      });
-    return this.verifying;
+  async restarted(head: bigint): Promise<boolean> {
+    const under = this.reconciling ?? Promise.resolve(null);
+    await this.share(
+      under
+        .catch(() => null)
+        .then(async (common) => {
+          if (common !== null && common <= head) return common;
+          this.deps.watch.forgetAfter(head);
+          await this.reconcile(head);
+          return head;
+        }),
+    );
+    return true;
   }
 
-  private async lookAndReconcile(): Promise<boolean> {
+  /** Makes `work` the one under way until it ends. */
+  private share(work: Promise<bigint | null>): Promise<bigint | null> {
+    const shared: Promise<bigint | null> = work.finally(() => {
+      if (this.reconciling === shared) this.reconciling = null;
+    });
+    this.reconciling = shared;
+    return shared;
+  }
+
+  private async lookAndReconcile(): Promise<bigint | null> {
     const common = await this.deps.watch.look();
-    if (common === null) return false;
+    if (common === null) return null;
     await this.reconcile(common);
-    return true;
+    return common;
   }
 
   private async reconcile(common: bigint): Promise<void> {
