@@ -19,7 +19,6 @@ import { type LiveDevnet, startLiveDevnet } from '../../packages/devnet/src/live
 import { DevnetAccountKeys } from '../../packages/server/src/adapters/accounts/devnet-account-keys.js';
 import { DevnetIssuer } from '../../packages/server/src/adapters/chain/devnet/devnet-issuer.js';
 import type { ChainReader } from '../../packages/server/src/adapters/chain/reads/chain-reader.js';
-import { systemClock } from '../../packages/server/src/adapters/clock/system-clock.js';
 import { loadConfig } from '../../packages/server/src/composition/config.js';
 import { openGatewayServices } from '../../packages/server/src/composition/gateway-role.js';
 import { createLogger } from '../../packages/server/src/composition/logging.js';
@@ -127,7 +126,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server: BenchServer =
     config.cluster.role === 'all'
-      ? await startServer(config, logger, systemClock, 'thread')
+      ? await startServer(config, logger)
       : await listenWith(await openGatewayServices(config, logger), logger);
   let bot: LiveDevnet | undefined;
   /** The bot of `npm start` beside the server, as its live devnet runs it. */

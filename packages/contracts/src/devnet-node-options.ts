@@ -55,11 +55,6 @@ export interface DevnetNodeOptions {
    */
   readonly onRestart?: (head: bigint) => void;
   /**
-   * Called before a supervised node is stopped or started again, before anything can reach the
-   * new one: an owner whose clients run elsewhere (another thread) holds them back until `onRestart`.
-   */
-  readonly onRestarting?: () => void;
-  /**
    * Blocks of history the node keeps: the transactions and receipts (events) of older blocks are
    * forgotten as new ones come, and older blocks are dropped from the state file whenever the node
    * starts. Absent: the whole history, which grows with every transaction.

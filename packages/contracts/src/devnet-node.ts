@@ -126,7 +126,6 @@ export class DevnetNode {
     this.restarting = true;
     const { options } = this;
     const gone = this.currentPid;
-    options.onRestarting?.();
     try {
       await stop();
       releaseNode(this.currentPid, options.pidFile);

@@ -49,7 +49,6 @@ export {
   TokenTransfers,
   WrappedNative,
 } from './generated/artifacts.js';
-export { moduleWorker } from './module-worker.js';
 export { PERMIT2_MAX_AMOUNT, PERMIT2_MAX_EXPIRATION, permit2Approvals } from './permit2-approvals.js';
 export { processLives } from './process-alive.js';
 export { REACTOR_ROLES, type ReactorRole, reactorRole } from './reactor-roles.js';

@@ -95,7 +95,7 @@ export interface GatewayBase {
  * The gateway role's services on its base: login, build, hashing, signature verification and the
  * intake, the queries, and the dead-man switches (armed here; fired where the desk runs).
  */
-export async function composeGateway(base: GatewayBase): Promise<Omit<ServedDeps, 'booksInStep' | 'failed' | 'close'>> {
+export async function composeGateway(base: GatewayBase): Promise<Omit<ServedDeps, 'booksInStep' | 'leaseLost' | 'close'>> {
   const { config, store, registry, shared, desk, chain, clock, logger } = base;
   const metrics: Metrics = base.prom ?? noMetrics;
   const domain = signingDomainOf(config, chain);
@@ -152,7 +152,7 @@ export async function openGatewayServices(
     return {
       ...gateway,
       booksInStep: () => true,
-      failed: new Promise<Error>(() => {}),
+      leaseLost: new Promise<Error>(() => {}),
       chain: parts.chain,
       close: () => closers.closeAll(),
     };

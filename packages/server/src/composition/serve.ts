@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ChainSetupError } from '../adapters/chain/rpc-chain.js';
-import { systemClock } from '../adapters/clock/system-clock.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { DevnetHost } from './devnet/devnet-host.js';
 import { startEngine } from './engine-role.js';
@@ -146,7 +145,7 @@ async function run(startCompanion: StartCompanion): Promise<void> {
   }
   const server: RunningServer<ServedDeps & DevnetHost> =
     config.cluster.role === 'all'
-      ? await startServer(config, logger, systemClock, 'thread')
+      ? await startServer(config, logger)
       : await listenWith(await openGatewayServices(config, logger), logger);
   logger.info({ url: server.url, network: config.network, openMarketData: config.openMarketData }, 'order book API listening');
   logger.info({ url: server.dataApiUrl, requireKeys: config.dataApi.requireKeys }, 'data API listening');
@@ -154,10 +153,10 @@ async function run(startCompanion: StartCompanion): Promise<void> {
   // After listen, not inside startServer: tests and benchmarks never run a companion, and it never delays readiness.
   const companion = startCompanion(server, config, logger);
   onStopSignals((signal) => shutdown(signal, server, companion, logger));
-  // Another process may take the store over, or settlement may stop: stop serving and exit, for the supervisor to restart us.
-  void server.services.failed.then((error) => {
-    logger.fatal({ err: error }, 'this process can no longer serve; stopping');
-    shutdown('FAILED', server, companion, logger, 1);
+  // Another process may take the store over: stop serving and exit, for the supervisor to restart us.
+  void server.services.leaseLost.then((error) => {
+    logger.fatal({ err: error }, 'this process lost the right to write its store; stopping');
+    shutdown('LEASE_LOST', server, companion, logger, 1);
   });
 }
 

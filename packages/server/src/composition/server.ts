@@ -5,7 +5,6 @@ import type { MetricsExposition } from '../ports/metrics.js';
 import { type AppDeps, buildApp, buildDataApiApp } from './app.js';
 import type { Config } from './config.js';
 import { openServices, type Services } from './services.js';
-import type { SettlementPlacement } from './settlement-thread.js';
 
 /** How often the registry looks for changes made by the operator CLI. */
 const REGISTRY_POLL_MS = 1_000;
@@ -14,11 +13,8 @@ const REGISTRY_POLL_MS = 1_000;
 export interface ServedDeps extends AppDeps {
   /** The recorded metrics in Prometheus text, for the METRICS_PORT listener; null when METRICS_PORT is unset. */
   readonly metricsExposition: MetricsExposition | null;
-  /**
-   * Settles if the process must stop at once: it lost the right to write its store (PostgreSQL),
-   * or its settlement thread stopped.
-   */
-  readonly failed: Promise<Error>;
+  /** Settles if the process lost the right to write its store (PostgreSQL): it must stop at once. */
+  readonly leaseLost: Promise<Error>;
   close(): Promise<void>;
 }
 
@@ -78,12 +74,7 @@ export async function listenWith<S extends ServedDeps>(services: S, logger: Fast
   }
 }
 
-/** The whole service in this process (ROLE=all), listening; settlement where `placement` puts it. */
-export async function startServer(
-  config: Config,
-  logger: FastifyBaseLogger,
-  clock?: Clock,
-  placement?: SettlementPlacement,
-): Promise<RunningServer> {
-  return listenWith(await openServices(config, logger, clock, placement), logger);
+/** The whole service in this process (ROLE=all), listening. */
+export async function startServer(config: Config, logger: FastifyBaseLogger, clock?: Clock): Promise<RunningServer> {
+  return listenWith(await openServices(config, logger, clock), logger);
 }

@@ -12,15 +12,13 @@ import { MarketRegistry } from '../application/markets/market-registry.js';
 import { seedDevnet } from '../application/markets/seed.js';
 import type { Clock } from '../ports/clock.js';
 import { type Metrics, noMetrics } from '../ports/metrics.js';
-import type { Store } from '../ports/store/ports.js';
 import { Closers } from './closers.js';
 import type { Config } from './config.js';
 import { composeEngine, startSweeps } from './engine-role.js';
 import { composeGateway } from './gateway-role.js';
 import type { ServedDeps } from './server.js';
 import { dependenciesOf, openDataDir } from './service-parts.js';
-import { type SettlementPlacement, startSettlementThread } from './settlement-thread.js';
-import { openSettlementChain, type Settlement, startSettlement, wakesOf } from './settlement-wiring.js';
+import { openSettlementChain, type Settlement, startSettlement } from './settlement-wiring.js';
 import { openSharedState } from './shared-state-choice.js';
 import { openWrittenStore } from './store-choice.js';
 
@@ -28,9 +26,8 @@ import { openWrittenStore } from './store-choice.js';
 export interface Services extends ServedDeps {
   readonly engines: EngineHost;
   readonly desk: TradingDesk;
-  /** The settlement chain as this thread reads it (funds, the devnet's faucet); null when CHAIN=off. */
+  /** The settlement chain (funds, the devnet's faucet and its programs); null when CHAIN=off. */
   readonly chain: ChainContext | null;
-  /** Settlement's parts in this thread, to drive them (tests, tools); null when CHAIN=off or on its own thread. */
   readonly settlement: Settlement | null;
 }
 
@@ -50,55 +47,13 @@ function countFills(deskEvents: DeskEvents, metrics: Metrics): () => Promise<voi
   return async () => unsubscribe();
 }
 
-/** What settlement needs of the process around it. */
-interface SettlementHost {
-  readonly store: Store;
-  readonly registry: MarketRegistry;
-  readonly desk: TradingDesk;
-  readonly deskEvents: DeskEvents;
-  /** The service's registry; null when no metrics are served. */
-  readonly prom: PromMetrics | null;
-  readonly clock: Clock;
-  readonly logger: FastifyBaseLogger;
-}
-
-/**
- * Starts settlement where `placement` puts it (none without a chain): its parts on this thread,
- * returned to be driven, or a thread of its own, whose stop the process must hear (`failed`).
- */
-async function placeSettlement(
-  placement: SettlementPlacement,
-  config: Config,
-  chain: ChainContext | null,
-  host: SettlementHost,
-  closers: Closers,
-): Promise<{ settlement: Settlement | null; failed: Promise<Error> }> {
-  const never = new Promise<Error>(() => {});
-  if (chain === null) return { settlement: null, failed: never };
-  const { store, registry, desk, deskEvents, prom, clock, logger } = host;
-  if (placement === 'thread') {
-    const thread = await startSettlementThread(config, chain, { desk, deskEvents, metrics: prom, logger }, closers);
-    return { settlement: null, failed: thread.failed };
-  }
-  const fees = new FeeSchedule(store.feeOverrides);
-  const metrics = prom ?? noMetrics;
-  const deps = { store, registry, fees, desk, wakes: wakesOf(deskEvents), clock, logger, metrics };
-  return { settlement: await startSettlement(config, chain, deps, closers), failed: never };
-}
-
 /**
  * ROLE=all: the three roles composed in one process over one store. The engine role's desk writes
  * every book; the settler role sends the reactor's verdicts straight to it; the gateway role's
  * services hand it orders and read its engines. Opens the store (migrating it), seeds the devnet
- * on first start and loads the registry first. Settlement runs on this thread unless `placement`
- * puts it on its own (as `npm start` does).
+ * on first start and loads the registry first.
  */
-export async function openServices(
-  config: Config,
-  logger: FastifyBaseLogger,
-  clock: Clock = systemClock,
-  placement: SettlementPlacement = 'inline',
-): Promise<Services> {
+export async function openServices(config: Config, logger: FastifyBaseLogger, clock: Clock = systemClock): Promise<Services> {
   openDataDir(config.dataDir, logger);
   const { store, lease } = await openWrittenStore(config);
   const closers = new Closers(logger, 'service');
@@ -115,6 +70,7 @@ export async function openServices(
     const shared = await openSharedState(config, clock, logger);
     closers.add(() => shared.close());
     const chain = await openSettlementChain(config, store, logger, closers);
+
     const engine = await composeEngine({
       store,
       registry,
@@ -127,8 +83,16 @@ export async function openServices(
     const { desk, deskEvents } = engine;
     if (prom !== null) closers.add(countFills(deskEvents, prom));
 
-    const host = { ...engine, store, registry, prom, clock, logger };
-    const { settlement, failed } = await placeSettlement(placement, config, chain, host, closers);
+    const settlement =
+      chain === null
+        ? null
+        : await startSettlement(
+            config,
+            chain,
+            { store, registry, fees: new FeeSchedule(store.feeOverrides), desk, deskEvents, clock, logger, metrics },
+            closers,
+          );
+
     const verifier = await VerifyPool.start({ workers: config.verifyWorkers });
     closers.add(() => verifier.close());
     const dependencies = dependenciesOf(store, chain, [shared.dependency]);
@@ -161,7 +125,7 @@ export async function openServices(
       chain,
       settlement,
       booksInStep: () => desk.inStepWithStore,
-      failed: Promise.race([lease?.lost ?? new Promise<Error>(() => {}), failed]),
+      leaseLost: lease?.lost ?? new Promise<Error>(() => {}),
       close,
     };
   } catch (error) {

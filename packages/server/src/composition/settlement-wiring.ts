@@ -12,17 +12,13 @@ import { ExpiredOrderSweeper } from '../adapters/chain/settlement/expired-order-
 import { highestSettledFillAbove } from '../adapters/chain/settlement/settled-fill-ids.js';
 import { Settler, type SettlerDeps } from '../adapters/chain/settlement/settler.js';
 import { MirrorNodeContractIds } from '../adapters/mirror-node/mirror-node-contract-ids.js';
-import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import type { DeskEvents } from '../application/desk/desk-events.js';
-import { MarketRegistry } from '../application/markets/market-registry.js';
-import type { Clock } from '../ports/clock.js';
 import type { Metrics } from '../ports/metrics.js';
 import type { PairLedgerIds } from '../ports/pair-ledger-ids.js';
 import type { PoolReservesListener, SettlementDesk } from '../ports/settlement-desk.js';
 import type { Store } from '../ports/store/ports.js';
 import type { Closers } from './closers.js';
 import type { Config } from './config.js';
-import { openConfiguredStore } from './store-choice.js';
 
 /** Settlement on the chain: absent when CHAIN=off. */
 export interface Settlement {
@@ -36,22 +32,6 @@ export interface Settlement {
   /** Stops polling the chain for new events: no new poll starts, and the one under way finishes. */
   stopFollowing(): Promise<void>;
 }
-
-/** What wakes the settler and the relay: each stored commit group of the desk, and whether it traded. */
-export interface SettlementWakes {
-  subscribe(listener: (wake: { readonly fills: boolean }) => void): () => void;
-}
-
-/** The wakes of a desk's stored commit groups, in this process or over the engines' feed. */
-export function wakesOf(deskEvents: Pick<DeskEvents, 'subscribe'>): SettlementWakes {
-  return { subscribe: (listener) => deskEvents.subscribe((commit) => listener({ fills: commit.trades.length > 0 })) };
-}
-
-/**
- * How often settlement apart from the desk reads the registry again and tells the desk the pools'
- * reserves: an engine started again knows no pool until told, and it learns them so within this long.
- */
-const REFRESH_MS = 5_000;
 
 /** How often the indexers look for new reactor and AMM events. */
 const INDEX_POLL_MS = 500;
@@ -105,7 +85,8 @@ export async function startSettlement(
   config: Config,
   chain: ChainContext,
   deps: Pick<SettlerDeps, 'store' | 'registry' | 'fees' | 'clock' | 'logger'> & {
-    wakes: SettlementWakes;
+    /** What wakes the settler and the relay: the desk's stored commit groups, here or over the engines' feed. */
+    deskEvents: Pick<DeskEvents, 'subscribe'>;
     /** Where the reactor's verdicts go: the desk in this process, or the engines' command logs. */
     desk: SettlementDesk & PoolReservesListener;
     metrics: Metrics;
@@ -145,8 +126,8 @@ export async function startSettlement(
     : null;
   sweeper?.start();
   // New trades and cancellations wake their loops at once instead of at the next idle check.
-  const unsubscribe = deps.wakes.subscribe(({ fills }) => {
-    if (fills) settler.wake();
+  const unsubscribe = deps.deskEvents.subscribe((commit) => {
+    if (commit.trades.length > 0) settler.wake();
     cancels.wake();
   });
   closers.add(async () => unsubscribe());
@@ -178,47 +159,4 @@ export async function startSettlement(
     await indexer.catchUp().catch(() => {});
   });
   return { chain, transactions, indexer, amm, settler, cancels, stopFollowing };
-}
-
-/** How settlement apart from the desk reaches it, and the chain it settles on. */
-export interface ApartSettlementParts {
-  readonly desk: SettlementDesk & PoolReservesListener;
-  readonly wakes: SettlementWakes;
-  readonly metrics: Metrics;
-  /** Opens the chain once the store is open. */
-  openChain(store: Store): Promise<ChainContext>;
-  /** What the store's connection is named after. */
-  readonly role: string;
-}
-
-/**
- * Settlement apart from the desk (a settler process, or the service's settlement thread): on its
- * own store connection and registry, read again every few seconds, telling the desk the pools'
- * reserves as often.
- */
-export async function startSettlementApart(
-  config: Config,
-  parts: ApartSettlementParts,
-  { clock, logger, closers }: { clock: Clock; logger: FastifyBaseLogger; closers: Closers },
-): Promise<Settlement> {
-  const store = await openConfiguredStore(config, parts.role);
-  closers.add(() => store.close());
-  const registry = new MarketRegistry(store, config.wrappedNativeAddress);
-  await registry.load();
-  const chain = await parts.openChain(store);
-  const fees = new FeeSchedule(store.feeOverrides);
-  const { desk, wakes, metrics } = parts;
-  const settlement = await startSettlement(
-    config,
-    chain,
-    { store, registry, fees, desk, wakes, clock, logger, metrics },
-    closers,
-  );
-  const logFailure = (what: string) => (error: unknown) => logger.warn({ err: error }, `${what} failed`);
-  const refresh = setInterval(() => {
-    registry.refresh().catch(logFailure('registry refresh'));
-    settlement.amm?.reportReserves().catch(logFailure("telling the engines the pools' reserves"));
-  }, REFRESH_MS);
-  closers.add(async () => clearInterval(refresh));
-  return settlement;
 }

@@ -4,22 +4,29 @@ import { systemClock } from '../adapters/clock/system-clock.js';
 import { closeNats } from '../adapters/nats/nats-connection.js';
 import { NatsEngineSubscriber } from '../adapters/nats/nats-engine-feed.js';
 import { advisoryLeases } from '../adapters/postgres/advisory-leases.js';
+import { FeeSchedule } from '../application/accounts/fee-schedule.js';
 import { CommandLogSettlementDesk } from '../application/command-log/command-log-settlement-desk.js';
 import { DeskEvents } from '../application/desk/desk-events.js';
+import { MarketRegistry } from '../application/markets/market-registry.js';
 import type { Clock } from '../ports/clock.js';
 import type { Lease } from '../ports/leases.js';
 import { noMetrics } from '../ports/metrics.js';
-import type { Store } from '../ports/store/ports.js';
 import { Closers } from './closers.js';
 import { openClusterNats, shardCommands } from './cluster-nats.js';
 import type { Config } from './config.js';
 import { openDataDir } from './service-parts.js';
-import { openSettlementChain, type Settlement, startSettlementApart, wakesOf } from './settlement-wiring.js';
+import { openSettlementChain, type Settlement, startSettlement } from './settlement-wiring.js';
+import { openConfiguredStore } from './store-choice.js';
 
 /** The one lease every settler of a cluster asks for: its holder is the active settler. */
 const SETTLER_LEASE = 'settler';
 /** How often a standby asks for the lease: it takes over within about this long after the active one dies. */
 const STANDBY_POLL_MS = 1_000;
+/**
+ * How often the registry is read again and the engines are told the pools' reserves: an engine
+ * started again knows no pool until told, and it learns them so within this long.
+ */
+const REFRESH_MS = 5_000;
 
 /** A settler process: active once it holds the lease, a standby until then. */
 export interface RunningSettler {
@@ -49,12 +56,16 @@ async function awaitLease(config: Config, logger: FastifyBaseLogger, closed: () 
 }
 
 /**
- * The active settler's parts: the engines' feed (which wakes it on new trades and cancellations),
- * the desk that sends the reactor's verdicts to the engines over their command logs, and the
- * settlement on its own store connection and the chain it opens.
+ * The active settler's parts: the store, the engines' feed (which wakes it on new trades and
+ * cancellations), the desk that sends the reactor's verdicts to the engines over their command
+ * logs, and the chain with the settler, the cancel relay and the indexers.
  */
 async function settle(config: Config, clock: Clock, logger: FastifyBaseLogger, closers: Closers): Promise<Settlement> {
   const { cluster } = config;
+  const store = await openConfiguredStore(config, 'settler');
+  closers.add(() => store.close());
+  const registry = new MarketRegistry(store, config.wrappedNativeAddress);
+  await registry.load();
   const nats = await openClusterNats(cluster, 'dex-exchange settler', logger);
   closers.add(() => closeNats(nats));
   const deskEvents = new DeskEvents(logger);
@@ -63,17 +74,18 @@ async function settle(config: Config, clock: Clock, logger: FastifyBaseLogger, c
   );
   closers.add(stopFeed);
   const desk = new CommandLogSettlementDesk(shardCommands(nats, cluster), logger);
-  const openChain = async (store: Store) => {
-    const chain = await openSettlementChain(config, store, logger, closers);
-    if (chain === null) throw new Error('ROLE=settler needs a chain (CHAIN=devnet or CHAIN=rpc)');
-    return chain;
-  };
-  const settlement = await startSettlementApart(
-    config,
-    { desk, wakes: wakesOf(deskEvents), metrics: noMetrics, openChain, role: 'settler' },
-    { clock, logger, closers },
-  );
-  logger.info({ reactor: settlement.chain.reactor }, 'settler running: settling fills and relaying cancellations');
+  const chain = await openSettlementChain(config, store, logger, closers);
+  if (chain === null) throw new Error('ROLE=settler needs a chain (CHAIN=devnet or CHAIN=rpc)');
+  const fees = new FeeSchedule(store.feeOverrides);
+  const deps = { store, registry, fees, desk, deskEvents, clock, logger, metrics: noMetrics };
+  const settlement = await startSettlement(config, chain, deps, closers);
+  const logFailure = (what: string) => (error: unknown) => logger.warn({ err: error }, `${what} failed`);
+  const refresh = setInterval(() => {
+    registry.refresh().catch(logFailure('registry refresh'));
+    settlement.amm?.reportReserves().catch(logFailure("telling the engines the pools' reserves"));
+  }, REFRESH_MS);
+  closers.add(async () => clearInterval(refresh));
+  logger.info({ reactor: chain.reactor }, 'settler running: settling fills and relaying cancellations');
   return settlement;
 }
 

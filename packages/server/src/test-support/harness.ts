@@ -6,7 +6,6 @@ import { type Config, loadConfig } from '../composition/config.js';
 import { createLogger } from '../composition/logging.js';
 import { operatorIo } from '../composition/operator-wiring.js';
 import { openServices, type Services } from '../composition/services.js';
-import type { SettlementPlacement } from '../composition/settlement-thread.js';
 import { runOperator } from '../edges/cli/operator.js';
 import { buildMetricsApp } from '../edges/http/metrics/metrics-app.js';
 import { DEVNET_ADDRESS } from './devnet-addresses.js';
@@ -27,8 +26,6 @@ export interface HarnessOptions {
   readonly listen?: boolean;
   /** The clock of the services; default: a manual clock at 2026-11-22 12:00 UTC. */
   readonly clock?: ManualClock;
-  /** Where settlement runs (CHAIN=devnet); default: in the harness's thread, its parts in `services.settlement`. */
-  readonly settlement?: SettlementPlacement;
 }
 
 export interface Harness {
@@ -79,7 +76,7 @@ export async function startHarness(env: Record<string, string> = {}, options: Ha
   let port = 0;
   let metricsPort = config.metricsPort ?? 0;
   const open = async () => {
-    const services = await openServices(config, createLogger(config.logLevel, sink), clock, options.settlement);
+    const services = await openServices(config, createLogger(config.logLevel, sink), clock);
     const app = await buildApp(services);
     await app.ready();
     const dataApi = config.dataApi.port === null ? app : await buildDataApiApp(services);

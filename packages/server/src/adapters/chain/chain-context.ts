@@ -25,10 +25,6 @@ export interface ChainContext {
    * On the embedded devnet: tells when the service started its node again, with the head the
    * restored chain had then; nothing recorded after that head is on it.
    */
-  readonly restarts?: {
-    subscribe(listener: (head: bigint) => void): void;
-    /** Called at once before the service stops or starts its node again (clients elsewhere wait for the restart's head). */
-    subscribeRestarting?(listener: () => void): void;
-  };
+  readonly restarts?: { subscribe(listener: (head: bigint) => void): void };
   close(): Promise<void>;
 }

@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import type { ChainSettings } from './chain-config.js';
 import type { ChainContext } from './chain-context.js';
-import { type JsonRpcFetch, keepAliveFetch } from './keep-alive-fetch.js';
+import { keepAliveFetch } from './keep-alive-fetch.js';
 import { operatorAccount } from './operator-account.js';
 
 export class ChainSetupError extends Error {
@@ -26,18 +26,14 @@ export interface RpcClients {
   readonly publicClient: PublicClient<HttpTransport, Chain>;
 }
 
-export function rpcClients(
-  config: Pick<ChainSettings, 'chainId' | 'network'>,
-  rpcUrl: string,
-  fetchFn: JsonRpcFetch = keepAliveFetch(),
-): RpcClients {
+export function rpcClients(config: Pick<ChainSettings, 'chainId' | 'network'>, rpcUrl: string): RpcClients {
   const chain = defineChain({
     id: config.chainId,
     name: config.network,
     nativeCurrency: { name: 'HBAR', symbol: 'HBAR', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  const transport = http(rpcUrl, { batch: { wait: 0 }, fetchFn });
+  const transport = http(rpcUrl, { batch: { wait: 0 }, fetchFn: keepAliveFetch() });
   return { chain, transport, publicClient: createPublicClient({ chain, transport, pollingInterval: 250 }) };
 }
 

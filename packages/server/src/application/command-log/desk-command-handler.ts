@@ -4,7 +4,7 @@ import type { OrderRecord } from '../../domain/orders/order-records.js';
 import type { CommandHandler, LoggedCommand } from '../../ports/command-log.js';
 import type { Holding } from '../../ports/funds.js';
 import type { Logger } from '../../ports/logger.js';
-import type { FailedFill, PoolReservesListener, SettledSwap, SettlementDesk } from '../../ports/settlement-desk.js';
+import type { FailedFill, PoolReservesListener, SettledSwap } from '../../ports/settlement-desk.js';
 import type { CommandPosition } from '../desk/desk-sequencer.js';
 import type { CancelOutcome, OrderCandidate } from '../desk/order-desk.js';
 import { type DeskCommand, decodeDeskCommand, encodeDeskAnswer, refusalOf, type SettlementCommand } from './desk-commands.js';
@@ -35,37 +35,22 @@ export interface PositionedDesk extends PoolReservesListener {
   poolSwapsSettled(swaps: readonly SettledSwap[]): void;
 }
 
-/** Hands a settler's verdict to the desk: the call the command names. */
-export async function applySettlementCommand(
-  desk: SettlementDesk & PoolReservesListener,
-  command: SettlementCommand,
-): Promise<unknown> {
+/** The settler's verdicts: every one but the pools' reports is a turn at the command's position. */
+async function applySettlement(desk: PositionedDesk, command: SettlementCommand, position: CommandPosition): Promise<unknown> {
   switch (command.kind) {
     case 'unwindFills':
-      return desk.unwindFills(command.failures);
+      return desk.unwindFills(command.failures, position);
     case 'finalizeCancels':
-      return desk.finalizeCancels();
+      return desk.finalizeCancels(position);
     case 'cancelledOnChain':
-      return desk.cancelledOnChain(command.orderHash, command.txHash);
+      return desk.cancelledOnChain(command.orderHash, command.txHash, position);
     case 'floorRaisedOnChain':
-      return desk.floorRaisedOnChain(command.account, command.floor, command.txHash);
+      return desk.floorRaisedOnChain(command.account, command.floor, command.txHash, position);
     case 'poolSwapsSettled':
       return desk.poolSwapsSettled(command.swaps);
     case 'poolReservesSynced':
       return desk.poolReservesSynced(command.pairs);
   }
-}
-
-/** The desk as the settler's verdicts see it: every one but the pools' reports is a turn at the command's position. */
-function atPosition(desk: PositionedDesk, position: CommandPosition): SettlementDesk & PoolReservesListener {
-  return {
-    unwindFills: (failures) => desk.unwindFills(failures, position),
-    finalizeCancels: () => desk.finalizeCancels(position),
-    cancelledOnChain: (orderHash, txHash) => desk.cancelledOnChain(orderHash, txHash, position),
-    floorRaisedOnChain: (account, floor, txHash) => desk.floorRaisedOnChain(account, floor, txHash, position),
-    poolSwapsSettled: (swaps) => desk.poolSwapsSettled(swaps),
-    poolReservesSynced: (pairs) => desk.poolReservesSynced(pairs),
-  };
 }
 
 function apply(desk: PositionedDesk, command: DeskCommand, position: CommandPosition): Promise<unknown> {
@@ -84,7 +69,7 @@ function apply(desk: PositionedDesk, command: DeskCommand, position: CommandPosi
     case 'cancelOpen':
       return desk.cancelOpen(command.account, command.books === null ? null : new Set(command.books), command.reason, position);
     default:
-      return applySettlementCommand(atPosition(desk, position), command);
+      return applySettlement(desk, command, position);
   }
 }
 

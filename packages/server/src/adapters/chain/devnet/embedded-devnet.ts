@@ -52,7 +52,6 @@ function nodeOptions(
   recorded: DevnetRecord | null,
   logger: Logger,
   onRestart: (head: bigint) => void,
-  onRestarting: () => void,
 ): DevnetNodeOptions {
   return {
     chainId: config.chainId,
@@ -74,7 +73,6 @@ function nodeOptions(
     binary: findAnvil(config.chain.anvil),
     superviseMs: NODE_CHECK_MS,
     onRestart,
-    onRestarting,
   };
 }
 
@@ -93,11 +91,7 @@ export async function openEmbeddedDevnet(
   const recorded = recordOrNull(config.dataDir, logger);
   // Bound once the chain is set up: a node started again may come from a state before the installs.
   let reinstall = (_head: bigint): void => {};
-  const restartingListeners: (() => void)[] = [];
-  const restarting = () => {
-    for (const listener of restartingListeners) listener();
-  };
-  const node = await DevnetNode.start(nodeOptions(config, recorded, logger, (head) => reinstall(head), restarting));
+  const node = await DevnetNode.start(nodeOptions(config, recorded, logger, (head) => reinstall(head)));
   try {
     const clients = devnetClients(node.rpcUrl, config.chainId, keepAliveFetch());
     const headAtStart = await clients.public.getBlockNumber();
@@ -147,10 +141,7 @@ export async function openEmbeddedDevnet(
       amm,
       wrappedNative,
       devnet: clients,
-      restarts: {
-        subscribe: (listener) => restartListeners.push(listener),
-        subscribeRestarting: (listener) => restartingListeners.push(listener),
-      },
+      restarts: { subscribe: (listener) => restartListeners.push(listener) },
       close: () => node.stop(),
     };
   } catch (error) {

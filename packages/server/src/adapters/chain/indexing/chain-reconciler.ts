@@ -15,11 +15,11 @@ export interface ChainFollower {
 }
 
 export interface ChainReconcilerDeps {
-  readonly store: Store;
-  readonly indexer: ReactorIndexer;
+  readonly store: Pick<Store, 'settlements' | 'cancellations'>;
+  readonly indexer: Pick<ReactorIndexer, 'rewindTo' | 'catchUp'>;
   readonly followers?: readonly ChainFollower[];
-  readonly transactions: OperatorTransactions;
-  readonly watch: ChainWatch;
+  readonly transactions: Pick<OperatorTransactions, 'chainWentBack'>;
+  readonly watch: Pick<ChainWatch, 'look' | 'forgetAfter'>;
   readonly clock: Clock;
   readonly logger: Logger;
 }
