@@ -20,7 +20,7 @@ let rpcUrl: string;
 
 beforeAll(async () => {
   harness = await startHarness({ CHAIN: 'devnet', LOG_LEVEL: 'silent' }, { listen: true, clock: new RealTimeClock() });
-  const url = harness.services.settlement?.chain.public.chain.rpcUrls.default.http[0];
+  const url = harness.services.chain?.public.chain.rpcUrls.default.http[0];
   if (url === undefined) throw new Error('no devnet chain');
   rpcUrl = url;
 });

@@ -70,8 +70,8 @@ describe('live devnet on the embedded chain', () => {
     try {
       const bot = await live.started;
       if (bot === undefined) throw new Error(`the bot did not start: ${server.logs()}`);
-      const chain = server.services.settlement?.chain;
-      if (chain === undefined) throw new Error('no settlement chain');
+      const { chain } = server.services;
+      if (chain === null) throw new Error('no settlement chain');
       const issuer = devnetIssuer(server.services);
       if (issuer === null) throw new Error('no issuer');
       const accounts = await provisionBotAccounts(server.services, issuer);

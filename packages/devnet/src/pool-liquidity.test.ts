@@ -37,7 +37,7 @@ async function stopAll(): Promise<void> {
 }
 
 function chain() {
-  const settled = h.services.settlement?.chain;
+  const settled = h.services.chain;
   if (!settled?.amm || !settled.devnet) throw new Error('no AMM on the devnet chain');
   return { reads: settled.public, amm: settled.amm, devnet: settled.devnet };
 }

@@ -24,7 +24,7 @@ afterEach(async () => {
  * would send the same calls with the ledger's SDK), each waited for until mined.
  */
 function devnetSender(signer: Signer, sent: string[]): SendOnboardingTransaction {
-  const devnet = h.harness.services.settlement?.chain.devnet;
+  const devnet = h.harness.services.chain?.devnet;
   if (devnet === null || devnet === undefined) throw new Error('the test needs the embedded devnet chain');
   const from = signer.swapper;
   return async ({ step, to, data }) => {

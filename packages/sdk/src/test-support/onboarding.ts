@@ -22,7 +22,7 @@ export async function fundWithoutApprovals(
 
 /** The JSON-RPC URL of the devnet chain the server settles on. */
 export function chainRpcUrl(server: RunningServer): string {
-  const url = server.services.settlement?.chain.public.chain.rpcUrls.default.http[0];
+  const url = server.services.chain?.public.chain.rpcUrls.default.http[0];
   if (url === undefined) throw new Error('the server runs without a settlement chain (CHAIN=devnet)');
   return url;
 }
@@ -33,7 +33,7 @@ export function chainRpcUrl(server: RunningServer): string {
  */
 export function walletSender(server: RunningServer, privateKey: Hex): { send: SendOnboardingTransaction; sent: string[] } {
   const transport = http(chainRpcUrl(server));
-  const chain = server.services.settlement?.chain.public.chain;
+  const chain = server.services.chain?.public.chain;
   if (chain === undefined) throw new Error('the server runs without a settlement chain (CHAIN=devnet)');
   const wallet = createWalletClient({ account: privateKeyToAccount(privateKey), chain, transport });
   const reads = createPublicClient({ chain, transport, pollingInterval: 20 });

@@ -17,9 +17,9 @@ afterAll(async () => {
 });
 
 function chain(): ChainContext {
-  const settlement = h.services.settlement;
-  if (settlement === null) throw new Error('settlement is off');
-  return settlement.chain;
+  const { chain } = h.services;
+  if (chain === null) throw new Error('settlement is off');
+  return chain;
 }
 
 function amm() {

@@ -23,9 +23,9 @@ afterAll(async () => {
 });
 
 function chain() {
-  const settlement = h.services.settlement;
-  if (settlement === null) throw new Error('settlement is off');
-  return settlement.chain;
+  const { chain } = h.services;
+  if (chain === null) throw new Error('settlement is off');
+  return chain;
 }
 
 function devnet(): DevnetClients {

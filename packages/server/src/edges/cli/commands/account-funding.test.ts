@@ -30,9 +30,9 @@ afterAll(async () => {
 const run = (dataDir: string, ...argv: string[]) => operator(h.services.store, h.clock, dataDir)(...argv);
 
 function chain() {
-  const settlement = h.services.settlement;
-  if (settlement === null) throw new Error('settlement is off');
-  return settlement.chain;
+  const { chain } = h.services;
+  if (chain === null) throw new Error('settlement is off');
+  return chain;
 }
 
 const read = (token: string, functionName: 'balanceOf' | 'allowance', owner: string) =>

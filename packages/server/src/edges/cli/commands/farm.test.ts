@@ -58,7 +58,7 @@ async function printedPoolIds(): Promise<Map<string, number>> {
 }
 
 function farm() {
-  const amm = h.services.settlement?.chain.amm;
+  const amm = h.services.chain?.amm;
   if (!amm) throw new Error('no AMM');
   return amm.farm;
 }
@@ -117,7 +117,7 @@ describe('operator CLI farm on the devnet chain', () => {
       err: '',
       out: 'farm emissions: 0.1 SAUCE and 0.00000001 HBAR a second (raw 100000 SAUCE units and 10000000000 wei)',
     });
-    const reads = h.services.settlement?.chain.public;
+    const reads = h.services.chain?.public;
     expect(await reads?.readContract({ address: farm(), abi: Farm.abi, functionName: 'nativePerSecond' })).toBe(10n ** 10n);
     expect((await run('farm', 'emissions', '0.1', '0.001')).code).toBe(0);
     expect(await reads?.readContract({ address: farm(), abi: Farm.abi, functionName: 'saucePerSecond' })).toBe(100_000n);

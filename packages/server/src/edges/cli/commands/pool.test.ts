@@ -31,9 +31,9 @@ const E6 = 10n ** 6n;
 const E8 = 10n ** 8n;
 
 function chain() {
-  const settlement = h.services.settlement;
-  if (settlement === null) throw new Error('settlement is off');
-  return settlement.chain;
+  const { chain } = h.services;
+  if (chain === null) throw new Error('settlement is off');
+  return chain;
 }
 
 describe('operator CLI pools on the devnet chain', () => {
